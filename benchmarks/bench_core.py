@@ -1,0 +1,91 @@
+"""Core speed: bleu-xl score / score_many against sacrebleu and NLTK sentence BLEU-2, measured in one run.
+
+Run: python benchmarks/bench_core.py [--pairs 10000] [--runs 5]
+Contenders are interleaved run by run; each figure is the best (and the median) of the runs, in pairs per
+second. sacrebleu's tokenizer caches are cleared before each of its runs so it tokenizes like the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+
+from nltk.translate.bleu_score import sentence_bleu
+from sacrebleu.metrics import BLEU
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+
+import bleu_xl
+from bleu_xl.synthetic import make_pairs
+from bleu_xl.tokenizer import is_cjk
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+
+    pairs = make_pairs(args.pairs, seed=1, min_len=14, max_len=26)
+    tokens = sum(len(bleu_xl.tokenize(r)) + len(bleu_xl.tokenize(c)) for r, c in pairs) / (2 * len(pairs))
+    cjk = sum(any(is_cjk(ch) for ch in r) for r, _ in pairs) / len(pairs)
+    shared_ref = pairs[0][0]
+    cands = [c for _, c in pairs]
+    presplit = [([bleu_xl.tokenize(r)], bleu_xl.tokenize(c)) for r, c in pairs]
+    sacre = BLEU(max_ngram_order=2, lowercase=True, effective_order=True)
+
+    def run_sacrebleu() -> None:
+        Tokenizer13a.__call__.cache_clear()
+        TokenizerRegexp.__call__.cache_clear()
+        for ref, cand in pairs:
+            sacre.sentence_score(cand, [ref])
+
+    def run_nltk() -> None:
+        for refs, hyp in presplit:
+            sentence_bleu(refs, hyp, weights=(0.5, 0.5))
+
+    contenders: dict[str, Callable[[], object]] = {
+        "bleu-xl score (loop)": lambda: [bleu_xl.score(r, c) for r, c in pairs],
+        "bleu-xl score (loop, shared ref)": lambda: [bleu_xl.score(shared_ref, c) for c in cands],
+        "bleu-xl score_many (shared ref)": lambda: bleu_xl.score_many(shared_ref, cands),
+        "sacrebleu sentence_score": run_sacrebleu,
+        "nltk sentence_bleu (pre-split)": run_nltk,
+    }
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    warnings.simplefilter("ignore")  # NLTK warns on every zero bigram count
+    for _ in range(args.runs):
+        for name, fn in contenders.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+
+    n = len(pairs)
+    best = {name: n / min(ts) for name, ts in times.items()}
+    median = {name: n / statistics.median(ts) for name, ts in times.items()}
+    print(
+        f"{n} pairs, {tokens:.1f} tokens per text on average, {cjk:.0%} of references with CJK; "
+        f"best and median of {args.runs} interleaved runs"
+    )
+    print(f"{'contender':36} {'best pairs/s':>13} {'median pairs/s':>15}")
+    for name in contenders:
+        print(f"{name:36} {best[name]:13,.0f} {median[name]:15,.0f}")
+    ours = "bleu-xl score (loop)"
+    checks = [
+        ("score / sacrebleu", best[ours] / best["sacrebleu sentence_score"], 4.0),
+        ("score / nltk", best[ours] / best["nltk sentence_bleu (pre-split)"], 2.5),
+        (
+            "score_many / score (shared ref)",
+            best["bleu-xl score_many (shared ref)"] / best["bleu-xl score (loop, shared ref)"],
+            1.5,
+        ),
+    ]
+    print()
+    for label, ratio, target in checks:
+        print(f"{label:36} {ratio:6.2f}x  (target >= {target}x: {'met' if ratio >= target else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()

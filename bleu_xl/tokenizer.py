@@ -1,0 +1,139 @@
+"""Text to tokens: NFKC + casefold, words of letters, marks and numbers, one token per CJK character.
+
+Standard library only (it runs under Pyodide too).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+__all__ = ["CJK_RANGES", "is_cjk", "tokenize"]
+
+#: Code point ranges (inclusive) whose letters, marks and numbers are scored one character at a time.
+CJK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x1100, 0x11FF),
+    (0x2E80, 0x2FDF),
+    (0x3005, 0x3007),
+    (0x3021, 0x3029),
+    (0x3031, 0x3035),
+    (0x3038, 0x303C),
+    (0x3040, 0x30FF),
+    (0x3130, 0x318F),
+    (0x31F0, 0x31FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xA960, 0xA97F),
+    (0xAC00, 0xD7FF),
+    (0xF900, 0xFAFF),
+    (0xFF66, 0xFF9F),
+    (0x20000, 0x3FFFF),
+)
+
+
+def _is_lmn(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LMN"
+
+
+def _fast_path_tables() -> tuple[bytes, re.Pattern[str], dict[str, str]]:
+    """Tables for the fast path taken by most Latin-script text (English, French, Portuguese, German...).
+
+    Where every character is either a Latin-1 character that NFKC + casefold map to one Latin-1 character, or
+    a separator that stays a separator after NFKC (dashes, curly quotes, ellipsis, currency signs), one
+    bytes.translate lowercases the letters and turns every separator into a space, and split() does the rest:
+    the same tokens as the general path, several times faster. Returns the byte table, a pattern that finds
+    any character outside that set (such text takes the general path), and the letters that fold to several
+    Latin-1 letters (ß to ss), replaced after the translation.
+    """
+    table = bytearray(b" " * 256)
+    allowed = []
+    expand = {}
+    for cp in range(256):
+        ch = chr(cp)
+        folded = unicodedata.normalize("NFKC", ch).casefold()
+        if _is_lmn(ch):
+            if len(folded) == 1 and ord(folded) < 256:
+                table[cp] = ord(folded)
+                allowed.append(cp)
+            elif all(ord(c) < 256 and _is_lmn(c) for c in folded):
+                table[cp] = cp
+                expand[ch] = folded
+                allowed.append(cp)
+        elif not any(map(_is_lmn, folded)):
+            allowed.append(cp)
+    # Non-Latin-1 separators: encode("latin-1", "replace") turns them into "?", a separator too.
+    for cp in range(0x2000, 0x20D0):
+        ch = chr(cp)
+        if not _is_lmn(ch) and not any(map(_is_lmn, unicodedata.normalize("NFKC", ch).casefold())):
+            allowed.append(cp)
+    return bytes(table), re.compile("[^" + "".join(f"\\u{cp:04x}" for cp in allowed) + "]"), expand
+
+
+_FAST_TABLE, _NOT_FAST, _FAST_EXPAND = _fast_path_tables()
+
+
+def is_cjk(char: str) -> bool:
+    """True when the code point of ``char`` lies in one of :data:`CJK_RANGES`."""
+    cp = ord(char)
+    return any(lo <= cp <= hi for lo, hi in CJK_RANGES)
+
+
+def _ranges(code_points: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for cp in code_points:
+        if runs and runs[-1][1] == cp - 1:
+            runs[-1] = (runs[-1][0], cp)
+        else:
+            runs.append((cp, cp))
+    return runs
+
+
+def _char_class(runs: list[tuple[int, int]]) -> str:
+    def esc(cp: int) -> str:
+        return f"\\U{cp:08x}"
+
+    return "[" + "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in runs) + "]"
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@lru_cache(maxsize=2)
+def _pattern(astral: bool) -> re.Pattern[str]:
+    """The token pattern, built from this Python's own Unicode database on first use.
+
+    The classes are exactly "category L*, M* or N*" (Python's \\w would drop combining marks and keep "_").
+    Two variants: regex classes that hold ranges above U+FFFF test those ranges one by one for every
+    character that is not in them (each space, each comma), which makes them several times slower, so text
+    with no character above U+FFFF (nearly all text) uses classes limited to the Basic Multilingual Plane.
+    """
+    category = unicodedata.category
+    cjk: list[int] = []
+    word: list[int] = []
+    for cp in range(0x110000 if astral else 0x10000):
+        if category(chr(cp))[0] in "LMN":
+            (cjk if any(lo <= cp <= hi for lo, hi in CJK_RANGES) else word).append(cp)
+    return re.compile(f"{_char_class(_ranges(cjk))}|{_char_class(_ranges(word))}+")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into BLEU tokens.
+
+    The text is normalised with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
+    in a CJK range is a token by itself, any other run of letters, marks and numbers is a word, and everything else
+    (spaces, punctuation, symbols, emoji, ``_``) separates words and is dropped.
+
+    >>> tokenize("L'été, 2026 — 東京タワー!")
+    ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    """
+    if text.isascii():
+        return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
+    if _NOT_FAST.search(text) is None:
+        text = text.encode("latin-1", "replace").translate(_FAST_TABLE).decode("latin-1")
+        for letter, folded in _FAST_EXPAND.items():
+            if letter in text:
+                text = text.replace(letter, folded)
+        return text.split()
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _pattern(_ASTRAL.search(text) is not None).findall(text)

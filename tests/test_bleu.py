@@ -1,0 +1,237 @@
+"""The scoring definition, case by case: the seeds' worked examples, their promises and the edge cases."""
+
+import dataclasses
+import math
+
+import pytest
+
+import bleu_xl
+from bleu_xl import BleuError, Precision, Score, corpus_score, score, score_many
+
+REF = "a entrega chegou no prazo e o produto veio bem embalado"
+INTACTO = "a entrega chegou no prazo e o produto veio intacto"
+SHORT = "a entrega chegou no prazo"
+PARAPHRASE = "o pedido foi entregue dentro do prazo e chegou bem embalado"
+
+
+# --- the Portuguese seed: BLEU-4, no smoothing, words split by spaces -----------------------------------
+
+
+def test_seed_intacto_bleu4() -> None:
+    s = score(REF, INTACTO, max_n=4, smoothing="none")
+    assert [round(p.value, 3) for p in s.precisions] == [0.900, 0.889, 0.875, 0.857]
+    assert [(p.matches, p.total) for p in s.precisions] == [(9, 10), (8, 9), (7, 8), (6, 7)]
+    assert (s.r, s.c) == (11, 10)
+    assert round(s.bp, 3) == 0.905
+    assert round(s.bleu, 3) == 0.796
+    geo = (9 / 10 * 8 / 9 * 7 / 8 * 6 / 7) ** 0.25
+    assert s.bleu == pytest.approx(math.exp(1 - 11 / 10) * geo, abs=1e-15)
+
+
+def test_seed_short_candidate_bleu4() -> None:
+    s = score(REF, SHORT, max_n=4, smoothing="none")
+    assert [p.value for p in s.precisions] == [1.0, 1.0, 1.0, 1.0]
+    assert s.bp == pytest.approx(math.exp(1 - 11 / 5), abs=1e-15)
+    assert round(s.bleu, 3) == 0.301
+
+
+def test_seed_paraphrase_bleu4_is_zero() -> None:
+    s = score(REF, PARAPHRASE, max_n=4, smoothing="none")
+    assert s.precisions[2].matches == 0  # no trigram in common, as the seed says
+    assert s.bleu == 0.0
+
+
+def test_seed_examples_bleu2() -> None:
+    assert score(REF, INTACTO).bleu == pytest.approx(math.exp(-0.1) * math.sqrt(0.9 * 8 / 9), abs=1e-15)
+    assert score(REF, SHORT).bleu == pytest.approx(math.exp(1 - 11 / 5), abs=1e-15)
+    para = score(REF, PARAPHRASE)
+    assert [(p.matches, p.total) for p in para.precisions] == [(6, 11), (2, 10)]
+    assert para.bleu == pytest.approx(math.sqrt(6 / 11 * 2 / 10), abs=1e-15)
+    # With no smoothing BLEU-2 is the same here: both precisions have matches.
+    assert score(REF, PARAPHRASE, smoothing="none").bleu == para.bleu
+
+
+# --- the French seed's promises --------------------------------------------------------------------------
+
+
+def test_exact_match_is_one() -> None:
+    assert score(REF, REF).bleu == 1.0
+    assert score(REF, REF.upper()).bleu == 1.0
+    assert score("Le chat dort.", "le chat dort").bleu == 1.0
+
+
+def test_shorter_candidate_lowers_bp() -> None:
+    full = score("le chat noir dort sur le tapis", "le chat noir dort sur le tapis")
+    short = score("le chat noir dort sur le tapis", "le chat noir dort")
+    assert full.bp == 1.0
+    assert short.bp == pytest.approx(math.exp(1 - 7 / 4))
+    assert short.p1 == 1.0 and short.p2 == 1.0
+    assert short.bleu == short.bp
+
+
+def test_wrong_order_keeps_p1_and_loses_p2() -> None:
+    s = score("the quick brown fox jumps", "jumps fox brown quick the")
+    assert s.p1 == 1.0
+    assert s.precisions[1].matches == 0
+    assert s.precisions[1].smoothed
+    assert s.p2 == 1 / 5  # add-1: (0 + 1) / (4 + 1)
+    assert s.bleu == pytest.approx(math.sqrt(1 / 5))
+
+
+def test_cjk_is_scored_per_character() -> None:
+    s = score("東京タワーに行きました", "東京タワーへ行った")
+    # ref: 東 京 タ ワ ー に 行 き ま し た (11); cand: 東 京 タ ワ ー へ 行 っ た (9)
+    assert (s.r, s.c) == (11, 9)
+    assert s.precisions[0] == Precision(7, 9)
+    assert s.precisions[1] == Precision(4, 8)  # 東京 京タ タワ ワー
+    assert s.bleu == pytest.approx(math.exp(1 - 11 / 9) * math.sqrt(7 / 9 * 4 / 8))
+
+
+def test_mixed_scripts() -> None:
+    s = score("Le nouveau iPhone 16 est arrivé à 東京", "le nouvel iphone 16 arrivé à 東京")
+    assert bleu_xl.tokenize("Le nouveau iPhone 16 est arrivé à 東京")[-2:] == ["東", "京"]
+    assert (s.r, s.c) == (9, 8)
+    assert s.precisions[0] == Precision(7, 8)
+    assert s.precisions[1] == Precision(4, 7)  # iphone 16, arrivé à, à 東, 東京
+
+
+# --- edge cases ---------------------------------------------------------------------------------------------
+
+
+def test_empty_candidate() -> None:
+    s = score(REF, "")
+    assert s.bleu == 0.0 and s.bp == 0.0 and s.c == 0 and s.r == 11
+    assert all(p.value == 0.0 and not p.smoothed for p in s.precisions)
+    assert score(REF, " ,.! ").bleu == 0.0
+
+
+def test_blank_reference_raises() -> None:
+    for bad in ("", "   ", "!!!", [], ["", "  "]):
+        with pytest.raises(BleuError, match=r"reference has no words|no reference"):
+            score(bad, "some words")
+    assert issubclass(BleuError, ValueError)
+
+
+def test_blank_references_are_ignored() -> None:
+    assert score(["", "the cat sat", "..."], "the cat sat") == score("the cat sat", "the cat sat")
+
+
+def test_single_token() -> None:
+    assert score("oui", "oui").bleu == 1.0
+    assert score("Oui!", "OUI").bleu == 1.0
+    s = score("oui", "non")
+    assert (s.p1, s.p2) == (0.5, 1.0)  # add-1 on 0/1 and on 0/0
+    assert s.bleu == pytest.approx(math.sqrt(0.5))
+
+
+def test_no_word_in_common_scores_above_zero_with_add1() -> None:
+    s = score("a b c", "x y z")
+    assert s.bleu == pytest.approx(math.sqrt(1 / 4 * 1 / 3))
+    assert score("a b c", "x y z", smoothing="none").bleu == 0.0
+
+
+def test_smoothing_none_zero_total() -> None:
+    s = score("oui", "oui", smoothing="none")
+    assert s.p1 == 1.0 and s.precisions[1] == Precision(0, 0, "none") and s.p2 == 0.0
+    assert s.bleu == 0.0
+
+
+def test_clipping() -> None:
+    s = score("the cat is on the mat", "the the the the the the the")
+    assert s.precisions[0] == Precision(2, 7)
+    assert s.precisions[1] == Precision(0, 6)
+
+
+def test_multiple_references_clip_by_largest_count_in_one_reference() -> None:
+    refs = ["the cat is on the mat", "there is a cat on the mat"]
+    s = score(refs, "the the the the the the the")
+    assert s.precisions[0].matches == 2  # 2 in the first reference, 1 in the second: max is 2, not 3
+    assert s.refs == 2 and s.signature.endswith("|refs:2")
+
+
+def test_closest_reference_length_tie_goes_to_shorter() -> None:
+    refs = ["one two three four", "one two three four five six"]
+    s = score(refs, "one two three four five")
+    assert s.r == 4 and s.bp == 1.0
+    s = score(refs[::-1], "one two three")
+    assert s.r == 4 and s.bp == pytest.approx(math.exp(1 - 4 / 3))
+
+
+def test_bad_settings() -> None:
+    for n in (0, 10, -1, 2.0, True, "2"):
+        with pytest.raises(BleuError, match="max_n"):
+            score("a b", "a b", max_n=n)  # type: ignore[arg-type]
+    with pytest.raises(BleuError, match="smoothing"):
+        score("a b", "a b", smoothing="exp")
+    assert score("a b c d e f g h i", "a b c d e f g h i", max_n=9).bleu == 1.0
+
+
+def test_non_string_input_is_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        score("a b", 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        score(["a b", None], "a")  # type: ignore[list-item]
+
+
+# --- the Score object ------------------------------------------------------------------------------------
+
+
+def test_score_object() -> None:
+    s = score(REF, INTACTO)
+    assert isinstance(s, Score)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.bleu = 1.0  # type: ignore[misc]
+    assert s.signature == "bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
+    assert score(REF, INTACTO, max_n=4, smoothing="none").signature == (
+        "bleu-xl:0.1.0|n:4|smooth:none|tok:words+cjk|norm:nfkc-casefold|refs:1"
+    )
+    assert float(s) == s.bleu
+    p = Precision(0, 9)
+    assert (p.smoothed, p.numerator, p.denominator, p.value) == (True, 1, 10, 0.1)
+    p = Precision(3, 9)
+    assert (p.smoothed, p.numerator, p.denominator, p.value) == (False, 3, 9, 1 / 3)
+    p = Precision(0, 9, "none")
+    assert (p.smoothed, p.numerator, p.denominator, p.value) == (False, 0, 9, 0.0)
+
+
+def test_version_matches_signature() -> None:
+    assert (
+        bleu_xl.signature() == f"bleu-xl:{bleu_xl.__version__}|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
+    )
+
+
+# --- many candidates and corpus --------------------------------------------------------------------------
+
+
+def test_score_many_equals_score() -> None:
+    cands = [INTACTO, SHORT, PARAPHRASE, "", REF]
+    assert score_many(REF, cands) == [score(REF, c) for c in cands]
+    refs = [REF, "o produto chegou bem embalado"]
+    assert score_many(refs, cands, max_n=3) == [score(refs, c, max_n=3) for c in cands]
+
+
+def test_score_many_reuses_prepared_references() -> None:
+    prepared = bleu_xl.References(REF, 2)
+    assert score_many(prepared, [SHORT]) == [score(REF, SHORT)]
+    with pytest.raises(BleuError, match="max_n"):
+        score_many(prepared, [SHORT], max_n=4)
+
+
+def test_corpus_score_sums_statistics() -> None:
+    refs = [REF, REF, "東京タワーに行きました"]
+    cands = [INTACTO, SHORT, "東京タワーへ行った"]
+    s = corpus_score(refs, cands)
+    # matches 9+5+7, totals 10+5+9; bigrams 8+4+4 over 9+4+8; c = 10+5+9, r = 11+11+11
+    assert s.precisions == (Precision(21, 24), Precision(16, 21))
+    assert (s.c, s.r) == (24, 33)
+    assert s.bleu == pytest.approx(math.exp(1 - 33 / 24) * math.sqrt(21 / 24 * 16 / 21))
+
+
+def test_corpus_errors() -> None:
+    with pytest.raises(BleuError, match="2 references but 1 candidates"):
+        corpus_score([REF, REF], [SHORT])
+    with pytest.raises(BleuError):
+        corpus_score([], [])
+    with pytest.raises(BleuError):
+        corpus_score(REF, SHORT)  # type: ignore[arg-type]
+    assert corpus_score([REF], [REF]).bleu == 1.0

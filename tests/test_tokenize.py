@@ -1,0 +1,121 @@
+"""The tokenizer, rule by rule, and against a character-by-character reading of the specification."""
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleu_xl import tokenize
+from bleu_xl.tokenizer import CJK_RANGES, is_cjk
+
+
+def spec_tokenize(text: str) -> list[str]:
+    """The specification read literally, one character at a time (slow, obviously right)."""
+    tokens: list[str] = []
+    word = ""
+    for ch in unicodedata.normalize("NFKC", text).casefold():
+        lmn = unicodedata.category(ch)[0] in "LMN"
+        cjk = any(lo <= ord(ch) <= hi for lo, hi in CJK_RANGES)
+        if lmn and not cjk:
+            word += ch
+            continue
+        if word:
+            tokens.append(word)
+            word = ""
+        if lmn:
+            tokens.append(ch)
+    if word:
+        tokens.append(word)
+    return tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("L'été, 2026 — 東京タワー!", ["l", "été", "2026", "東", "京", "タ", "ワ", "ー"]),
+        ("The cat sat.", ["the", "cat", "sat"]),
+        ("", []),
+        ("   ,;!? ", []),
+        ("snake_case_name", ["snake", "case", "name"]),
+        ("great 👍 deal 🎉", ["great", "deal"]),
+        ("ＦＵＬＬ－ＷＩＤＴＨ １２３", ["full", "width", "123"]),
+        ("STRASSE", ["strasse"]),
+        ("Straße", ["strasse"]),
+        ("2026年の春", ["2026", "年", "の", "春"]),
+        ("東京・大阪", ["東", "京", "大", "阪"]),
+        ("abc東def", ["abc", "東", "def"]),
+        ("한국어 문장", ["한", "국", "어", "문", "장"]),
+        ("ｶﾀｶﾅ", ["カ", "タ", "カ", "ナ"]),  # half-width katakana: NFKC makes them full width, still CJK
+        ("〇一二", ["〇", "一", "二"]),
+        ("हिन्दी भाषा", ["हिन्दी", "भाषा"]),  # vowel signs and virama are marks: they stay inside the word
+        ("café", ["café"]),
+        ("cafe\u0301", ["café"]),  # decomposed accent composes under NFKC
+        ("C'EST l'Été", ["c", "est", "l", "été"]),
+        ("x²", ["x2"]),  # NFKC: superscript two is the digit 2, part of the word
+        ("e-mail, co-op", ["e", "mail", "co", "op"]),
+        ("𠀋𠀀", ["𠀋", "𠀀"]),  # plane 2 ideographs
+        ("Ünïcödé ÀÉÎ", ["ünïcödé", "àéî"]),
+        ("tab\tnew\nline", ["tab", "new", "line"]),
+    ],
+)
+def test_examples(text: str, tokens: list[str]) -> None:
+    assert tokenize(text) == tokens
+
+
+def test_combining_marks_are_not_python_word_characters() -> None:
+    # The reason the tokenizer cannot use \w: a Devanagari vowel sign is a mark (Mc), not \w.
+    import re
+
+    assert unicodedata.category("\u093f") == "Mc"
+    assert re.fullmatch(r"\w", "\u093f") is None
+    assert tokenize("ह\u093fन") == ["ह\u093fन"]
+
+
+def test_is_cjk_bounds() -> None:
+    for lo, hi in CJK_RANGES:
+        assert is_cjk(chr(lo)) and is_cjk(chr(hi))
+    assert not is_cjk("a") and not is_cjk(chr(0x3004)) and not is_cjk(chr(0x40000))
+
+
+def test_ascii_fast_path_matches_general_path() -> None:
+    text = "Hello, World! It's 2026: price_tag=$10.99 (NEW) ~ a-b"
+    assert tokenize(text) == spec_tokenize(text)
+    # The same text with one non-ASCII char takes the general path and must split the same way.
+    assert tokenize(text + " é") == [*spec_tokenize(text), "é"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text())
+def test_matches_literal_specification_on_any_unicode(text: str) -> None:
+    assert tokenize(text) == spec_tokenize(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x2E80, max_codepoint=0xFFFF)))
+def test_matches_specification_around_cjk_blocks(text: str) -> None:
+    assert tokenize(text) == spec_tokenize(text)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0xFF)))
+def test_latin1_fast_path_matches_specification(text: str) -> None:
+    assert tokenize(text) == spec_tokenize(text)
+
+
+def test_latin1_special_characters_take_the_general_path() -> None:
+    assert tokenize("Straße ª º µ ² ½ ´") == ["strasse", "a", "o", "μ", "2", "1", "2", "\u0301"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(st.characters(max_codepoint=0xFF), st.characters(min_codepoint=0x2000, max_codepoint=0x20FF))
+    )
+)
+def test_fast_path_with_typographic_punctuation_matches_specification(text: str) -> None:
+    assert tokenize(text) == spec_tokenize(text)
+
+
+def test_typographic_punctuation() -> None:
+    assert tokenize("« Déjà‑vu » — “quoted”… 10 € ™") == ["déjà", "vu", "quoted", "10", "tm"]
