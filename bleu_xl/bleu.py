@@ -32,6 +32,7 @@ __all__ = [
     "References",
     "Score",
     "Stats",
+    "bleu_parts",
     "corpus_score",
     "pair_stats",
     "score",
@@ -200,14 +201,16 @@ class References:
 def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     """Clipped matches and totals of one tokenized candidate against a reference set."""
     c = len(candidate_tokens)
-    matches = []
-    m = 1  # matches of the order below; an n-gram can only match where its (n-1)-gram prefix did
-    for n, ref_counts in enumerate(refs.max_counts, start=1):
-        total = c - n + 1
-        m = clipped_matches(ngram_counts(candidate_tokens, n), ref_counts, total) if m and total > 0 else 0
-        matches.append(m)
-    totals = [c - n if c > n else 0 for n in range(refs.max_n)]
-    return Stats(tuple(matches), tuple(totals), c, refs.closest_length(c))
+    max_counts = refs.max_counts
+    totals = tuple([c - n if c > n else 0 for n in range(len(max_counts))])
+    matches = [0] * len(max_counts)
+    # An n-gram can only match where its (n-1)-gram prefix did, so the loop stops at the first order without one.
+    m = c
+    for n, ref_counts in enumerate(max_counts, start=1):
+        if not m or c < n:
+            break
+        m = matches[n - 1] = clipped_matches(ngram_counts(candidate_tokens, n), ref_counts, c - n + 1)
+    return Stats(tuple(matches), totals, c, refs.closest_length(c))
 
 
 def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
@@ -231,16 +234,23 @@ def precision_value(matches: int, total: int, smoothing: str) -> float:
     return matches / total if total else 0.0
 
 
-def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> Score:
-    """Apply the BLEU formulas to sentence or corpus statistics."""
+def bleu_parts(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> tuple[float, list[float], float]:
+    """BLEU, the precision values and BP of sentence or corpus statistics (the formulas, without a Score)."""
     matches, totals, c, r = stats
     if c == 0:
-        zero = tuple([Precision(0, 0, "none")] * max_n)
-        return Score(0.0, zero, 0.0, r, 0, max_n, smoothing, refs)
+        return 0.0, [0.0] * max_n, 0.0
     values = [precision_value(m, t, smoothing) for m, t in zip(matches, totals)]
     bp = 1.0 if c >= r else math.exp(1.0 - r / c)
     bleu = 0.0 if 0.0 in values else bp * math.exp(math.fsum(map(math.log, values)) / max_n)
-    precisions = tuple([Precision(m, t, smoothing) for m, t in zip(matches, totals)])
+    return bleu, values, bp
+
+
+def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> Score:
+    """Apply the BLEU formulas to sentence or corpus statistics."""
+    bleu, _, bp = bleu_parts(stats, max_n, smoothing)
+    matches, totals, c, r = stats
+    kind = smoothing if c else "none"  # an empty candidate scores 0 everywhere: no smoothing
+    precisions = tuple([Precision(m, t, kind) for m, t in zip(matches, totals)])
     return Score(bleu, precisions, bp, r, c, max_n, smoothing, refs)
 
 

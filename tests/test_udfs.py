@@ -1,0 +1,281 @@
+"""The Excel functions through xlwings' real classic UDF path (CallUDF, argument conversion, VBA wrapper)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import math
+import re
+
+import pytest
+
+from bleu_xl import cells, score, signature
+
+from . import xlwings_classic as xc
+
+REF = "a entrega chegou no prazo e o produto veio bem embalado"
+INTACTO = "a entrega chegou no prazo e o produto veio intacto"
+SHORT = "a entrega chegou no prazo"
+NA = xc.ERRORS["#N/A"]
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return xc.load()
+
+
+@pytest.fixture(scope="module")
+def call(classic):
+    server = classic.com_server.XLPython()
+
+    def call_udf(name: str, *args):
+        return server.CallUDF("bleu_xl.udfs", name, args, None, None)
+
+    return call_udf
+
+
+def col(*values):
+    """A column range as pywin32 hands it over: a tuple of one-value row tuples."""
+    return tuple((v,) for v in values)
+
+
+# --- the VBA module xlwings generates -------------------------------------------------------------------------
+
+SIGNATURES = {
+    "BLEU2": "Function BLEU2(reference, candidate)",
+    "BLEU2_P1": "Function BLEU2_P1(reference, candidate)",
+    "BLEU2_P2": "Function BLEU2_P2(reference, candidate)",
+    "BLEU2_BP": "Function BLEU2_BP(reference, candidate)",
+    "BLEU2_DETAIL": "Function BLEU2_DETAIL(reference, candidate, Optional headers)",
+    "BLEU2_CORPUS": "Function BLEU2_CORPUS(references, candidates)",
+    "BLEU2_TOKENS": "Function BLEU2_TOKENS(text, Optional separator)",
+    "BLEU": "Function BLEU(reference, candidate, Optional max_n, Optional smoothing)",
+    "BLEU2_SIGNATURE": "Function BLEU2_SIGNATURE(Optional max_n, Optional smoothing, Optional refs)",
+}
+
+
+def test_vba_wrapper(classic) -> None:
+    out = io.StringIO()
+    workbook = type("Workbook", (), {"Name": "bleu2_ranking.xlsm"})()
+    classic.xlwings_udfs.generate_vba_wrapper("bleu_xl.udfs", classic.module, out, workbook)
+    vba = out.getvalue()
+    lines = [line.strip() for line in vba.splitlines() if line.startswith("Function ")]
+    assert sorted(lines) == sorted(SIGNATURES.values())
+    names = re.findall(r"^Function (\w+)\(", vba, flags=re.M)
+    assert len(names) == len(set(names)) == len(SIGNATURES)
+    assert 'BLEU2 = XLPy.CallUDF("bleu_xl.udfs", "BLEU2", Array(reference, candidate), ThisWorkbook' in vba
+
+
+def test_function_metadata(classic) -> None:
+    for name in SIGNATURES:
+        info = getattr(classic.module, name).__xlfunc__
+        assert info["category"] == "BLEU"
+        assert info["ret"]["doc"] and len(info["ret"]["doc"]) <= 255
+        for arg in info["args"]:
+            assert not arg["doc"].startswith("Positional argument"), (name, arg["name"])
+        assert "expand" not in info["ret"]["options"]  # native dynamic arrays spill; no legacy resize
+
+
+# --- single cells -----------------------------------------------------------------------------------------------
+
+
+def test_single_cells(call) -> None:
+    s = score(REF, INTACTO)
+    assert call("BLEU2", REF, INTACTO) == s.bleu
+    assert call("BLEU2_P1", REF, INTACTO) == 0.9
+    assert call("BLEU2_P2", REF, INTACTO) == 8 / 9
+    assert call("BLEU2_BP", REF, INTACTO) == math.exp(1 - 11 / 10)
+    assert call("BLEU2", REF, REF) == 1.0
+    assert call("BLEU", REF, INTACTO, xc.MISSING, "none") == pytest.approx(0.796, abs=5e-4)
+    assert call("BLEU", REF, SHORT, 4.0, xc.MISSING) == pytest.approx(math.exp(1 - 11 / 5))
+    assert call("BLEU", REF, INTACTO, 2.0, "NONE") == s.bleu
+
+
+def test_detail_single_pair_is_one_row(call) -> None:
+    row = call("BLEU2_DETAIL", REF, INTACTO, xc.MISSING)
+    s = score(REF, INTACTO)
+    assert row == [s.bleu, 0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10]
+
+
+def test_detail_with_headers_and_a_column(call) -> None:
+    rows = call("BLEU2_DETAIL", REF, col(INTACTO, None, "xyz"), True)
+    assert rows[0] == cells.DETAIL_HEADERS
+    assert rows[1][2:4] == [9, 10]
+    assert rows[2] == [""] * 10
+    assert rows[3] == [math.exp(1 - 11 / 1) * math.sqrt(1 / 2 * 1), 0.5, 1, 2, 1.0, 1, 1, math.exp(1 - 11), 11, 1]
+
+
+def test_signature(call) -> None:
+    assert call("BLEU2_SIGNATURE", xc.MISSING, xc.MISSING, xc.MISSING) == signature()
+    assert call("BLEU2_SIGNATURE", 4.0, "none", 2.0) == signature(4, "none", 2)
+
+
+def test_tokens(call) -> None:
+    assert call("BLEU2_TOKENS", "L'été, 2026 — 東京タワー!", xc.MISSING) == [
+        "l",
+        "été",
+        "2026",
+        "東",
+        "京",
+        "タ",
+        "ワ",
+        "ー",
+    ]
+    assert call("BLEU2_TOKENS", "Hello", xc.MISSING) == "hello"
+    assert call("BLEU2_TOKENS", None, xc.MISSING) == ""
+    assert call("BLEU2_TOKENS", col("Le Chat!", None, 2026.0), " ") == [["le chat"], [""], ["2026"]]
+    assert call("BLEU2_TOKENS", col("a b", "c"), "|") == [["a|b"], ["c"]]
+    assert call("BLEU2_TOKENS", col("a b", "c"), xc.MISSING) == "#VALUE! give a separator to tokenize a range"
+
+
+# --- ranges -----------------------------------------------------------------------------------------------------
+
+
+def test_column_in_column_out(call) -> None:
+    out = call("BLEU2", REF, col(INTACTO, SHORT, REF, None))
+    assert out == [[score(REF, INTACTO).bleu], [score(REF, SHORT).bleu], [1.0], [""]]
+
+
+def test_row_in_row_out(call) -> None:
+    # A single row comes back as one flat row (xlwings' CallUDF does this for 1-by-n results).
+    assert call("BLEU2_BP", (REF,), ((INTACTO, SHORT),)) is not None
+    out = call("BLEU2_BP", REF, ((INTACTO, SHORT),))
+    assert out == [math.exp(1 - 11 / 10), math.exp(1 - 11 / 5)]
+
+
+def test_equal_shapes_pair_cell_by_cell(call) -> None:
+    out = call("BLEU2", col("the cat", "le chat"), col("the cat", "le chien"))
+    assert out == [[1.0], [score("le chat", "le chien").bleu]]
+
+
+def test_grid_broadcast(call) -> None:
+    out = call("BLEU2_P1", "a b c d", (("a", "b"), ("x", "a b")))
+    assert out == [[1.0, 1.0], [0.5, 1.0]]
+
+
+def test_shape_mismatch(call) -> None:
+    out = call("BLEU2", col("a", "b", "c"), col("a", "b", "c", "d"))
+    assert out == "#VALUE! ranges differ in shape (3x1 vs 4x1)"
+
+
+def test_several_references_per_row(call) -> None:
+    refs = (("the cat is on the mat", "there is a cat on the mat"), ("le chat", None))
+    out = call("BLEU2_P1", refs, col("the the the the the the the", "le chat"))
+    assert out == [[2 / 7], [1.0]]
+    assert out[0][0] == score(list(refs[0]), "the the the the the the the").p1
+
+
+def test_one_reference_row_for_every_candidate(call) -> None:
+    refs = (("the cat is on the mat", "there is a cat on the mat"),)
+    cands = col("the the the the the the the", "there is a cat")
+    out = call("BLEU2", refs, cands)
+    assert out == [[score(list(refs[0]), c[0]).bleu] for c in cands]
+
+
+def test_stand_in_range_objects(call) -> None:
+    ref = xc.StandInRange(REF, row=2, column=2)
+    cands = xc.StandInRange(col(INTACTO, SHORT, None), row=6, column=2)
+    assert call("BLEU2", ref, cands) == [[score(REF, INTACTO).bleu], [score(REF, SHORT).bleu], [""]]
+    assert call("BLEU2_CORPUS", xc.StandInRange(col(REF, REF, REF)), cands) == pytest.approx(
+        math.exp(1 - 22 / 15) * math.sqrt(14 / 15 * 12 / 13)
+    )
+
+
+# --- cell values, blanks and errors ---------------------------------------------------------------------------
+
+
+def test_numbers_bools_and_dates_as_text(call) -> None:
+    assert call("BLEU2", 2026.0, "2026") == 1.0
+    assert call("BLEU2", "0.5", 0.5) == 1.0
+    assert call("BLEU2", "TRUE", True) == 1.0
+    assert call("BLEU2", "2026-12-01", xc._TimeType(2026, 12, 1)) == 1.0
+    assert cells.cell_text(dt.datetime(2026, 12, 1, 9, 30)) == "2026-12-01 09:30:00"
+    assert [cells.general_format(x) for x in (2026.0, 0.5, 1 / 3, -0.0, 1e20, 1234567.125)] == [
+        "2026",
+        "0.5",
+        "0.333333333333333",
+        "0",
+        "1E+20",
+        "1234567.125",
+    ]
+
+
+def test_blanks(call) -> None:
+    assert call("BLEU2", REF, None) == ""
+    assert call("BLEU2", None, None) == ""
+    assert call("BLEU2", REF, "   ") == ""
+    assert call("BLEU2", None, INTACTO) == "#VALUE! reference is blank"
+    assert call("BLEU2", "!!! ...", INTACTO) == "#VALUE! reference has no words"
+    assert call("BLEU2", REF, "!!!") == 0.0  # a candidate with no words is scored: 0
+
+
+def test_error_cells_pass_through(call) -> None:
+    assert call("BLEU2", NA, INTACTO) == "#N/A"
+    assert call("BLEU2", REF, xc.ERRORS["#REF!"]) == "#REF!"
+    assert call("BLEU2", REF, col(INTACTO, NA)) == [[score(REF, INTACTO).bleu], ["#N/A"]]
+    assert call("BLEU2_CORPUS", col(REF, REF), col(INTACTO, xc.ERRORS["#DIV/0!"])) == "#DIV/0!"
+    assert call("BLEU2_TOKENS", NA, xc.MISSING) == "#N/A"
+
+
+def test_bad_settings_are_short_texts(call) -> None:
+    assert call("BLEU", REF, INTACTO, 10.0, xc.MISSING) == "#VALUE! max_n must be a whole number from 1 to 9"
+    assert call("BLEU", REF, INTACTO, 2.5, xc.MISSING) == "#VALUE! max_n must be a whole number from 1 to 9"
+    assert call("BLEU", REF, INTACTO, "four", xc.MISSING) == "#VALUE! max_n must be a whole number from 1 to 9"
+    assert call("BLEU", REF, INTACTO, xc.MISSING, "exp") == "#VALUE! smoothing must be add1 or none"
+
+
+def test_corpus(call) -> None:
+    refs = col(REF, REF, None, REF, "東京タワーに行きました")
+    cands = col(INTACTO, SHORT, "ignored: no reference", None, "東京タワーへ行った")
+    expected = math.exp(1 - 33 / 24) * math.sqrt(21 / 24 * 16 / 21)
+    assert call("BLEU2_CORPUS", refs, cands) == pytest.approx(expected, abs=1e-15)
+    assert call("BLEU2_CORPUS", col(None, None), col(None, None)) == ""
+    assert call("BLEU2_CORPUS", col("...", REF), col(SHORT, SHORT)) == "#VALUE! reference has no words (pair 1)"
+    assert call("BLEU2_CORPUS", REF, col(INTACTO, SHORT)) == pytest.approx(
+        math.exp(1 - 22 / 15) * math.sqrt(14 / 15 * 12 / 13)
+    )
+
+
+def test_reference_statistics_are_cached(call) -> None:
+    cells.prepared_references.cache_clear()
+    call("BLEU2", col(*[REF] * 50), col(*[f"{INTACTO} {i}" for i in range(50)]))
+    info = cells.prepared_references.cache_info()
+    assert (info.misses, info.hits) == (1, 49)
+    call("BLEU2", REF, SHORT)  # a recalculation: the reference is not tokenized again
+    assert cells.prepared_references.cache_info().misses == 1
+    assert info.maxsize == cells.REFERENCE_CACHE_SIZE
+
+
+def test_never_a_traceback(call) -> None:
+    weird = [object(), {"a": 1}, float("nan"), float("inf"), -1, 10**30, "=1+1", "\x00\ud800", ""]
+    for ref in weird:
+        for cand in weird:
+            for name in ("BLEU2", "BLEU2_P1", "BLEU2_P2", "BLEU2_BP", "BLEU2_CORPUS"):
+                out = call(name, ref, cand)
+                assert isinstance(out, (float, str)), (name, ref, cand, out)
+                if isinstance(out, str):
+                    assert out == "" or (out.startswith("#") and "\n" not in out and len(out) < 80)
+
+
+# --- the same functions called directly in Python ---------------------------------------------------------------
+
+
+def test_direct_python_calls(classic) -> None:
+    m = classic.module
+    assert m.BLEU2(REF, INTACTO) == score(REF, INTACTO).bleu
+    assert m.BLEU2([[REF]], [[INTACTO], [SHORT]]) == [[score(REF, INTACTO).bleu], [score(REF, SHORT).bleu]]
+    assert m.BLEU2(REF, [INTACTO, SHORT]) == [[score(REF, INTACTO).bleu, score(REF, SHORT).bleu]]
+    assert m.BLEU2_DETAIL(REF, INTACTO) == [[*call_row(REF, INTACTO)]]
+    assert m.BLEU(REF, SHORT) == pytest.approx(math.exp(1 - 11 / 5))
+    assert m.BLEU2_TOKENS("Ünïcode ÀB") == [["ünïcode", "àb"]]  # a 1-row grid; CallUDF flattens it
+    assert m.BLEU2_CORPUS([REF, REF], [INTACTO, SHORT]) == pytest.approx(
+        math.exp(1 - 22 / 15) * math.sqrt(14 / 15 * 12 / 13)
+    )
+    assert m.BLEU2_SIGNATURE() == signature()
+    assert m.BLEU2(None, INTACTO) == "#VALUE! reference is blank"
+
+
+def call_row(ref: str, cand: str) -> list:
+    s = score(ref, cand)
+    p1, p2 = s.precisions
+    return [s.bleu, p1.value, p1.matches, p1.total, p2.value, p2.matches, p2.total, s.bp, s.r, s.c]
