@@ -135,7 +135,7 @@ def squeeze(grid: Grid) -> Any:
     return grid[0][0] if len(grid) == 1 and len(grid[0]) == 1 else grid
 
 
-def _reference_set(cells: Sequence[Any]) -> tuple[str, ...] | CellError | None:
+def reference_set(cells: Sequence[Any]) -> tuple[str, ...] | CellError | None:
     """The non-blank texts of one row of references; the first error among them; ``None`` when all are blank."""
     texts = []
     for value in cells:
@@ -159,9 +159,9 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[tuple[Any, Any]], tupl
     (rr, rc), (cr, cc) = shape(refs), shape(cands)
     cand_cells = [cell_text(v) for row in cands for v in row]
     if cc == 1 and rc > 1 and rr in (1, cr):
-        sets = [_reference_set(row) for row in refs]
+        sets = [reference_set(row) for row in refs]
         return [(sets[i if rr > 1 else 0], c) for i, c in enumerate(cand_cells)], (cr, 1)
-    ref_cells = [_reference_set([v]) for row in refs for v in row]
+    ref_cells = [reference_set([v]) for row in refs for v in row]
     if (rr, rc) == (cr, cc):
         return list(zip(ref_cells, cand_cells)), (cr, cc)
     if (rr, rc) == (1, 1):

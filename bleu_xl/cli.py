@@ -1,0 +1,260 @@
+"""The ``bleu-xl`` command: score a workbook or CSV with no Excel, show one pair in detail, build the template."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .batch import Result, find_layout, result_header, score_table
+from .bleu import SMOOTHING_METHODS, BleuError, score
+from .sheets import InputError, atomic_output, read_input, write_csv, write_json_lines
+from .tokenizer import tokenize
+
+EXIT_INPUT = 2
+PROGRESS_MIN_ROWS = 5_000
+
+
+class Failure(click.ClickException):
+    """One line on standard error and exit code 2, never a traceback."""
+
+    exit_code = EXIT_INPUT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"bleu-xl: error: {self.message}", err=True)
+
+
+def _guard(fn: Any) -> Any:
+    """Map every expected failure to one line and exit code 2; anything else to one line and exit code 1."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (InputError, BleuError) as exc:
+            raise Failure(str(exc)) from None
+        except click.ClickException:
+            raise
+        except KeyboardInterrupt:
+            raise SystemExit(130) from None
+        except Exception as exc:
+            if os.environ.get("BLEU_XL_DEBUG"):
+                raise
+            click.echo(f"bleu-xl: internal error: {type(exc).__name__}: {exc} (BLEU_XL_DEBUG=1 shows more)", err=True)
+            raise SystemExit(1) from None
+
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="bleu-xl")
+def main() -> None:
+    """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
+
+    \b
+    Example:
+      bleu-xl score workbooks/samples/marketing_en.xlsx
+    """
+
+
+@main.command("score")
+@click.argument("input_path", metavar="INPUT")
+@click.option("-o", "--output", help="Output file (default: INPUT-scored.xlsx beside the input; - for stdout).")
+@click.option("--sheet", help="Sheet to read (default: the first).")
+@click.option(
+    "--reference-col", "reference_cols", multiple=True, help="Reference column (letter or header); repeat for several."
+)
+@click.option("--candidate-col", help="Candidate column (letter or header).")
+@click.option("--reference", "reference_text", help="Score every candidate against this one text.")
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
+@click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
+@click.option(
+    "--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), help="Output format (default: from -o, else xlsx)."
+)
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+@click.option("--quiet", "-q", is_flag=True, help="No summary and no progress bar.")
+@_guard
+def score_command(
+    input_path: str,
+    output: str | None,
+    sheet: str | None,
+    reference_cols: tuple[str, ...],
+    candidate_col: str | None,
+    reference_text: str | None,
+    max_n: int,
+    smoothing: str,
+    fmt: str | None,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Score every candidate of a workbook or CSV and write the scores, ranks and a summary.
+
+    Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato)
+    or given with --reference-col and --candidate-col. The input is never modified.
+
+    \b
+    Examples:
+      bleu-xl score copy.xlsx
+      bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
+      bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
+    """
+    if reference_text is not None and reference_cols:
+        raise InputError("give either --reference or --reference-col, not both")
+    output, fmt = _output_target(input_path, output, fmt)
+    timings: dict[str, float] = {}
+
+    start = time.perf_counter()
+    table = read_input(input_path, sheet)
+    layout = find_layout(table, reference_cols, candidate_col, reference_text)
+    timings["read"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    rows = max(len(table.rows) - layout.header_row - 1, 0)
+    show_progress = not quiet and sys.stderr.isatty() and rows >= PROGRESS_MIN_ROWS
+    if show_progress:
+        from rich.progress import Progress
+
+        with Progress(transient=True, console=_console(err=True)) as bar:
+            task = bar.add_task("scoring", total=rows)
+            result = score_table(
+                table, layout, max_n=max_n, smoothing=smoothing, progress=lambda n: bar.advance(task, n)
+            )
+    else:
+        result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
+    timings["score"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    write_result(result, output, fmt, force=force, protect=[input_path], input_name=input_path, sheet=table.name)
+    timings["write"] = time.perf_counter() - start
+
+    if os.environ.get("BLEU_XL_TIMINGS"):
+        click.echo(" ".join(f"{k}={v:.2f}s" for k, v in timings.items()), err=True)
+    if not quiet:
+        show_summary(result, output, err=output == "-")
+
+
+def _output_target(input_path: str, output: str | None, fmt: str | None) -> tuple[str, str]:
+    if output is None:
+        if input_path == "-":
+            return "-", fmt or "csv"
+        stem = Path(input_path)
+        fmt = fmt or "xlsx"
+        return str(stem.with_name(f"{stem.stem}-scored.{'jsonl' if fmt == 'json' else fmt}")), fmt
+    if fmt is None:
+        suffix = Path(output).suffix.lower()
+        fmt = {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json"}.get(
+            suffix, "csv" if output == "-" else "xlsx"
+        )
+    return output, fmt
+
+
+def output_rows(result: Result) -> Iterator[list[Any]]:
+    width = len(result.header)
+    for i, row in enumerate(result.rows):
+        original = [None if v == "" else v for v in row[:width]] + [None] * (width - len(row))
+        yield original + result.result_row(i)
+
+
+def write_result(
+    result: Result, output: str, fmt: str, *, force: bool, protect: list[str], input_name: str, sheet: str
+) -> None:
+    header = result.header + result_header(result.max_n)
+    if fmt == "xlsx":
+        from .report import write_scored_workbook
+
+        with atomic_output(output, force=force, binary=True, protect=protect) as out:
+            write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, sheet=sheet)
+    else:
+        writer = write_csv if fmt == "csv" else write_json_lines
+        with atomic_output(output, force=force, binary=False, protect=protect) as out:
+            writer(out, header, output_rows(result))
+
+
+def _console(err: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=err, highlight=False)
+
+
+def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> None:
+    from rich.table import Table
+
+    console = _console(err)
+    corpus = f"{result.corpus.bleu:.4f}" if result.corpus else "-"
+    table = Table(
+        title=f"BLEU-{result.max_n}: {result.scored} scored, {result.blank} blank, {result.problems} with a note"
+    )
+    table.add_column("rank", justify="right")
+    table.add_column(f"BLEU-{result.max_n}", justify="right")
+    table.add_column("candidate")
+    scored = sorted(
+        (i for i in range(len(result.rows)) if result.ranks[i] is not None),
+        key=lambda i: (result.ranks[i], i),
+    )
+    for i in scored[:top]:
+        text = str(result.rows[i][result.layout.candidate_col])
+        table.add_row(str(result.ranks[i]), f"{result.bleu(i):.4f}", text if len(text) <= 70 else text[:67] + "...")
+    console.print(table)
+    console.print(f"corpus BLEU-{result.max_n} {corpus}   reference: {result.layout.reference_source}")
+    console.print(f"signature {result.signature()}")
+    console.print(f"written to {output if output != '-' else 'standard output'}")
+
+
+@main.command("pair")
+@click.argument("reference")
+@click.argument("candidate")
+@click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
+@_guard
+def pair_command(reference: str, candidate: str, as_json: bool) -> None:
+    """Show the whole BLEU-2 calculation of one pair: tokens, p1 and p2, BP, r, c.
+
+    \b
+    Example:
+      bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
+    """
+    s = score(reference, candidate)
+    detail = {
+        "reference_tokens": tokenize(reference),
+        "candidate_tokens": tokenize(candidate),
+        "p1": {
+            "value": s.p1,
+            "numerator": s.precisions[0].numerator,
+            "denominator": s.precisions[0].denominator,
+            "smoothed": s.precisions[0].smoothed,
+        },
+        "p2": {
+            "value": s.p2,
+            "numerator": s.precisions[1].numerator,
+            "denominator": s.precisions[1].denominator,
+            "smoothed": s.precisions[1].smoothed,
+        },
+        "bp": s.bp,
+        "r": s.r,
+        "c": s.c,
+        "bleu2": s.bleu,
+        "signature": s.signature,
+    }
+    if as_json:
+        click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"reference tokens ({s.r}): {' '.join(detail['reference_tokens'])}")
+    click.echo(f"candidate tokens ({s.c}): {' '.join(detail['candidate_tokens'])}")
+    for name in ("p1", "p2"):
+        p = detail[name]
+        note = "  (add-1 smoothing)" if p["smoothed"] else ""
+        click.echo(f"{name} = {p['numerator']}/{p['denominator']} = {p['value']:.4f}{note}")
+    click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
+    click.echo(f"BLEU-2 = {s.bleu:.4f}")
+    click.echo(f"signature {s.signature}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
