@@ -138,7 +138,8 @@ def check_workbook_zip(file: Path) -> list[str]:
             raise InputError(f"{file}: refused: it would unpack to {unpacked / 2**30:.1f} GiB (limit 1 GiB)")
         if packed and unpacked / packed > MAX_RATIO:
             raise InputError(
-                f"{file}: refused: compression ratio {unpacked / packed:.0f}:1 looks like a zip bomb (limit {MAX_RATIO})"
+                f"{file}: refused: a compression ratio of {unpacked / packed:.0f} looks like a zip bomb "
+                f"(limit {MAX_RATIO})"
             )
         for info in infos:
             if info.filename.endswith((".xml", ".rels")):

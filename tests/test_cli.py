@@ -1,0 +1,404 @@
+"""The bleu-xl command: outputs, formats, column finding, and refusing bad or hostile input safely."""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+import xlsxwriter
+from click.testing import CliRunner
+
+from bleu_xl import __version__, batch, cells, score, sheets
+from bleu_xl.cli import main
+from bleu_xl.synthetic import make_pairs
+
+REF = "a entrega chegou no prazo e o produto veio bem embalado"
+INTACTO = "a entrega chegou no prazo e o produto veio intacto"
+SHORT = "a entrega chegou no prazo"
+FORMULA = '=HYPERLINK("http://x","click")'
+DDE = "=cmd|'/c calc'!A1"
+
+
+def make_xlsx(path: Path, rows: list[list], sheet: str = "Copy") -> Path:
+    book = xlsxwriter.Workbook(str(path))
+    ws = book.add_worksheet(sheet)
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            if value is not None:
+                ws.write_string(r, c, value) if isinstance(value, str) else ws.write(r, c, value)
+    book.close()
+    return path
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(*args: str, input: bytes | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def workbook(tmp_path: Path) -> Path:
+    return make_xlsx(
+        tmp_path / "copy.xlsx",
+        [
+            ["ID", "Reference", "Candidate"],
+            ["1", REF, INTACTO],
+            ["2", REF, SHORT],
+            ["3", REF, FORMULA],
+            ["4", REF, DDE],
+            ["5", REF, None],
+            ["6", "...", "texto"],
+            ["7", "the cat sat", "the cat sat"],
+        ],
+    )
+
+
+# --- scoring a workbook -----------------------------------------------------------------------------------------
+
+
+def test_score_workbook(workbook: Path) -> None:
+    before = digest(workbook)
+    result = run("score", str(workbook))
+    assert result.exit_code == 0, result.output
+    assert digest(workbook) == before
+    out = workbook.with_name("copy-scored.xlsx")
+    book = openpyxl.load_workbook(out)
+    assert book.sheetnames == ["Scores", "Summary"]
+    ws = book["Scores"]
+    header = [c.value for c in ws[1]]
+    assert header == [
+        "ID",
+        "Reference",
+        "Candidate",
+        "BLEU-2",
+        "p1",
+        "p1 num",
+        "p1 den",
+        "p2",
+        "p2 num",
+        "p2 den",
+        "BP",
+        "r",
+        "c",
+        "rank",
+        "note",
+    ]
+    row = [c.value for c in ws[2]]
+    s = score(REF, INTACTO)
+    assert row[:3] == ["1", REF, INTACTO]
+    assert row[3:] == [s.bleu, 0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10, 1, None]
+    assert [ws.cell(r, 14).value for r in range(2, 9)] == [
+        1,
+        2,
+        3,
+        3,
+        None,
+        None,
+        1,
+    ]  # RANK.EQ within a reference: ties share
+    assert ws.cell(6, 4).value is None  # blank candidate: blank scores
+    assert ws.cell(7, 15).value == "reference has no words"
+    # User text stays text: the formula-looking candidates are strings, no formula in the sheet XML.
+    assert ws.cell(4, 3).value == FORMULA and ws.cell(4, 3).data_type == "s"
+    assert ws.cell(5, 3).value == DDE and ws.cell(5, 3).data_type == "s"
+    with zipfile.ZipFile(out) as z:
+        xml = z.read("xl/worksheets/sheet1.xml").decode()
+        assert "<f>" not in xml and "hyperlink" not in xml.lower().replace("=hyperlink(", "")
+    rules = ws.conditional_formatting
+    assert any(r.type == "dataBar" for cf in rules for r in cf.rules)
+    assert ws.freeze_panes == "A2"
+    summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows(max_row=9)}
+    assert summary["Scored pairs"] == 5 and summary["Blank candidates"] == 1 and summary["Rows with a note"] == 1
+    assert summary["Signature"] == "bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
+    assert summary["Corpus BLEU-2"] == pytest.approx(
+        cells.corpus_cells(
+            [[REF]] * 4 + [["the cat sat"]], [[c] for c in (INTACTO, SHORT, FORMULA, DDE, "the cat sat")]
+        )
+    )
+    assert book["Summary"]._charts, "the score distribution chart"
+    assert "corpus BLEU-2" in result.output and "signature" in result.output
+
+
+def test_existing_output_needs_force(workbook: Path) -> None:
+    assert run("score", str(workbook)).exit_code == 0
+    out = workbook.with_name("copy-scored.xlsx")
+    first = digest(out)
+    again = run("score", str(workbook))
+    assert again.exit_code == 2 and "already exists; use --force" in again.output
+    assert digest(out) == first
+    assert run("score", str(workbook), "--force", "-q").exit_code == 0
+
+
+def test_output_never_overwrites_input(workbook: Path) -> None:
+    before = digest(workbook)
+    result = run("score", str(workbook), "-o", str(workbook), "--force")
+    assert result.exit_code == 2 and "overwrite the input" in result.output
+    assert digest(workbook) == before
+
+
+def test_output_is_whole_or_absent(workbook: Path, monkeypatch) -> None:
+    from bleu_xl import report
+
+    def broken(out, *args, **kwargs):
+        out.write(b"PK partial")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(report, "write_scored_workbook", broken)
+    result = CliRunner().invoke(main, ["score", str(workbook)])
+    assert result.exit_code == 1 and "disk full" in result.output
+    assert sorted(p.name for p in workbook.parent.iterdir()) == ["copy.xlsx"]  # no output, no temp file
+
+
+def test_csv_and_json_output(workbook: Path, tmp_path: Path) -> None:
+    csv_out = tmp_path / "s.csv"
+    assert run("score", str(workbook), "-o", str(csv_out), "-q").exit_code == 0
+    text = csv_out.read_text(encoding="utf-8")
+    assert '"=HYPERLINK(""http://x"",""click"")"' in text  # quoted, kept as it is
+    assert text.splitlines()[0].startswith('"ID","Reference","Candidate","BLEU-2"')
+    result = run("score", str(workbook), "--format", "json", "-o", "-", "-q")
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert lines[2]["Candidate"] == FORMULA and lines[3]["Candidate"] == DDE
+    assert lines[0]["BLEU-2"] == score(REF, INTACTO).bleu and lines[0]["rank"] == 1
+    assert lines[4]["BLEU-2"] is None and lines[5]["note"] == "reference has no words"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "delimiter", "suffix"),
+    [("utf-8", ",", ".csv"), ("utf-8-sig", ";", ".csv"), ("utf-16", "\t", ".txt"), ("utf-8", "\t", ".tsv")],
+)
+def test_text_inputs(tmp_path: Path, encoding: str, delimiter: str, suffix: str) -> None:
+    rows = [["Référence", "Candidat"], [REF, INTACTO], [REF, "東京タワー, été"]]
+    path = tmp_path / f"in{suffix}"
+    path.write_bytes(("\r\n".join(delimiter.join(f'"{v}"' for v in row) for row in rows) + "\r\n").encode(encoding))
+    if encoding == "utf-16":
+        assert path.read_bytes().startswith(codecs.BOM_UTF16_LE)  # as Excel's "Unicode text" export
+    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert lines[0]["BLEU-2"] == score(REF, INTACTO).bleu
+    assert lines[1]["Candidat"] == "東京タワー, été"
+
+
+def test_stdin_tsv() -> None:
+    data = f"reference\tcandidate\n{REF}\t{SHORT}\n".encode()
+    result = run("score", "-", "-q", input=data)
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1].endswith(
+        f'{score(REF, SHORT).bleu},1.0,5,5,1.0,4,4,{score(REF, SHORT).bp},11,5,1,""'
+    )
+
+
+def test_columns_by_letter_and_name_and_fixed_reference(tmp_path: Path) -> None:
+    path = make_xlsx(
+        tmp_path / "x.xlsx",
+        [
+            ["src", "ref A", "ref B", "mt"],
+            ["x", "the cat is on the mat", "there is a cat on the mat", "the the the the the the the"],
+        ],
+    )
+    result = run(
+        "score",
+        str(path),
+        "--reference-col",
+        "B",
+        "--reference-col",
+        "ref B",
+        "--candidate-col",
+        "D",
+        "--format",
+        "json",
+        "-o",
+        "-",
+        "-q",
+    )
+    line = json.loads(result.output.splitlines()[0])
+    assert line["p1 num"] == 2 and line["p1 den"] == 7  # clipped by the largest count in one reference
+    result = run(
+        "score", str(path), "--reference", "the cat", "--candidate-col", "mt", "--format", "json", "-o", "-", "-q"
+    )
+    assert json.loads(result.output.splitlines()[0])["r"] == 2
+
+
+def test_template_like_layout_with_labelled_reference(tmp_path: Path) -> None:
+    path = make_xlsx(
+        tmp_path / "rank.xlsx",
+        [
+            ["bleu-xl ranking"],
+            ["Reference", REF],
+            [],
+            [],
+            ["#", "Candidate", "BLEU-2"],
+            ["1", INTACTO, 0.5],
+            ["2", SHORT, 0.5],
+        ],
+        "Rank",
+    )
+    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [line["rank"] for line in lines] == [1, 2]
+    assert lines[0]["r"] == 11
+
+
+def test_pair_command() -> None:
+    result = run("pair", REF, INTACTO, "--json")
+    detail = json.loads(result.output)
+    assert detail["p1"] == {"value": 0.9, "numerator": 9, "denominator": 10, "smoothed": False}
+    assert detail["p2"]["numerator"] == 8 and detail["r"] == 11 and detail["c"] == 10
+    assert detail["bleu2"] == score(REF, INTACTO).bleu
+    assert detail["candidate_tokens"][-1] == "intacto"
+    text = run("pair", "a b c", "x y z").output
+    assert "p1 = 1/4 = 0.2500  (add-1 smoothing)" in text and "BLEU-2 = 0.2887" in text
+
+
+def test_version_and_help() -> None:
+    assert run("--version").output.strip() == f"bleu-xl, version {__version__}"
+    for command in ([], ["score"], ["pair"]):
+        out = run(*command, "--help").output
+        assert "Example" in out and "bleu-xl " in out
+
+
+def test_console_script_runs() -> None:
+    exe = Path(sys.executable).with_name("bleu-xl")
+    if not exe.exists():
+        pytest.skip("the package is not installed as a console script in this environment")
+    done = subprocess.run([str(exe), "pair", "le chat", "le chat"], capture_output=True, text=True, check=True)
+    assert "BLEU-2 = 1.0000" in done.stdout
+
+
+# --- bad and hostile input: one line, exit code 2, input untouched ----------------------------------------------
+
+
+def refused(path: Path | str, *extra: str) -> str:
+    before = digest(Path(path)) if Path(path).exists() else None
+    result = CliRunner().invoke(main, ["score", str(path), *extra])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("bleu-xl: error: ") and result.output.count("\n") == 1, result.output
+    assert "Traceback" not in result.output
+    if before is not None:
+        assert digest(Path(path)) == before
+        assert not any(p.name.endswith("-scored.xlsx") for p in Path(path).parent.iterdir())
+    return result.output
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert "no such file" in refused(tmp_path / "nope.xlsx")
+
+
+def test_not_a_spreadsheet(tmp_path: Path) -> None:
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
+    assert "not a spreadsheet or CSV" in refused(tmp_path / "photo.png")
+    (tmp_path / "fake.xlsx").write_bytes(b"hello, not a zip")
+    assert "not a valid .xlsx" in refused(tmp_path / "fake.xlsx")
+    with zipfile.ZipFile(tmp_path / "other.xlsx", "w") as z:
+        z.writestr("readme.txt", "just a zip")
+    assert "not an Excel workbook" in refused(tmp_path / "other.xlsx")
+    (tmp_path / "bin.csv").write_bytes(b"\x00\x01\x02\xff\xfe\x00" * 50)
+    assert "text file" in refused(tmp_path / "bin.csv")
+
+
+def test_encrypted_workbook(tmp_path: Path) -> None:
+    # An encrypted OOXML file is an OLE compound file with EncryptionInfo and EncryptedPackage streams.
+    data = bytearray(sheets.OLE_MAGIC + b"\x00" * 1016)
+    data += "EncryptionInfo".encode("utf-16-le") + b"\x00" * 50 + "EncryptedPackage".encode("utf-16-le")
+    (tmp_path / "secret.xlsx").write_bytes(bytes(data))
+    assert "password-protected" in refused(tmp_path / "secret.xlsx")
+    (tmp_path / "old.xls").write_bytes(sheets.OLE_MAGIC + b"\x00" * 2000)
+    assert "legacy .xls" in refused(tmp_path / "old.xls")
+
+
+def test_unknown_sheet(workbook: Path) -> None:
+    assert "no sheet named 'Nope'; sheets: Copy" in refused(workbook, "--sheet", "Nope")
+
+
+def test_missing_columns_lists_headers(tmp_path: Path) -> None:
+    path = make_xlsx(tmp_path / "cols.xlsx", [["Source", "Target"], ["a", "b"]])
+    assert "no candidate column; headers found: Source, Target" in refused(path)
+    path = make_xlsx(tmp_path / "cols2.xlsx", [["Source", "Candidate"], ["a", "b"]])
+    assert "no reference column" in refused(path) and "Source, Candidate" in refused(path)
+    assert "no candidate column 'Z1'" in refused(path, "--candidate-col", "Z1")
+
+
+def test_empty_sheet(tmp_path: Path) -> None:
+    assert "is empty" in refused(make_xlsx(tmp_path / "empty.xlsx", []))
+    (tmp_path / "empty.csv").write_text("")
+    assert "is empty" in refused(tmp_path / "empty.csv")
+
+
+def _workbook_with(tmp_path: Path, name: str, replace: dict[str, bytes]) -> Path:
+    source = make_xlsx(tmp_path / "base.xlsx", [["Reference", "Candidate"], ["a b", "a b"]])
+    target = tmp_path / name
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            zout.writestr(item, replace.get(item.filename, zin.read(item.filename)))
+        for extra, data in replace.items():
+            if extra not in zin.namelist():
+                zout.writestr(extra, data)
+    source.unlink()
+    return target
+
+
+def test_zip_bomb_ratio(tmp_path: Path) -> None:
+    bomb = _workbook_with(tmp_path, "bomb.xlsx", {"xl/media/padding.xml": b"<a/>" + b" " * 50_000_000})
+    assert "zip bomb" in refused(bomb)
+
+
+def test_uncompressed_size_limit(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(sheets, "MAX_UNCOMPRESSED", 2_000)  # the real limit is 1 GiB: too big to build here
+    path = _workbook_with(tmp_path, "big.xlsx", {"xl/media/data.bin": bytes(range(256)) * 20})
+    assert "would unpack to" in refused(path)
+
+
+def test_xml_entity_attack(tmp_path: Path) -> None:
+    laughs = (
+        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>'
+        b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets>'
+        b'<sheet name="&lol2;" sheetId="1"/></sheets></workbook>'
+    )
+    path = _workbook_with(tmp_path, "lol.xlsx", {"xl/workbook.xml": laughs})
+    assert "DTD" in refused(path)
+
+
+def test_defusedxml_guards_the_workbook_part() -> None:
+    import defusedxml
+
+    xml = b'<!DOCTYPE x [<!ENTITY e "boom">]><workbook>&e;</workbook>'
+    with pytest.raises(defusedxml.DefusedXmlException):
+        sheets.SafeET.fromstring(xml)
+
+
+def test_absurd_dimensions(tmp_path: Path) -> None:
+    source = make_xlsx(tmp_path / "base.xlsx", [["Reference", "Candidate"], ["a b", "a b"]])
+    with zipfile.ZipFile(source) as z:
+        xml = z.read("xl/worksheets/sheet1.xml").replace(
+            b'<dimension ref="A1:B2"/>', b'<dimension ref="A1:XFD9999999"/>'
+        )
+    source.unlink()
+    path = _workbook_with(tmp_path, "huge.xlsx", {"xl/worksheets/sheet1.xml": xml})
+    assert "claims 9,999,999 rows" in refused(path)
+
+
+def test_both_reference_options(workbook: Path) -> None:
+    assert "either --reference or --reference-col" in refused(workbook, "--reference", "x", "--reference-col", "B")
+
+
+# --- the parallel path gives the same results ---------------------------------------------------------------------
+
+
+def test_process_pool_matches_single_process() -> None:
+    pairs = make_pairs(batch.PARALLEL_MIN_PAIRS + 500, seed=9)
+    table = sheets.Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
+    layout = batch.find_layout(table)
+    one = batch.score_table(table, layout, workers=1)
+    two = batch.score_table(table, layout, workers=2)
+    assert one.outcomes == two.outcomes and one.ranks == two.ranks
+    assert one.corpus == two.corpus
