@@ -256,5 +256,20 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     click.echo(f"signature {s.signature}")
 
 
+@main.command("template")
+@click.argument("folder", default="workbooks", required=False)
+@_guard
+def template_command(folder: str) -> None:
+    """Write the ranking template and the sample workbooks into FOLDER (default: workbooks).
+
+    \b
+    Example:
+      bleu-xl template my-workbooks
+    """
+    from .template import build_all
+
+    build_all(Path(folder), log=lambda path: click.echo(f"wrote {path}"))
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
