@@ -6,14 +6,16 @@ references) are the ones of ``bleu_xl.cells``, so a row scores exactly as the sa
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bleu import Stats, bleu_parts, check_settings, score_from_stats, signature, sum_stats
+from .bleu import Precision, Stats, bleu_parts, check_settings, score_from_stats, signature, sum_stats
 from .cells import CellError, cell_text, reference_set, score_pairs
 from .sheets import InputError, Sheet, column_index, column_letter
 
@@ -24,6 +26,20 @@ CANDIDATE_HEADER = re.compile(r"^(candidate|candidat|candidato)s?\b", re.IGNOREC
 HEADER_SEARCH_ROWS = 50
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
+
+#: A scored row, flat so that it pickles fast from the worker processes: the result columns
+#: (BLEU, then value, numerator and denominator per order, BP, r, c), the number of references, then the
+#: matches and totals per order.
+Scored = tuple
+
+
+def detail_width(max_n: int) -> int:
+    return 3 * max_n + 4
+
+
+def stats_of(row: Scored, max_n: int) -> Stats:
+    w = detail_width(max_n)
+    return Stats(row[w + 1 : w + 1 + max_n], row[w + 1 + max_n : w + 1 + 2 * max_n], row[w - 1], row[w - 2])
 
 
 @dataclass
@@ -39,12 +55,12 @@ class Layout:
 
 @dataclass
 class Result:
-    """Per-row outcomes (stats and number of references, or a note) and what the summary needs."""
+    """Per-row outcomes (a :data:`Scored` tuple, or the row's note) and what the summary needs."""
 
     header: list[str]
     rows: list[list[Any]]
     layout: Layout
-    outcomes: list[tuple[Stats, int] | str]
+    outcomes: list[Scored | str]
     ranks: list[int | None]
     corpus: Any
     max_n: int
@@ -64,20 +80,14 @@ class Result:
 
     def bleu(self, i: int) -> float | None:
         outcome = self.outcomes[i]
-        return None if isinstance(outcome, str) else bleu_parts(outcome[0], self.max_n, self.smoothing)[0]
+        return None if isinstance(outcome, str) else outcome[0]
 
     def result_row(self, i: int) -> list[Any]:
         """The values of the result columns of row ``i`` (blank cells are ``None``)."""
         outcome = self.outcomes[i]
-        width = 3 * self.max_n + 4
         if isinstance(outcome, str):
-            return [None] * width + [None, outcome.removeprefix("#VALUE! ") or None]
-        stats, nrefs = outcome
-        s = score_from_stats(stats, self.max_n, self.smoothing, nrefs)
-        values: list[Any] = [s.bleu]
-        for p in s.precisions:
-            values += [p.value, p.numerator, p.denominator]
-        return [*values, s.bp, s.r, s.c, self.ranks[i], None]
+            return [None] * (3 * self.max_n + 5) + [outcome.removeprefix("#VALUE! ") or None]
+        return [*outcome[: detail_width(self.max_n)], self.ranks[i], None]
 
     def signature(self) -> str:
         return self.corpus.signature if self.corpus else signature(self.max_n, self.smoothing)
@@ -190,14 +200,33 @@ def pairs_of(sheet: Sheet, layout: Layout) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def _keep(stats: Stats, nrefs: int) -> tuple[Stats, int]:
-    return stats, nrefs
+def score_chunk(pairs: list[tuple[Any, Any]], max_n: int, smoothing: str) -> list[Scored | str]:
+    """A :data:`Scored` tuple per pair, or the pair's note."""
+
+    def keep(stats: Stats, nrefs: int) -> Scored:
+        bleu, values, bp = bleu_parts(stats, max_n, smoothing)
+        row: list[Any] = [bleu]
+        kind = smoothing if stats.c else "none"
+        for m, t, value in zip(stats.matches, stats.totals, values):
+            p = Precision(m, t, kind)
+            row += (value, p.numerator, p.denominator)
+        return (*row, bp, stats.r, stats.c, nrefs, *stats.matches, *stats.totals)
+
+    return score_pairs(pairs, max_n, keep)
 
 
-def score_chunk(args: tuple[list[tuple[Any, Any]], int]) -> list[tuple[Stats, int] | str]:
-    """Stats and reference count per pair, or the pair's note (a top-level function: it runs in workers)."""
-    pairs, max_n = args
-    return score_pairs(pairs, max_n, _keep)
+# Pairs shared with forked workers: each worker reads its slice from its copy of the parent's memory, so only
+# the results travel back through a pipe.
+_SHARED: list[tuple[Any, Any]] = []
+
+
+def _score_shared(task: tuple[int, int, int, str]) -> list[Scored | str]:
+    start, stop, max_n, smoothing = task
+    return score_chunk(_SHARED[start:stop], max_n, smoothing)
+
+
+def _score_sent(task: tuple[list[tuple[Any, Any]], int, str]) -> list[Scored | str]:
+    return score_chunk(*task)
 
 
 def score_table(
@@ -212,35 +241,44 @@ def score_table(
     """Score every data row; large tables are split over a process pool (same results as one process)."""
     check_settings(max_n, smoothing)
     pairs = pairs_of(sheet, layout)
-    chunks = [(pairs[i : i + CHUNK], max_n) for i in range(0, len(pairs), CHUNK)]
+    bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     workers = workers if workers is not None else (os.cpu_count() or 1)
-    outcomes: list[tuple[Stats, int] | str] = []
+    outcomes: list[Scored | str] = []
     if workers > 1 and len(pairs) >= PARALLEL_MIN_PAIRS:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(score_chunk, chunks):
-                outcomes += part
-                if progress:
-                    progress(len(part))
+        global _SHARED
+        if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux"):
+            _SHARED = pairs
+            context, fn = multiprocessing.get_context("fork"), _score_shared
+            tasks: list[Any] = [(a, b, max_n, smoothing) for a, b in bounds]
+        else:
+            context, fn = None, _score_sent
+            tasks = [(pairs[a:b], max_n, smoothing) for a, b in bounds]
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                for part in pool.map(fn, tasks):
+                    outcomes += part
+                    if progress:
+                        progress(len(part))
+        finally:
+            _SHARED = []
     else:
-        for chunk in chunks:
-            part = score_chunk(chunk)
-            outcomes += part
+        for a, b in bounds:
+            outcomes += score_chunk(pairs[a:b], max_n, smoothing)
             if progress:
-                progress(len(part))
+                progress(b - a)
 
-    ranks = rank_within_reference(pairs, outcomes, max_n, smoothing)
+    ranks = rank_within_reference(pairs, outcomes)
     scored = [o for o in outcomes if not isinstance(o, str)]
     corpus = None
     if scored:
-        corpus = score_from_stats(sum_stats((s for s, _ in scored), max_n), max_n, smoothing, max(n for _, n in scored))
+        total = sum_stats((stats_of(o, max_n) for o in scored), max_n)
+        corpus = score_from_stats(total, max_n, smoothing, max(o[detail_width(max_n)] for o in scored))
     header = [_header_text(v) or column_letter(i) for i, v in enumerate(sheet.rows[layout.header_row])]
     data = sheet.rows[layout.header_row + 1 :]
     return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing)
 
 
-def rank_within_reference(
-    pairs: list[tuple[Any, Any]], outcomes: list[tuple[Stats, int] | str], max_n: int, smoothing: str
-) -> list[int | None]:
+def rank_within_reference(pairs: list[tuple[Any, Any]], outcomes: list[Scored | str]) -> list[int | None]:
     """RANK.EQ among the candidates that share a reference: 1 is best, equal scores share a rank."""
     groups: dict[Any, list[int]] = {}
     for i, ((refs, _), outcome) in enumerate(zip(pairs, outcomes)):
@@ -248,11 +286,10 @@ def rank_within_reference(
             groups.setdefault(refs, []).append(i)
     ranks: list[int | None] = [None] * len(outcomes)
     for members in groups.values():
-        scores = {i: bleu_parts(outcomes[i][0], max_n, smoothing)[0] for i in members}  # type: ignore[index]
-        ordered = sorted(scores.values(), reverse=True)
-        first = {}
+        ordered = sorted((outcomes[i][0] for i in members), reverse=True)
+        first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):
             first.setdefault(value, position)
-        for i, value in scores.items():
-            ranks[i] = first[value]
+        for i in members:
+            ranks[i] = first[outcomes[i][0]]
     return ranks
