@@ -402,3 +402,71 @@ def test_process_pool_matches_single_process() -> None:
     two = batch.score_table(table, layout, workers=2)
     assert one.outcomes == two.outcomes and one.ranks == two.ranks
     assert one.corpus == two.corpus
+
+
+# --- the streamed Scores sheet reads back exactly, in three readers ----------------------------------------------
+
+AWKWARD = [
+    "tab\there, new\nline",
+    "control \x01\x02\x0b chars",
+    "literal _x0041_ escape",
+    "<b>&amp; not markup</b>",
+    "  leading and trailing  ",
+    "emoji 🎉 and 東京",
+    "=1+1",
+    "@SUM(A1)",
+]
+
+
+def test_streamed_rows_read_back_exactly(tmp_path: Path) -> None:
+    path = make_xlsx(tmp_path / "awkward.xlsx", [["Reference", "Candidate", "n"], *[[REF, t, 7.5] for t in AWKWARD]])
+    assert run("score", str(path), "-q").exit_code == 0
+    out = tmp_path / "awkward-scored.xlsx"
+    ws = openpyxl.load_workbook(out)["Scores"]
+    got = [ws.cell(r, 2).value for r in range(2, 2 + len(AWKWARD))]
+    # XML cannot hold control characters: they are stored as Excel's _xHHHH_ escapes, which Excel and calamine
+    # read back; openpyxl shows the escape itself (as it does for XlsxWriter's own files).
+    assert got[1:3] == ["control _x0001__x0002__x000B_ chars", "literal _x005F_x0041_ escape"]
+    assert got[:1] + got[3:] == AWKWARD[:1] + AWKWARD[3:]
+    assert [ws.cell(r, 3).value for r in range(2, 2 + len(AWKWARD))] == [7.5] * len(AWKWARD)
+    assert ws.cell(2, 4).value == score(REF, AWKWARD[0]).bleu
+    assert ws.cell(2, 4).number_format == "0.0000"
+    from python_calamine import CalamineWorkbook
+
+    rows = CalamineWorkbook.from_path(str(out)).get_sheet_by_name("Scores").to_python()
+    assert [row[1] for row in rows[1:]] == AWKWARD
+    assert len(rows) == 1 + len(AWKWARD) and rows[0][3] == "BLEU-2"
+
+
+def test_libreoffice_reads_the_scored_workbook(workbook: Path, tmp_path: Path) -> None:
+    import csv
+    import os
+    import shutil
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    assert run("score", str(workbook), "-q").exit_code == 0
+    scored = workbook.with_name("copy-scored.xlsx")
+    subprocess.run(
+        [
+            soffice,
+            "--headless",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76",
+            "--outdir",
+            str(tmp_path / "lo"),
+            str(scored),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    with open(tmp_path / "lo" / "copy-scored.csv", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:4] == ["ID", "Reference", "Candidate", "BLEU-2"]
+    assert rows[1][2] == INTACTO and rows[1][3] == f"{score(REF, INTACTO).bleu:.4f}"  # as the 0.0000 format shows
+    assert rows[3][2] == FORMULA and rows[4][2] == DDE  # text in LibreOffice too, never evaluated
