@@ -15,11 +15,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bleu import Precision, Stats, bleu_parts, check_settings, score_from_stats, signature, sum_stats
-from .cells import CellError, cell_text, reference_set, score_pairs
+from .bleu import BleuError, Precision, Stats, bleu_parts, check_settings, score_from_stats, signature, sum_stats
+from .cells import CellError, cell_text, prepared_references, reference_set, score_pairs
+from .compare import PairedResult, paired_test
 from .sheets import InputError, Sheet, column_index, column_letter
 
-__all__ = ["Layout", "Result", "find_layout", "result_header", "score_table"]
+__all__ = ["Comparison", "Layout", "Result", "compare_table", "find_layout", "result_header", "score_table"]
 
 REFERENCE_HEADER = re.compile(r"^(reference|référence|referência|referencia)s?\b", re.IGNORECASE)
 CANDIDATE_HEADER = re.compile(r"^(candidate|candidat|candidato)s?\b", re.IGNORECASE)
@@ -293,3 +294,62 @@ def rank_within_reference(pairs: list[tuple[Any, Any]], outcomes: list[Scored | 
         for i in members:
             ranks[i] = first[outcomes[i][0]]
     return ranks
+
+
+@dataclass
+class Comparison:
+    """Two candidate columns compared row by row against the same references."""
+
+    result: PairedResult
+    used: int
+    skipped: int
+    a_name: str
+    b_name: str
+    scores_a: list[float | None]
+    scores_b: list[float | None]
+
+
+def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345) -> Comparison:
+    """Paired bootstrap of the candidate column (A) against column ``b_col`` (B); rows with a blank side are
+    skipped in both."""
+    headers = [_header_text(v) for v in sheet.rows[layout.header_row]]
+    b_layout = Layout(
+        layout.header_row,
+        _resolve(b_col, headers, "candidate B", sheet.name),
+        layout.reference_cols,
+        layout.reference_text,
+        layout.reference_source,
+    )
+    pairs_a, pairs_b = pairs_of(sheet, layout), pairs_of(sheet, b_layout)
+    rows = [
+        (refs, a, b)
+        for (refs, a), (_, b) in zip(pairs_a, pairs_b)
+        if type(refs) is tuple and type(a) is str and type(b) is str
+    ]
+    usable = []
+    for refs, a, b in rows:
+        try:
+            usable.append((prepared_references(refs, 2), a, b))
+        except BleuError:
+            continue
+    if not usable:
+        raise InputError(f"sheet {sheet.name!r}: no row has a reference and both candidates")
+    result = paired_test(
+        [r for r, _, _ in usable], [a for _, a, _ in usable], [b for _, _, b in usable], samples=samples, seed=seed
+    )
+
+    def bleu_column(pairs: list[tuple[Any, Any]]) -> list[float | None]:
+        return [None if isinstance(o, str) else o[0] for o in score_chunk(pairs, 2, "add1")]
+
+    def name(index: int) -> str:
+        return headers[index] or column_letter(index)
+
+    return Comparison(
+        result,
+        len(usable),
+        len(pairs_a) - len(usable),
+        name(layout.candidate_col),
+        name(b_layout.candidate_col),
+        bleu_column(pairs_a),
+        bleu_column(pairs_b),
+    )

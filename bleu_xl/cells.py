@@ -28,6 +28,8 @@ from .bleu import (
     signature,
     sum_stats,
 )
+from .compare import bootstrap_ci, paired_test
+from .explain import explain
 from .tokenizer import tokenize
 
 __all__ = [
@@ -35,10 +37,13 @@ __all__ = [
     "CellError",
     "bleu_cells",
     "cell_text",
+    "ci_cells",
     "corpus_cells",
     "detail_cells",
     "excel_safe",
+    "explain_cells",
     "general_format",
+    "paired_cells",
     "signature_cell",
     "tokens_cells",
 ]
@@ -69,6 +74,10 @@ class CellError(str):
 
 class CellProblem(Exception):
     """A problem with the input that becomes a ``#VALUE! ...`` result."""
+
+
+class PassError(Exception):
+    """An error value in an input cell (#N/A...) that becomes the whole result."""
 
 
 def value_error(message: str) -> str:
@@ -274,6 +283,8 @@ def excel_safe(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except PassError as error:
+            return error.args[0]
         except (CellProblem, BleuError) as problem:
             return value_error(str(problem))
         except Exception as unexpected:  # a bug must still not show a traceback in a cell
@@ -313,30 +324,99 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     return squeeze(rows)
 
 
+def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tuple[Any, ...]]:
+    """(prepared references, candidate, ...) for the rows where the reference and every candidate are filled in.
+
+    Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
+    the result; a reference with no words is reported with its pair number.
+    """
+    paired = [pair_up(references, candidates) for candidates in candidate_ranges]
+    shapes = [f"{rows}x{cols}" for _, (rows, cols) in paired]
+    if len(set(shapes)) > 1:
+        raise CellProblem(f"candidate ranges differ in shape ({' vs '.join(shapes)})")
+    rows = []
+    for index, row in enumerate(zip(*(pairs for pairs, _ in paired)), start=1):
+        refs = row[0][0]
+        cands = [cand for _, cand in row]
+        for value in (*cands, refs):
+            if isinstance(value, CellError):
+                raise PassError(value)
+        if refs is None or any(cand is None for cand in cands):
+            continue
+        try:
+            prepared = prepared_references(refs, max_n)
+        except BleuError:
+            raise CellProblem(f"reference has no words (pair {index})") from None
+        rows.append((prepared, *cands))
+    return rows
+
+
 @excel_safe
 def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One corpus-level BLEU over all pairs where both sides are filled in."""
     order = parse_max_n(max_n, 2)
     method = parse_smoothing(smoothing)
     check_settings(order, method)
-    pairs, _ = pair_up(references, candidates)
-    stats = []
-    nrefs = 1
-    for index, (refs, cand) in enumerate(pairs, start=1):
-        for value in (cand, refs):
-            if isinstance(value, CellError):
-                return value
-        if cand is None or refs is None:
+    rows = filled_rows(references, candidates, max_n=order)
+    if not rows:
+        return BLANK
+    stats = [pair_stats(prepared, tokenize(cand)) for prepared, cand in rows]
+    nrefs = max(len(prepared) for prepared, _ in rows)
+    return score_from_stats(sum_stats(stats, order), order, method, nrefs).bleu
+
+
+@excel_safe
+def explain_cells(reference: Any, candidate: Any) -> Any:
+    """One short text per pair: the words missing and extra, the bigrams missed."""
+    pairs, rows_cols = pair_up(reference, candidate)
+    texts = []
+    for refs, cand in pairs:
+        if type(cand) is not str or type(refs) is not tuple:
+            texts.append(check_pair(refs, cand))
             continue
         try:
-            prepared = prepared_references(refs, order)
+            texts.append(explain(refs, cand).summary())
         except BleuError:
-            raise CellProblem(f"reference has no words (pair {index})") from None
-        nrefs = max(nrefs, len(prepared))
-        stats.append(pair_stats(prepared, tokenize(cand)))
-    if not stats:
+            texts.append(value_error("reference has no words"))
+    return squeeze(reshape(texts, rows_cols))
+
+
+def parse_level(value: Any) -> float:
+    if value is None or value == "":
+        return 0.95
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise CellProblem("level must be between 0 and 1, e.g. 0.95")
+    return float(value)
+
+
+@excel_safe
+def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
+    """Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high."""
+    rows = filled_rows(references, candidates, max_n=2)
+    if not rows:
         return BLANK
-    return score_from_stats(sum_stats(stats, order), order, method, nrefs).bleu
+    interval = bootstrap_ci(
+        [prepared for prepared, _ in rows],
+        [cand for _, cand in rows],
+        level=parse_level(level),
+        samples=parse_whole(samples, 1000, "samples", 1, 100_000),
+    )
+    return [[interval.low, interval.score, interval.high]]
+
+
+@excel_safe
+def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples: Any = 1000) -> Any:
+    """Paired bootstrap test of two candidate columns, as a row: score A, score B, difference, p-value."""
+    rows = filled_rows(references, candidates_a, candidates_b, max_n=2)
+    if not rows:
+        return BLANK
+    result = paired_test(
+        [prepared for prepared, _, _ in rows],
+        [a for _, a, _ in rows],
+        [b for _, _, b in rows],
+        samples=parse_whole(samples, 1000, "samples", 1, 100_000),
+    )
+    return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 
 @excel_safe

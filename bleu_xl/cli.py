@@ -13,8 +13,9 @@ from typing import Any
 import click
 
 from . import __version__
-from .batch import Result, find_layout, result_header, score_table
-from .bleu import SMOOTHING_METHODS, BleuError, score
+from .batch import Result, compare_table, find_layout, result_header, score_table
+from .bleu import SMOOTHING_METHODS, BleuError
+from .explain import explain
 from .sheets import InputError, atomic_output, read_input, write_csv, write_json_lines
 from .tokenizer import tokenize
 
@@ -220,7 +221,8 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     Example:
       bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
     """
-    s = score(reference, candidate)
+    explanation = explain(reference, candidate)
+    s = explanation.score
     detail = {
         "reference_tokens": tokenize(reference),
         "candidate_tokens": tokenize(candidate),
@@ -240,20 +242,111 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
         "r": s.r,
         "c": s.c,
         "bleu2": s.bleu,
+        "explain": explanation.summary(),
+        "matched": list(explanation.matched_tokens()),
         "signature": s.signature,
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
         return
     click.echo(f"reference tokens ({s.r}): {' '.join(detail['reference_tokens'])}")
-    click.echo(f"candidate tokens ({s.c}): {' '.join(detail['candidate_tokens'])}")
+    # On a terminal, matched words are green and the others red (click drops the colours elsewhere).
+    marked = " ".join(
+        click.style(token, fg="green", bold=True) if hit else click.style(token, fg="red")
+        for token, hit in zip(explanation.candidate_tokens, explanation.matched_tokens())
+    )
+    click.echo(f"candidate tokens ({s.c}): {marked}")
     for name in ("p1", "p2"):
         p = detail[name]
         note = "  (add-1 smoothing)" if p["smoothed"] else ""
         click.echo(f"{name} = {p['numerator']}/{p['denominator']} = {p['value']:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
     click.echo(f"BLEU-2 = {s.bleu:.4f}")
+    click.echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
+
+
+@main.command("compare")
+@click.argument("input_path", metavar="INPUT")
+@click.option("--a", "a_col", required=True, help="The first candidate column (letter or header).")
+@click.option("--b", "b_col", required=True, help="The second candidate column (letter or header).")
+@click.option("--sheet", help="Sheet to read (default: the first).")
+@click.option("--reference-col", "reference_cols", multiple=True, help="Reference column; repeat for several.")
+@click.option("--reference", "reference_text", help="Compare both columns against this one text.")
+@click.option(
+    "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
+)
+@click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
+@click.option("-o", "--output", help="Also write the comparison to a workbook (Scores and Summary sheets).")
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@_guard
+def compare_command(
+    input_path: str,
+    a_col: str,
+    b_col: str,
+    sheet: str | None,
+    reference_cols: tuple[str, ...],
+    reference_text: str | None,
+    samples: int,
+    seed: int,
+    output: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
+
+    Both columns are scored against the same references (corpus BLEU-2); rows with a blank reference or a
+    blank candidate on either side are left out of both. The p-value tests the null hypothesis that A and B
+    are equally good (Koehn 2004, as sacrebleu's --paired-bs).
+
+    \b
+    Example:
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
+    """
+    if reference_text is not None and reference_cols:
+        raise InputError("give either --reference or --reference-col, not both")
+    table = read_input(input_path, sheet)
+    layout = find_layout(table, reference_cols, a_col, reference_text)
+    comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+    result = comparison.result
+    verdict = result.verdict(comparison.a_name, comparison.b_name)
+    if output:
+        from .report import write_comparison_workbook
+
+        with atomic_output(output, force=force, binary=True, protect=[input_path]) as out:
+            write_comparison_workbook(out, table, layout, comparison, verdict, input_name=input_path)
+    if as_json:
+        payload = {
+            "a": comparison.a_name,
+            "b": comparison.b_name,
+            "score_a": result.score_a,
+            "score_b": result.score_b,
+            "difference": result.difference,
+            "p_value": result.p_value,
+            "interval_a": [result.interval_a.low, result.interval_a.high],
+            "interval_b": [result.interval_b.low, result.interval_b.high],
+            "pairs": comparison.used,
+            "skipped": comparison.skipped,
+            "samples": samples,
+            "seed": seed,
+            "verdict": verdict,
+        }
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    level = f"{result.interval_a.level:.0%}"
+    for name, value, interval in (
+        (comparison.a_name, result.score_a, result.interval_a),
+        (comparison.b_name, result.score_b, result.interval_b),
+    ):
+        click.echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+    click.echo(
+        f"difference (B - A) {result.difference:+.4f}, p = {result.p_value:.4f} "
+        f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
+    )
+    click.echo(verdict)
+    if output:
+        click.echo(f"written to {output}")
 
 
 @main.command("template")

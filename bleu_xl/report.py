@@ -12,6 +12,7 @@ from typing import IO, Any
 import xlsxwriter
 
 from .batch import Result
+from .bleu import signature
 from .cells import cell_text
 from .sheets import column_letter
 
@@ -231,3 +232,57 @@ def _write_summary(book: Any, summary: Any, result: Result, input_name: str, she
     chart.set_x_axis({"name": f"BLEU-{result.max_n}"})
     chart.set_y_axis({"name": "candidates"})
     summary.insert_chart(top, 3, chart)
+
+
+def write_comparison_workbook(
+    out: IO[bytes], table: Any, layout: Any, comparison: Any, verdict: str, *, input_name: str
+) -> None:
+    """The input rows with the BLEU-2 of both columns, and a Summary sheet with the paired test."""
+    book = xlsxwriter.Workbook(out, {"constant_memory": True, **SAFE_OPTIONS})
+    bold = book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})
+    score_format = book.add_format({"num_format": "0.0000"})
+    scores = book.add_worksheet("Scores")
+    summary = book.add_worksheet("Summary")
+    header = [
+        *(cell_text(v) or "" for v in table.rows[layout.header_row]),
+        f"BLEU-2 {comparison.a_name}",
+        f"BLEU-2 {comparison.b_name}",
+    ]
+    width = len(header) - 2
+    for c, name in enumerate(header):
+        scores.write_string(0, c, name, bold)
+    for r, row in enumerate(table.rows[layout.header_row + 1 :], start=1):
+        for c, value in enumerate(row[:width]):
+            write_cell(scores, r, c, value)
+        for c, value in ((width, comparison.scores_a[r - 1]), (width + 1, comparison.scores_b[r - 1])):
+            write_cell(scores, r, c, value, score_format)
+    scores.freeze_panes(1, 0)
+    result = comparison.result
+    facts = [
+        ("Input", input_name),
+        ("Reference", layout.reference_source),
+        (f"Corpus BLEU-2 {comparison.a_name}", result.score_a),
+        (
+            f"{result.interval_a.level:.0%} interval {comparison.a_name}",
+            f"{result.interval_a.low:.4f} to {result.interval_a.high:.4f}",
+        ),
+        (f"Corpus BLEU-2 {comparison.b_name}", result.score_b),
+        (
+            f"{result.interval_b.level:.0%} interval {comparison.b_name}",
+            f"{result.interval_b.low:.4f} to {result.interval_b.high:.4f}",
+        ),
+        ("Difference (B - A)", result.difference),
+        ("p-value", result.p_value),
+        ("Verdict", verdict),
+        ("Null hypothesis", "A and B are equally good against these references (paired bootstrap, Koehn 2004)"),
+        ("Pairs compared", comparison.used),
+        ("Rows skipped", comparison.skipped),
+        ("Resamples, seed", f"{result.samples}, {result.seed}"),
+        ("Signature", signature()),
+    ]
+    summary.set_column(0, 0, 30)
+    summary.set_column(1, 1, 80)
+    for r, (name, value) in enumerate(facts):
+        summary.write_string(r, 0, name, bold)
+        write_cell(summary, r, 1, value, score_format)
+    book.close()

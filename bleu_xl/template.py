@@ -229,12 +229,13 @@ def _value(result: Any) -> Any:
 
 
 def build_template(path: Path) -> None:
-    """The ranking workbook: Rank, Spill, Pairs, Guide and xlwings.conf sheets."""
+    """The ranking workbook: Rank, Spill, Pairs, Compare, Guide and xlwings.conf sheets."""
     book = _book(path)
     f = _formats(book)
     _rank_sheet(book, f)
     _spill_sheet(book, f)
     _pairs_sheet(book, f)
+    _compare_sheet(book, f)
     _guide_sheet(book, f)
     conf = book.add_worksheet("xlwings.conf")
     conf.write_string(0, 0, "UDF Modules")
@@ -396,6 +397,97 @@ def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
     ws.set_column(2, 5, 9)
     ws.set_column(7, 7, 16)
     ws.freeze_panes(1, 0)
+
+
+# Two copy generators (say two prompts) against the approved lines: is B really better than A?
+COMPARE = [
+    ("Free delivery on every order this week", "Free shipping this week", "Free delivery on all orders this week"),
+    ("Our new summer collection is here", "The summer collection has arrived", "Our new summer collection is here now"),
+    (
+        "Sign up today and save 20% on your first order",
+        "Register and get 20% off",
+        "Sign up today and save 20% on the first order",
+    ),
+    ("Limited stock: order before Friday", "Stock is limited, buy now", "Limited stock: order by Friday"),
+    ("Returns are free for 30 days", "You can return for free", "Returns are free within 30 days"),
+    (
+        "Le colis est arrivé à l'heure et bien emballé",
+        "Le paquet est venu à temps",
+        "Le colis est arrivé à l'heure, bien emballé",
+    ),
+    ("Livraison gratuite dès 50 euros d'achat", "Livraison offerte pour 50 euros", "Livraison gratuite dès 50 euros"),
+    (
+        "a entrega chegou no prazo e o produto veio bem embalado",
+        "a entrega chegou no prazo",
+        "a entrega chegou no prazo e o produto veio embalado",
+    ),
+    (
+        "Frete grátis em todo o site nesta semana",
+        "Frete grátis nesta semana",
+        "Frete grátis em todo o site esta semana",
+    ),
+    ("東京タワーは2026年に改装されます", "東京タワーは改装します", "東京タワーは2026年に改装されます"),
+    ("Your order has shipped and arrives tomorrow", "Order shipped", "Your order has shipped and will arrive tomorrow"),
+    ("Thank you for shopping with us", "Thanks for your purchase", "Thank you for shopping with us today"),
+]
+COMPARE_ROWS = 30
+COMPARE_FIRST = 4  # Excel row of the first pair
+
+
+def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
+    from .compare import bootstrap_ci, paired_test
+
+    ws = book.add_worksheet("Compare")
+    top, last = COMPARE_FIRST, COMPARE_FIRST + COMPARE_ROWS - 1
+    ws.write_string(0, 0, "Which set of candidates is better, and is the difference real?", f["title"])
+    for c, name in enumerate(["Reference", "Candidate A", "Candidate B", "BLEU-2 A", "BLEU-2 B"]):
+        ws.write_string(top - 2, c, name, f["header"])
+    rows = COMPARE + [("", "", "")] * (COMPARE_ROWS - len(COMPARE))
+    for i, (ref, a, b) in enumerate(rows):
+        r, row = top - 1 + i, top + i
+        if ref:
+            for c, text in enumerate((ref, a, b)):
+                ws.write_string(r, c, text)
+        ws.write_formula(r, 3, f"=BLEU2(A{row},B{row})", f["score"], _value(cells.bleu_cells(ref, a, "bleu")))
+        ws.write_formula(r, 4, f"=BLEU2(A{row},C{row})", f["score"], _value(cells.bleu_cells(ref, b, "bleu")))
+
+    refs, cands_a, cands_b = (list(col) for col in zip(*COMPARE))
+    paired = paired_test(refs, cands_a, cands_b)
+    ranges = f"A{top}:A{last},B{top}:B{last},C{top}:C{last}"
+    for c, name in enumerate(["BLEU-2 A", "BLEU-2 B", "B - A", "p-value"], start=7):
+        ws.write_string(top - 2, c, name, f["header"])
+    ws.write_string(top - 1, 6, "Paired test", f["label"])
+    values = [paired.score_a, paired.score_b, paired.difference, paired.p_value]
+    ws.write_dynamic_array_formula(top - 1, 7, top - 1, 10, f"=BLEU2_PAIRED({ranges})", f["score"], values[0])
+    for c, value in enumerate(values[1:], start=8):
+        ws.write_number(top - 1, c, value, f["score"])
+    for c, name in enumerate(["low", "score", "high"], start=7):
+        ws.write_string(top + 1, c, name, f["header"])
+    for k, (label, column, cands) in enumerate((("A: 95% interval", "B", cands_a), ("B: 95% interval", "C", cands_b))):
+        r = top + 2 + k
+        ci = bootstrap_ci(refs, cands)
+        ws.write_string(r, 6, label, f["label"])
+        formula = f"=BLEU2_CI(A{top}:A{last},{column}{top}:{column}{last})"
+        ws.write_dynamic_array_formula(r, 7, r, 9, formula, f["score"], ci.low)
+        ws.write_number(r, 8, ci.score, f["score"])
+        ws.write_number(r, 9, ci.high, f["score"])
+    p, diff = f"K{top}", f"J{top}"
+    p_text = f'TEXT({p},"0.000")'
+    verdict = (
+        f'=IF({diff}=0,"A and B score the same (p = "&{p_text}&")",'
+        f'IF({p}<0.05,IF({diff}>0,"B is better than A","A is better than B")&"; the difference is unlikely to be '
+        f'chance, p = "&{p_text},IF({diff}>0,"B scores higher than A","A scores higher than B")&", but the '
+        f'difference may well be chance, p = "&{p_text}))'
+    )
+    ws.write_string(top + 5, 6, "Verdict", f["label"])
+    ws.write_formula(top + 5, 7, verdict, None, paired.verdict())
+    ws.write_string(top + 6, 6, "Null hypothesis", f["label"])
+    ws.write_string(top + 6, 7, "A and B are equally good against these references (paired bootstrap, 1000 resamples).")
+    ws.set_column(0, 2, 38)
+    ws.set_column(3, 4, 9)
+    ws.set_column(6, 6, 16)
+    ws.set_column(7, 10, 10)
+    ws.freeze_panes(top - 1, 0)
 
 
 def _guide_sheet(book: Any, f: dict[str, Any]) -> None:

@@ -93,3 +93,31 @@ def BLEU(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1"
 def BLEU2_SIGNATURE(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> Any:
     """The signature that pins every scoring choice, to note next to published scores."""
     return cells.signature_cell(max_n, smoothing, refs)
+
+
+@xw.func(category=CATEGORY)
+@xw.arg("reference", doc=REFERENCE_DOC, **RANGE)
+@xw.arg("candidate", doc=CANDIDATE_DOC, **RANGE)
+def BLEU2_EXPLAIN(reference: Any, candidate: Any) -> Any:
+    """Why a pair scored as it did: reference words missing, extra words, reference bigrams missed."""
+    return cells.explain_cells(reference, candidate)
+
+
+@xw.func(category=CATEGORY)
+@xw.arg("references", doc="The references, one per candidate.", **RANGE)
+@xw.arg("candidates", doc="The candidates; pairs with a blank side are left out.", **RANGE)
+@xw.arg("level", doc="Optional: the interval's confidence level (default 0.95).")
+@xw.arg("samples", doc="Optional: bootstrap resamples (default 1000).")
+def BLEU2_CI(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
+    """Corpus BLEU-2 with a bootstrap interval, spilled as a row: low, score, high."""
+    return cells.ci_cells(references, candidates, level, samples)
+
+
+@xw.func(category=CATEGORY)
+@xw.arg("references", doc="The references, one per row.", **RANGE)
+@xw.arg("candidates_a", doc="The first set of candidates (A).", **RANGE)
+@xw.arg("candidates_b", doc="The second set of candidates (B), row by row with A.", **RANGE)
+@xw.arg("samples", doc="Optional: bootstrap resamples (default 1000).")
+def BLEU2_PAIRED(references: Any, candidates_a: Any, candidates_b: Any, samples: Any = 1000) -> Any:
+    """Is B really better than A? Spills corpus BLEU-2 of A, of B, the difference B - A and the p-value."""
+    return cells.paired_cells(references, candidates_a, candidates_b, samples)

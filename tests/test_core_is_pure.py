@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-CORE = ["tokenizer.py", "bleu.py", "_version.py", "synthetic.py"]
+CORE = ["tokenizer.py", "bleu.py", "_version.py", "synthetic.py", "explain.py", "compare.py", "cells.py"]
 
 
 @pytest.mark.parametrize("name", CORE)

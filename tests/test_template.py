@@ -30,6 +30,13 @@ def load(path: Path, **kwargs) -> openpyxl.Workbook:
         return openpyxl.load_workbook(path, **kwargs)
 
 
+def cached(*values: float):
+    """A value as the workbook stores it: a formula's cached value in full, a plain number (the rest of a spill
+    range) with XlsxWriter's 16 significant digits."""
+    out = tuple(pytest.approx(v, rel=1e-15, abs=0) for v in values)
+    return out[0] if len(out) == 1 else out
+
+
 def test_committed_workbooks_equal_the_generator(tmp_path: Path) -> None:
     written = template.build_all(tmp_path)
     assert len(written) == 1 + len(template.SAMPLES)
@@ -44,7 +51,7 @@ def test_committed_workbooks_equal_the_generator(tmp_path: Path) -> None:
 
 def test_sheets_labels_and_config() -> None:
     book = load(TEMPLATE)
-    assert book.sheetnames == ["Rank", "Spill", "Pairs", "Guide", "xlwings.conf"]
+    assert book.sheetnames == ["Rank", "Spill", "Pairs", "Compare", "Guide", "xlwings.conf"]
     rank = book["Rank"]
     assert rank["A2"].value == "Reference" and rank["B2"].value == template.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
@@ -108,8 +115,8 @@ def test_cached_values_are_the_core_scores() -> None:
     scores = [score(template.RANK_REFERENCE, v) for v in template.RANK_VARIANTS]
     for i, s in enumerate(scores):
         row = FIRST + i
-        assert rank[f"C{row}"].value == s.bleu
-        assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == (s.p1, s.p2, s.bp)
+        assert rank[f"C{row}"].value == cached(s.bleu)
+        assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == cached(s.p1, s.p2, s.bp)
         assert rank[f"G{row}"].value == s.c
         assert rank[f"H{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
     for row in (FIRST + N, LAST):
@@ -186,6 +193,8 @@ def recalculated():
         "BLEU2_TOKENS": lambda t, s=None: cells.tokens_cells(t, s),
         "BLEU2_DETAIL": lambda r, c, h=False: cells.detail_cells(r, c, h),
         "BLEU2_CORPUS": lambda r, c: cells.corpus_cells(r, c),
+        "BLEU2_PAIRED": lambda r, a, b, n=1000: cells.paired_cells(r, a, b, n),
+        "BLEU2_CI": lambda r, c, level=0.95, n=1000: cells.ci_cells(r, c, level, n),
     }
     registry = get_functions()
     for name, fn in functions.items():
@@ -266,3 +275,48 @@ def test_libreoffice_renders_the_cached_scores(tmp_path: Path) -> None:
         s = score(template.RANK_REFERENCE, variant)
         for value in (s.bleu, s.p1, s.p2, s.bp):
             assert f"{value:.3f}" in shown, (variant, value)  # the cached score, as the 0.000 format shows it
+
+
+# --- the Compare sheet ---------------------------------------------------------------------------------------------
+
+CF = template.COMPARE_FIRST
+CL = CF + template.COMPARE_ROWS - 1
+
+
+def _compare_expected():
+    from bleu_xl import bootstrap_ci, paired_test
+
+    refs, a, b = (list(col) for col in zip(*template.COMPARE))
+    return paired_test(refs, a, b), bootstrap_ci(refs, a), bootstrap_ci(refs, b)
+
+
+def test_compare_sheet_formulas_and_cached_values() -> None:
+    ws = load(TEMPLATE)["Compare"]
+    assert [c.value for c in ws[CF - 1]][:5] == ["Reference", "Candidate A", "Candidate B", "BLEU-2 A", "BLEU-2 B"]
+    assert ws[f"D{CF}"].value == f"=BLEU2(A{CF},B{CF})" and ws[f"E{CL}"].value == f"=BLEU2(A{CL},C{CL})"
+    paired = ws[f"H{CF}"].value
+    assert paired.text == f"=BLEU2_PAIRED(A{CF}:A{CL},B{CF}:B{CL},C{CF}:C{CL})" and paired.ref == f"H{CF}:K{CF}"
+    assert ws[f"H{CF + 3}"].value.text == f"=BLEU2_CI(A{CF}:A{CL},B{CF}:B{CL})"
+    assert ws[f"H{CF + 4}"].value.text == f"=BLEU2_CI(A{CF}:A{CL},C{CF}:C{CL})"
+    sheet = load(TEMPLATE, data_only=True)["Compare"]
+    result, ci_a, ci_b = _compare_expected()
+    assert tuple(sheet.cell(CF, c).value for c in range(8, 12)) == cached(
+        result.score_a, result.score_b, result.difference, result.p_value
+    )
+    assert tuple(sheet.cell(CF + 3, c).value for c in range(8, 11)) == cached(ci_a.low, ci_a.score, ci_a.high)
+    assert tuple(sheet.cell(CF + 4, c).value for c in range(8, 11)) == cached(ci_b.low, ci_b.score, ci_b.high)
+    assert sheet[f"H{CF + 6}"].value == result.verdict()
+    assert result.significant and result.difference > 0
+
+
+def test_engine_recalculates_compare_sheet(recalculated) -> None:
+    result, ci_a, _ = _compare_expected()
+    assert list(recalculated[f"COMPARE!H{CF}:K{CF}"][0]) == [
+        result.score_a,
+        result.score_b,
+        result.difference,
+        result.p_value,
+    ]
+    assert list(recalculated[f"COMPARE!H{CF + 3}:J{CF + 3}"][0]) == [ci_a.low, ci_a.score, ci_a.high]
+    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == result.verdict()
+    assert recalculated[f"COMPARE!D{CL}"][0][0] == ""

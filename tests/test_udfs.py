@@ -51,6 +51,9 @@ SIGNATURES = {
     "BLEU2_TOKENS": "Function BLEU2_TOKENS(text, Optional separator)",
     "BLEU": "Function BLEU(reference, candidate, Optional max_n, Optional smoothing)",
     "BLEU2_SIGNATURE": "Function BLEU2_SIGNATURE(Optional max_n, Optional smoothing, Optional refs)",
+    "BLEU2_EXPLAIN": "Function BLEU2_EXPLAIN(reference, candidate)",
+    "BLEU2_CI": "Function BLEU2_CI(references, candidates, Optional level, Optional samples)",
+    "BLEU2_PAIRED": "Function BLEU2_PAIRED(references, candidates_a, candidates_b, Optional samples)",
 }
 
 
@@ -279,3 +282,22 @@ def call_row(ref: str, cand: str) -> list:
     s = score(ref, cand)
     p1, p2 = s.precisions
     return [s.bleu, p1.value, p1.matches, p1.total, p2.value, p2.matches, p2.total, s.bp, s.r, s.c]
+
+
+def test_explain_ci_and_paired_through_calludf(call) -> None:
+    from bleu_xl import bootstrap_ci, explain, paired_test
+
+    assert call("BLEU2_EXPLAIN", REF, INTACTO) == explain(REF, INTACTO).summary()
+    assert call("BLEU2_EXPLAIN", REF, col(INTACTO, None)) == [[explain(REF, INTACTO).summary()], [""]]
+    refs = col(REF, REF, "le chat noir dort", None)
+    a = col(INTACTO, SHORT, "le chat dort", "skipped")
+    b = col(REF, INTACTO, "le chat noir dort", "skipped")
+    ci = bootstrap_ci([REF, REF, "le chat noir dort"], [INTACTO, SHORT, "le chat dort"])
+    assert call("BLEU2_CI", refs, a, xc.MISSING, xc.MISSING) == [ci.low, ci.score, ci.high]
+    p = paired_test(
+        [REF, REF, "le chat noir dort"],
+        [INTACTO, SHORT, "le chat dort"],
+        [REF, INTACTO, "le chat noir dort"],
+        samples=200,
+    )
+    assert call("BLEU2_PAIRED", refs, a, b, 200.0) == [p.score_a, p.score_b, p.difference, p.p_value]

@@ -1,0 +1,108 @@
+"""Why a candidate scored as it did: the n-grams that matched, the extra ones, and what it missed of the reference.
+
+Standard library only (part of the core).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from .bleu import ReferenceLike, References, Score, check_settings, ngram_counts, pair_stats, score_from_stats
+from .tokenizer import is_cjk, tokenize
+
+__all__ = ["Explanation", "OrderReport", "explain"]
+
+ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
+
+Gram = tuple[str, int]  # an n-gram written out ("veio bem") and its count
+
+
+@dataclass(frozen=True)
+class OrderReport:
+    """One n-gram order: what matched (clipped counts), what the candidate added, what it missed."""
+
+    n: int
+    matched: tuple[Gram, ...]
+    extra: tuple[Gram, ...]
+    missing: tuple[Gram, ...]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    score: Score
+    candidate_tokens: tuple[str, ...]
+    orders: tuple[OrderReport, ...]
+
+    def summary(self) -> str:
+        """One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``."""
+        parts = []
+        for report in self.orders:
+            if report.n == 1:
+                if report.missing:
+                    parts.append(f"missing: {_listing(report.missing)}")
+                if report.extra:
+                    parts.append(f"extra: {_listing(report.extra)}")
+            elif report.missing:
+                parts.append(f"{ORDER_NAMES.get(report.n, f'{report.n}-grams')} missed: {_listing(report.missing)}")
+        if not parts:
+            return "exact match" if self.score.bleu == 1.0 else "every n-gram matches"
+        return " | ".join(parts)
+
+    def matched_tokens(self) -> tuple[bool, ...]:
+        """For each candidate token, whether it is one of the clipped unigram matches (for highlighting)."""
+        left = dict(self.orders[0].matched)
+        marks = []
+        for token in self.candidate_tokens:
+            if left.get(token, 0) > 0:
+                left[token] -= 1
+                marks.append(True)
+            else:
+                marks.append(False)
+        return tuple(marks)
+
+
+def _listing(grams: Sequence[Gram]) -> str:
+    return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
+
+
+def _text(gram: object) -> str:
+    """An n-gram as text: words with spaces, CJK characters side by side as they are written."""
+    if isinstance(gram, str):
+        return gram
+    out = gram[0]  # type: ignore[index]
+    for before, token in pairwise(gram):  # type: ignore[arg-type]
+        glued = len(before) == 1 and len(token) == 1 and is_cjk(before) and is_cjk(token)
+        out += token if glued else " " + token
+    return out
+
+
+def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Explanation:
+    """The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order)."""
+    check_settings(max_n, smoothing)
+    refs = References(reference, max_n)
+    tokens = tokenize(candidate)
+    score = score_from_stats(pair_stats(refs, tokens), max_n, smoothing, len(refs))
+    reports = []
+    for n in range(1, max_n + 1):
+        ref_counts = refs.max_counts[n - 1]
+        cand_counts = ngram_counts(tokens, n)
+        matched, extra, missing = [], [], []
+        for gram, count in cand_counts.items():  # dicts keep first-occurrence order
+            hit = min(count, ref_counts.get(gram, 0))
+            if hit:
+                matched.append((_text(gram), hit))
+            if count > hit:
+                extra.append((_text(gram), count - hit))
+        seen = set()
+        for ref_tokens in refs.tokens:  # the references' own order
+            for gram in ngram_counts(ref_tokens, n):
+                if gram in seen:
+                    continue
+                seen.add(gram)
+                short = ref_counts[gram] - cand_counts.get(gram, 0)
+                if short > 0:
+                    missing.append((_text(gram), short))
+        reports.append(OrderReport(n, tuple(matched), tuple(extra), tuple(missing)))
+    return Explanation(score, tuple(tokens), tuple(reports))

@@ -1,0 +1,197 @@
+"""Explain a score; bootstrap intervals and the paired test, checked against sacrebleu's paired bootstrap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+from click.testing import CliRunner
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import _paired_bs_test
+
+import bleu_xl
+from bleu_xl import BleuError, bootstrap_ci, cells, corpus_score, explain, paired_test, tokenize
+from bleu_xl.cli import main
+from bleu_xl.synthetic import make_pairs
+
+REF = "a entrega chegou no prazo e o produto veio bem embalado"
+INTACTO = "a entrega chegou no prazo e o produto veio intacto"
+
+
+# --- explain --------------------------------------------------------------------------------------------------------
+
+
+def test_explain_seed_example() -> None:
+    e = explain(REF, INTACTO)
+    assert e.summary() == "missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado"
+    words, bigrams = e.orders
+    assert words.matched[:3] == (("a", 1), ("entrega", 1), ("chegou", 1)) and len(words.matched) == 9
+    assert words.extra == (("intacto", 1),)
+    assert bigrams.extra == (("veio intacto", 1),)
+    assert bigrams.missing == (("veio bem", 1), ("bem embalado", 1))
+    assert e.score == bleu_xl.score(REF, INTACTO)
+    assert e.matched_tokens() == (True,) * 9 + (False,)
+
+
+def test_explain_clipping_several_references_and_cjk() -> None:
+    e = explain(["the cat is on the mat", "there is a cat on the mat"], "the the the cat")
+    words = e.orders[0]
+    assert ("the", 2) in words.matched and ("the", 1) in words.extra  # clipped at 2 (the first reference)
+    assert e.matched_tokens() == (True, True, False, True)
+    assert explain("東京タワー", "東京").summary() == "missing: タ, ワ, ー | bigrams missed: 京タ, タワ, ワー"
+    assert explain("le chat", "Le chat!").summary() == "exact match"
+    assert "missing: the ×2" in explain("the the cat", "cat").summary()
+
+
+def test_explain_cells() -> None:
+    assert cells.explain_cells(REF, INTACTO) == explain(REF, INTACTO).summary()
+    out = cells.explain_cells(REF, [[INTACTO], [None], [REF]])
+    assert out == [[explain(REF, INTACTO).summary()], [""], ["exact match"]]
+    assert cells.explain_cells(None, "x") == "#VALUE! reference is blank"
+    assert cells.explain_cells("...", "x") == "#VALUE! reference has no words"
+
+
+# --- bootstrap interval -------------------------------------------------------------------------------------------
+
+PAIRS = [(r, c) for r, c in make_pairs(700, seed=77, min_len=8) if tokenize(c)][:600]
+REFS = [r for r, _ in PAIRS if tokenize(r)]
+CANDS_A = [c for r, c in PAIRS if tokenize(r)]
+CANDS_B = [r if i % 4 == 0 else c for i, (r, c) in enumerate((r, c) for r, c in PAIRS if tokenize(r))]
+
+
+def test_interval_covers_the_corpus_score() -> None:
+    ci = bootstrap_ci(REFS, CANDS_A)
+    assert ci.score == corpus_score(REFS, CANDS_A).bleu
+    assert ci.low < ci.score < ci.high
+    assert ci.high - ci.low < 0.2
+    assert bootstrap_ci(REFS, CANDS_A) == ci  # reproducible for a seed
+    assert bootstrap_ci(REFS, CANDS_A, seed=1) != ci
+    wide = bootstrap_ci(REFS, CANDS_A, level=0.99)
+    assert wide.low <= ci.low and wide.high >= ci.high
+    with pytest.raises(BleuError):
+        bootstrap_ci(REFS, CANDS_A, level=1.5)
+    with pytest.raises(BleuError):
+        bootstrap_ci(REFS, CANDS_A[:-1])
+
+
+# --- paired test against sacrebleu ----------------------------------------------------------------------------------
+
+
+def _sacrebleu_paired(refs, a, b, samples=1000):
+    metric = BLEU(tokenize="none", max_ngram_order=2, smooth_method="none")
+    pre = lambda texts: [" ".join(tokenize(t)) for t in texts]  # noqa: E731
+    references = [pre(refs)]
+    bl_stats = metric._extract_corpus_statistics(pre(a), references)
+    bl_result = metric._aggregate_and_compute(bl_stats)
+    _, results = _paired_bs_test(
+        {"BLEU": (bl_stats, bl_result)}, "B", pre(b), references, {"BLEU": metric}, n_samples=samples, seed=12345
+    )
+    return bl_result.score / 100, results["BLEU"].score / 100, results["BLEU"].p_value
+
+
+@pytest.mark.parametrize("share", [0, 4, 12])
+def test_paired_test_agrees_with_sacrebleu(share: int) -> None:
+    b = CANDS_A if share == 0 else [r if i % share == 0 else c for i, (r, c) in enumerate(zip(REFS, CANDS_A))]
+    if share == 12:
+        b = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(CANDS_A)]  # a small, doubtful change
+    ours = paired_test(REFS, CANDS_A, b, smoothing="none")
+    score_a, score_b, p = _sacrebleu_paired(REFS, CANDS_A, b)
+    assert abs(ours.score_a - score_a) < 1e-12 and abs(ours.score_b - score_b) < 1e-12
+    if share == 0:
+        # Identical columns: sacrebleu counts strict ">" and reports 1/(n+1); we report no difference.
+        assert p == pytest.approx(1 / 1001) and ours.p_value == 1.0 and not ours.significant
+        assert ours.verdict() == "A and B score the same (p = 1.000)"
+    else:
+        assert abs(ours.p_value - p) < 0.05, (ours.p_value, p)
+        assert ours.significant == (p < 0.05)
+
+
+def test_paired_test_verdicts_and_reproducibility() -> None:
+    result = paired_test(REFS, CANDS_A, CANDS_B)
+    assert result.difference > 0 and result.significant
+    assert result.verdict() == f"B is better than A; the difference is unlikely to be chance, p = {result.p_value:.3f}"
+    assert paired_test(REFS, CANDS_B, CANDS_A).verdict().startswith("A is better than B")
+    assert paired_test(REFS, CANDS_A, CANDS_B) == result
+    assert result.interval_a.low <= result.score_a <= result.interval_a.high
+    assert result.interval_b.low <= result.score_b <= result.interval_b.high
+    self_test = paired_test(REFS, CANDS_A, CANDS_A)
+    assert not self_test.significant and self_test.difference == 0
+    assert result.score_a == corpus_score(REFS, CANDS_A).bleu
+
+
+# --- cells ------------------------------------------------------------------------------------------------------
+
+
+def test_ci_and_paired_cells_skip_blank_pairs_in_both_columns() -> None:
+    refs = [[r] for r in REFS[:40]] + [[None], ["x y"]]
+    a = [[c] for c in CANDS_A[:40]] + [["ignored"], [None]]
+    b = [[c] for c in CANDS_B[:40]] + [["ignored"], ["x y"]]
+    row = cells.paired_cells(refs, a, b)
+    expected = paired_test(REFS[:40], CANDS_A[:40], CANDS_B[:40])
+    assert row == [[expected.score_a, expected.score_b, expected.difference, expected.p_value]]
+    ci = bootstrap_ci(REFS[:40], CANDS_A[:40], level=0.9, samples=200)
+    assert cells.ci_cells(refs[:40], a[:40], 0.9, 200.0) == [[ci.low, ci.score, ci.high]]
+    assert cells.ci_cells(refs, a, 2.0) == "#VALUE! level must be between 0 and 1, e.g. 0.95"
+    assert cells.paired_cells([[REF], [-2146826246]], [["a"], ["b"]], [["a"], ["b"]]) == "#N/A"
+    assert (
+        cells.paired_cells([[REF]], [["a"], ["b"]], [["a"]]) == "#VALUE! candidate ranges differ in shape (2x1 vs 1x1)"
+    )
+    assert cells.paired_cells([[None]], [[None]], [[None]]) == ""
+
+
+# --- command line ---------------------------------------------------------------------------------------------------
+
+
+def _compare_file(tmp_path: Path) -> Path:
+    import xlsxwriter
+
+    path = tmp_path / "ab.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    ws = book.add_worksheet()
+    ws.write_row(0, 0, ["Reference", "Prompt A", "Prompt B"])
+    for i, (r, a, b) in enumerate(zip(REFS, CANDS_A, CANDS_B), start=1):
+        ws.write_string(i, 0, r)
+        ws.write_string(i, 1, a)
+        ws.write_string(i, 2, b)
+    ws.write_string(len(REFS) + 1, 1, "no reference: skipped")
+    book.close()
+    return path
+
+
+def test_compare_command(tmp_path: Path) -> None:
+    path = _compare_file(tmp_path)
+    result = CliRunner().invoke(main, ["compare", str(path), "--a", "Prompt A", "--b", "C", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    expected = paired_test(REFS, CANDS_A, CANDS_B)
+    assert data["score_a"] == expected.score_a and data["p_value"] == expected.p_value
+    assert data["pairs"] == len(REFS) and data["skipped"] == 1
+    assert data["verdict"].startswith("Prompt B is better than Prompt A; the difference is unlikely to be chance")
+    text = CliRunner().invoke(
+        main, ["compare", str(path), "--a", "B", "--b", "Prompt B", "-o", str(tmp_path / "c.xlsx")]
+    )
+    assert text.exit_code == 0, text.output
+    assert "Prompt B is better than Prompt A" in text.output and "95% interval" in text.output
+    book = openpyxl.load_workbook(tmp_path / "c.xlsx")
+    summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows()}
+    assert summary["p-value"] == expected.p_value and summary["Verdict"] == data["verdict"]
+    assert "equally good" in summary["Null hypothesis"]
+    scores = book["Scores"]
+    assert [c.value for c in scores[1]][-2:] == ["BLEU-2 Prompt A", "BLEU-2 Prompt B"]
+    assert scores.cell(2, 4).value == bleu_xl.score(REFS[0], CANDS_A[0]).bleu
+    bad = CliRunner().invoke(main, ["compare", str(path), "--a", "Prompt A", "--b", "Nope"])
+    assert bad.exit_code == 2 and "no candidate B column 'Nope'" in bad.output
+
+
+def test_pair_command_explains() -> None:
+    out = CliRunner().invoke(main, ["pair", REF, INTACTO]).output
+    assert "explain: missing: bem, embalado | extra: intacto" in out
+    data = json.loads(CliRunner().invoke(main, ["pair", REF, INTACTO, "--json"]).output)
+    assert data["matched"] == [True] * 9 + [False]
+
+
+def test_numpy_free_core() -> None:
+    assert "numpy" not in bleu_xl.compare.__dict__ and np is not None
