@@ -349,6 +349,25 @@ def compare_command(
         click.echo(f"written to {output}")
 
 
+@main.command("lite-bundle")
+@click.argument("folder", default="install/xlwings-lite", required=False)
+@_guard
+def lite_bundle_command(folder: str) -> None:
+    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
+
+    Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
+    in every cell; requirements.txt stays empty.
+
+    \b
+    Example:
+      bleu-xl lite-bundle my-bundle
+    """
+    from .lite import write_bundle
+
+    for path in write_bundle(Path(folder)):
+        click.echo(f"wrote {path}")
+
+
 @main.command("template")
 @click.argument("folder", default="workbooks", required=False)
 @_guard
