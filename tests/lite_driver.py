@@ -49,18 +49,25 @@ def install_stand_in():
 
 
 def run(bundle, calls):
-    install_stand_in()
-    module = types.ModuleType("main")  # a real module, as Lite imports main.py (dataclasses look it up)
-    sys.modules["main"] = module
-    exec(compile(bundle, "main.py", "exec"), module.__dict__)
-    namespace = module.__dict__
-    results = []
-    for name, args in calls:
-        try:
-            results.append({"value": namespace[name](*args)})
-        except Exception as exc:  # what Lite turns into an Excel error
-            results.append({"raised": str(exc)})
-    return results
+    saved = {name: sys.modules.get(name) for name in ("xlwings", "main")}
+    try:
+        install_stand_in()
+        module = types.ModuleType("main")  # a real module, as Lite imports main.py (dataclasses look it up)
+        sys.modules["main"] = module
+        exec(compile(bundle, "main.py", "exec"), module.__dict__)
+        results = []
+        for name, args in calls:
+            try:
+                results.append({"value": module.__dict__[name](*args)})
+            except Exception as exc:  # what Lite turns into an Excel error
+                results.append({"raised": str(exc)})
+        return results
+    finally:  # leave the real xlwings in place for the other tests
+        for name, previous in saved.items():
+            if previous is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = previous
 
 
 if __name__ == "__main__":
