@@ -349,6 +349,50 @@ def compare_command(
         click.echo(f"written to {output}")
 
 
+@main.command("excel-setup")
+@click.option("--dry-run", is_flag=True, help="Print every step and file it would write, and change nothing.")
+@click.option("--no-addin", is_flag=True, help="Do not build bleu_xl.xlam (then use Import Functions per workbook).")
+@click.option(
+    "--only",
+    type=click.Choice(["xlwings-addin", "config", "xlam"]),
+    help="Do one part only: install xlwings' add-in, write the user config, or build bleu_xl.xlam.",
+)
+@_guard
+def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None:
+    """Set up the classic Excel add-in on Windows: xlwings add-in, user config, bleu_xl.xlam.
+
+    The user config (~/.xlwings/xlwings.conf) gets this Python as the interpreter and bleu_xl.udfs as the UDF
+    module, keeping the settings already there. bleu_xl.xlam makes =BLEU2 work in every workbook, .xlsx
+    included, without Import Functions per file (it needs Excel's "Trust access to the VBA project").
+
+    \b
+    Example:
+      bleu-xl excel-setup --dry-run
+    """
+    from .excel_setup import LITE_POINTER, PARTS, on_windows, plan, run_plan
+
+    appdata = Path(os.environ["APPDATA"]) if os.environ.get("APPDATA") else None
+    parts = [only] if only else [p for p in PARTS if not (no_addin and p == "xlam")]
+    steps = plan(python=Path(sys.executable), home=Path.home(), appdata=appdata, parts=parts)
+    if dry_run:
+        click.echo("bleu-xl excel-setup would (dry run, nothing is changed):")
+        for number, step in enumerate(steps, start=1):
+            click.echo(f"[{number}/{len(steps)}] {step.describe()}")
+        if not on_windows():
+            click.echo(
+                f"note: classic xlwings functions need Excel on Windows; on a Mac or Excel on the web use the "
+                f"xlwings Lite bundle: {LITE_POINTER}"
+            )
+        return
+    if not on_windows():
+        raise Failure(
+            "classic xlwings functions (UDFs) need Excel on Windows; on a Mac or Excel on the web use the "
+            f"xlwings Lite bundle: {LITE_POINTER}"
+        )
+    run_plan(steps, python=Path(sys.executable), log=click.echo)
+    click.echo('done: restart Excel, then type =BLEU2("le chat", "le chat") into a cell')
+
+
 @main.command("lite-bundle")
 @click.argument("folder", default="install/xlwings-lite", required=False)
 @_guard

@@ -29,3 +29,18 @@ def test_python_example() -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 3
+
+
+def test_readme_command_output_is_real() -> None:
+    from click.testing import CliRunner
+
+    from bleu_xl.cli import main
+
+    block = re.search(r"```text\n\$ (bleu-xl compare [^\n]+)\n(.*?)```", README, flags=re.S)
+    args = re.findall(r'"[^"]*"|\S+', block.group(1))[1:]
+    out = CliRunner().invoke(main, [a.strip('"') for a in args]).output
+    assert out == block.group(2)
+    pair = re.search(r"```text\n\$ (bleu-xl pair [^\n]+)\n(.*?)```", README, flags=re.S)
+    args = re.findall(r'"[^"]*"|\S+', pair.group(1))[1:]
+    shown = CliRunner().invoke(main, [a.strip('"') for a in args]).output
+    assert all(line in shown.splitlines() for line in pair.group(2).splitlines())
