@@ -67,7 +67,7 @@ def test_plan(tmp_path: Path) -> None:
     (tmp_path / ".xlwings").mkdir()
     (tmp_path / ".xlwings" / "xlwings.conf").write_text('"LICENSE_KEY","abc"\n')
     steps = excel_setup.plan(python=python, home=tmp_path, appdata=tmp_path / "Roaming")
-    assert [s.command for s in steps][0] == [str(python.with_name("xlwings.exe")), "addin", "install"]
+    assert steps[0].command == [str(python.with_name("xlwings.exe")), "addin", "install"]
     assert "keeping the settings already there" in steps[1].description
     assert steps[1].content.startswith('"LICENSE_KEY","abc"\n"INTERPRETER_WIN"')
     assert steps[2].path == tmp_path / "Roaming" / "Microsoft" / "AddIns" / "bleu_xl.xlam"
