@@ -257,25 +257,34 @@ class Stats(NamedTuple):
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> dict:
-    """Counts of the n-grams of ``tokens``: plain tokens for n = 1, tuples above."""
+    """Counts of the n-grams of ``tokens`` (in first-occurrence order)."""
     counts: dict = {}
-    if n == 1:
-        _count_elements(counts, tokens)
-    elif n == 2:
-        _count_elements(counts, pairwise(tokens))
-    else:
-        _count_elements(counts, zip(*[tokens[i:] for i in range(n)]))
+    _count_elements(counts, ngrams(tokens, n))
     return counts
 
 
-def clipped_matches(counts: dict, ref_counts: dict, total: int) -> int:
-    """Sum over the candidate n-grams of min(candidate count, reference count)."""
-    common = counts.keys() & ref_counts.keys()
-    if len(counts) == total:
-        # No candidate n-gram repeats, so each one in common matches exactly once.
-        return len(common)
-    cand = list(map(counts.__getitem__, common))
-    ref = list(map(ref_counts.__getitem__, common))
+def ngrams(tokens: Sequence[str], n: int) -> Iterable:
+    """The n-grams of ``tokens`` in order: plain tokens for n = 1, tuples above."""
+    if n == 1:
+        return tokens
+    if n == 2:
+        return pairwise(tokens)
+    return zip(*[tokens[i:] for i in range(n)])
+
+
+def clipped_matches(grams: Iterable, ref_counts: dict) -> int:
+    """Sum over the distinct candidate n-grams of min(candidate count, reference count).
+
+    Only the candidate n-grams found in the reference are kept (in C); when none of those repeats, which is
+    most of the time, each matches once and no candidate counts are needed at all.
+    """
+    hits = list(filter(ref_counts.__contains__, grams))
+    if len(set(hits)) == len(hits):
+        return len(hits)
+    counts: dict = {}
+    _count_elements(counts, hits)
+    cand = list(counts.values())
+    ref = list(map(ref_counts.__getitem__, counts))
     # min(a, b) = (a + b - |a - b|) / 2, all in C: several times faster than calling min() per n-gram.
     return (sum(cand) + sum(ref) - sum(map(abs, map(sub, cand, ref)))) // 2
 
@@ -333,7 +342,7 @@ def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     for n, ref_counts in enumerate(max_counts, start=1):
         if not m or c < n:
             break
-        m = matches[n - 1] = clipped_matches(ngram_counts(candidate_tokens, n), ref_counts, c - n + 1)
+        m = matches[n - 1] = clipped_matches(ngrams(candidate_tokens, n), ref_counts)
     return Stats(tuple(matches), totals, c, refs.closest_length(c))
 
 
