@@ -334,16 +334,15 @@ class References:
 def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     """Clipped matches and totals of one tokenized candidate against a reference set."""
     c = len(candidate_tokens)
-    max_counts = refs.max_counts
-    totals = tuple([c - n if c > n else 0 for n in range(len(max_counts))])
-    matches = [0] * len(max_counts)
-    # An n-gram can only match where its (n-1)-gram prefix did, so the loop stops at the first order without one.
+    matches = []
     m = c
-    for n, ref_counts in enumerate(max_counts, start=1):
-        if not m or c < n:
-            break
-        m = matches[n - 1] = clipped_matches(ngrams(candidate_tokens, n), ref_counts)
-    return Stats(tuple(matches), totals, c, refs.closest_length(c))
+    for n, ref_counts in enumerate(refs.max_counts, start=1):
+        # An n-gram can only match where its (n-1)-gram prefix did: after an order without one, the rest are 0.
+        m = clipped_matches(ngrams(candidate_tokens, n), ref_counts) if m and c >= n else 0
+        matches.append(m)
+    totals = tuple([c - n if c > n else 0 for n in range(refs.max_n)])
+    lengths = refs.lengths
+    return Stats(tuple(matches), totals, c, lengths[0] if len(lengths) == 1 else refs.closest_length(c))
 
 
 def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
