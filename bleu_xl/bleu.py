@@ -34,6 +34,7 @@ __all__ = [
     "Stats",
     "bleu_parts",
     "corpus_score",
+    "corpus_stats",
     "pair_stats",
     "score",
     "score_from_stats",
@@ -292,6 +293,27 @@ def score_many(
     return [_score_one(refs, candidate, max_n, smoothing) for candidate in candidates]
 
 
+def corpus_stats(
+    references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int = 2
+) -> list[tuple[Stats, int]]:
+    """The statistics and number of references of every pair of a corpus, with the corpus input checks.
+
+    ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
+    :class:`References` of ``candidates[i]``.
+    """
+    if isinstance(references, str) or isinstance(candidates, str):
+        raise BleuError("give a sequence of references and a sequence of candidates")
+    if len(references) != len(candidates):
+        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
+    if not candidates:
+        raise BleuError("no pairs to score")
+    out = []
+    for ref, cand in zip(references, candidates):
+        refs = ref if isinstance(ref, References) else References(ref, max_n)
+        out.append((pair_stats(refs, _tokenize_text(cand)), len(refs)))
+    return out
+
+
 def corpus_score(
     references: Sequence[ReferenceLike],
     candidates: Sequence[str],
@@ -304,18 +326,9 @@ def corpus_score(
     ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
     """
     check_settings(max_n, smoothing)
-    if isinstance(references, str) or isinstance(candidates, str):
-        raise BleuError("corpus_score takes a sequence of references and a sequence of candidates")
-    if len(references) != len(candidates):
-        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
-    if not candidates:
-        raise BleuError("no pairs to score")
-    all_refs = [References(ref, max_n) for ref in references]
-    total = sum_stats(
-        (pair_stats(refs, _tokenize_text(cand)) for refs, cand in zip(all_refs, candidates)),
-        max_n,
-    )
-    return score_from_stats(total, max_n, smoothing, max(map(len, all_refs)))
+    pairs = corpus_stats(references, candidates, max_n)
+    total = sum_stats((stats for stats, _ in pairs), max_n)
+    return score_from_stats(total, max_n, smoothing, max(n for _, n in pairs))
 
 
 def _tokenize_text(text: str) -> list[str]:

@@ -44,6 +44,9 @@ def _guard(fn: Any) -> Any:
             raise
         except KeyboardInterrupt:
             raise SystemExit(130) from None
+        except BrokenPipeError:  # the reader went away (| head): stop quietly, as other command-line tools do
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(141) from None
         except Exception as exc:
             if os.environ.get("BLEU_XL_DEBUG"):
                 raise
@@ -167,7 +170,10 @@ def output_rows(result: Result) -> Iterator[list[Any]]:
 def write_result(
     result: Result, output: str, fmt: str, *, force: bool, protect: list[str], input_name: str, sheet: str
 ) -> None:
-    header = result.header + result_header(result.max_n)
+    # A result column named like an input column (a scored template already has "BLEU-2") gets a suffix, so
+    # that JSON keys and CSV headers stay distinct.
+    taken = set(result.header)
+    header = result.header + [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
     if fmt == "xlsx":
         from .report import write_scored_workbook
 

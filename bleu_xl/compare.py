@@ -27,8 +27,7 @@ from itertools import repeat
 from operator import itemgetter, mul, rshift
 from typing import Any
 
-from .bleu import BleuError, ReferenceLike, References, Stats, bleu_parts, check_settings, pair_stats
-from .tokenizer import tokenize
+from .bleu import BleuError, ReferenceLike, Stats, bleu_parts, check_settings, corpus_stats
 
 __all__ = ["Interval", "PairedResult", "bootstrap_ci", "paired_test"]
 
@@ -81,16 +80,7 @@ class PairedResult:
 
 def _columns(references: Sequence[ReferenceLike], candidates: Sequence[str], max_n: int) -> list[list[int]]:
     """Per-pair statistics as columns: matches and totals per order, then c and r."""
-    if isinstance(references, str) or isinstance(candidates, str):
-        raise BleuError("give a sequence of references and a sequence of candidates")
-    if len(references) != len(candidates):
-        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
-    if not candidates:
-        raise BleuError("no pairs to compare")
-    stats = [
-        pair_stats(ref if isinstance(ref, References) else References(ref, max_n), tokenize(cand))
-        for ref, cand in zip(references, candidates)
-    ]
+    stats = [s for s, _ in corpus_stats(references, candidates, max_n)]
     return [
         *([s.matches[k] for s in stats] for k in range(max_n)),
         *([s.totals[k] for s in stats] for k in range(max_n)),

@@ -16,7 +16,7 @@ from typing import Any
 import xlsxwriter
 
 from . import cells
-from .report import SAFE_OPTIONS
+from .report import DATA_BAR, SAFE_OPTIONS
 from .tokenizer import tokenize
 
 __all__ = ["FILL_ROWS", "RANK_REFERENCE", "RANK_VARIANTS", "SAMPLES", "build_all", "build_template"]
@@ -289,15 +289,7 @@ def _rank_sheet(book: Any, f: dict[str, Any]) -> None:
         2,
         last - 1,
         2,
-        {
-            "type": "data_bar",
-            "bar_color": "#5B9BD5",
-            "bar_solid": True,
-            "min_type": "num",
-            "min_value": 0,
-            "max_type": "num",
-            "max_value": 1,
-        },
+        DATA_BAR,
     )
     chart = book.add_chart({"type": "bar"})
     n = len(RANK_VARIANTS)

@@ -470,3 +470,22 @@ def test_libreoffice_reads_the_scored_workbook(workbook: Path, tmp_path: Path) -
     assert rows[0][:4] == ["ID", "Reference", "Candidate", "BLEU-2"]
     assert rows[1][2] == INTACTO and rows[1][3] == f"{score(REF, INTACTO).bleu:.4f}"  # as the 0.0000 format shows
     assert rows[3][2] == FORMULA and rows[4][2] == DDE  # text in LibreOffice too, never evaluated
+
+
+def test_result_columns_named_like_input_columns_get_a_suffix(tmp_path: Path) -> None:
+    path = make_xlsx(tmp_path / "t.xlsx", [["Reference", "Candidate", "BLEU-2"], [REF, SHORT, 0.5]])
+    line = json.loads(run("score", str(path), "--format", "json", "-o", "-", "-q").output.splitlines()[0])
+    assert line["BLEU-2"] == 0.5 and line["BLEU-2 (bleu-xl)"] == score(REF, SHORT).bleu
+
+
+def test_closed_pipe_is_quiet(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("bleu-xl")
+    if not exe.exists():
+        pytest.skip("the package is not installed as a console script in this environment")
+    rows = [["Reference", "Candidate"], *[[REF, f"{SHORT} {i}"] for i in range(20000)]]
+    path = tmp_path / "many.csv"
+    path.write_text("\n".join(",".join(row) for row in rows), encoding="utf-8")
+    done = subprocess.run(
+        f"'{exe}' score '{path}' --format csv -o - -q | head -1", shell=True, capture_output=True, text=True
+    )
+    assert done.stdout.startswith('"Reference","Candidate","BLEU-2"') and "error" not in done.stderr
