@@ -19,6 +19,7 @@ from .bleu import BleuError, Precision, Stats, bleu_parts, check_settings, score
 from .cells import CellError, cell_text, prepared_references, reference_set, score_pairs
 from .compare import PairedResult, paired_test
 from .sheets import InputError, Sheet, column_index, column_letter
+from .tokenizer import prepare as prepare_tokenizer
 
 __all__ = ["Comparison", "Layout", "Result", "compare_table", "find_layout", "result_header", "score_table"]
 
@@ -248,6 +249,7 @@ def score_table(
     if workers > 1 and len(pairs) >= PARALLEL_MIN_PAIRS:
         global _SHARED
         if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux"):
+            prepare_tokenizer()
             _SHARED = pairs
             context, fn = multiprocessing.get_context("fork"), _score_shared
             tasks: list[Any] = [(a, b, max_n, smoothing) for a, b in bounds]
