@@ -15,8 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bleu import BleuError, Precision, Stats, bleu_parts, check_settings, score_from_stats, signature, sum_stats
-from .cells import CellError, cell_text, prepared_references, reference_set, score_pairs
+from .bleu import BleuError, Stats, check_settings, score_from_stats, signature, sum_stats
+from .cells import CellError, cell_text, detail_values, prepared_references, reference_set, score_pairs
 from .compare import PairedResult, paired_test
 from .sheets import InputError, Sheet, column_index, column_letter
 from .tokenizer import prepare as prepare_tokenizer
@@ -206,13 +206,7 @@ def score_chunk(pairs: list[tuple[Any, Any]], max_n: int, smoothing: str) -> lis
     """A :data:`Scored` tuple per pair, or the pair's note."""
 
     def keep(stats: Stats, nrefs: int) -> Scored:
-        bleu, values, bp = bleu_parts(stats, max_n, smoothing)
-        row: list[Any] = [bleu]
-        kind = smoothing if stats.c else "none"
-        for m, t, value in zip(stats.matches, stats.totals, values):
-            p = Precision(m, t, kind)
-            row += (value, p.numerator, p.denominator)
-        return (*row, bp, stats.r, stats.c, nrefs, *stats.matches, *stats.totals)
+        return (*detail_values(stats, max_n, smoothing), nrefs, *stats.matches, *stats.totals)
 
     return score_pairs(pairs, max_n, keep)
 

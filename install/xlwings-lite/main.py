@@ -1008,10 +1008,15 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     return squeeze(reshape(values, rows_cols))
 
 
-def _detail_row(stats: Stats, nrefs: int) -> list[Any]:
-    s = score_from_stats(stats, 2, "add1", nrefs)
-    p1, p2 = s.precisions
-    return [s.bleu, p1.value, p1.numerator, p1.denominator, p2.value, p2.numerator, p2.denominator, s.bp, s.r, s.c]
+def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list[Any]:
+    """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns."""
+    bleu, values, bp = bleu_parts(stats, max_n, smoothing)
+    kind = smoothing if stats.c else "none"  # an empty candidate: no smoothing, as in score_from_stats
+    row: list[Any] = [bleu]
+    for m, t, value in zip(stats.matches, stats.totals, values):
+        p = Precision(m, t, kind)
+        row += (value, p.numerator, p.denominator)
+    return [*row, bp, stats.r, stats.c]
 
 
 @excel_safe
@@ -1020,7 +1025,8 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     pairs, _ = pair_up(reference, candidate)
     width = len(DETAIL_HEADERS)
     rows = [
-        row if isinstance(row, list) else [row] + [BLANK] * (width - 1) for row in score_pairs(pairs, 2, _detail_row)
+        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
+        for row in score_pairs(pairs, 2, lambda stats, _: detail_values(stats))
     ]
     if parse_flag(headers):
         rows.insert(0, list(DETAIL_HEADERS))
