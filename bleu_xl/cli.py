@@ -202,9 +202,10 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
     table.add_column("rank", justify="right")
     table.add_column(f"BLEU-{result.max_n}", justify="right")
     table.add_column("candidate")
+    # The best scores first: with one reference that is rank order; with a reference per row, the best pairs.
     scored = sorted(
         (i for i in range(len(result.rows)) if result.ranks[i] is not None),
-        key=lambda i: (result.ranks[i], i),
+        key=lambda i: (-result.bleu(i), i),
     )
     for i in scored[:top]:
         text = str(result.rows[i][result.layout.candidate_col])
