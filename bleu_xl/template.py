@@ -16,6 +16,7 @@ from typing import Any
 import xlsxwriter
 
 from . import cells
+from .compare import bootstrap_ci, paired_test
 from .report import DATA_BAR, SAFE_OPTIONS
 from .tokenizer import tokenize
 
@@ -246,12 +247,18 @@ def build_template(path: Path) -> None:
     book.close()
 
 
-def _rank_sheet(book: Any, f: dict[str, Any]) -> None:
-    ws = book.add_worksheet("Rank")
-    last = FIRST + FILL_ROWS - 1
-    ws.write_string(0, 0, "bleu-xl: rank copy variants against one approved reference", f["title"])
+def _reference_sheet(book: Any, f: dict[str, Any], name: str, title: str) -> Any:
+    """A sheet with its title in A1 and the labelled reference input cell in B2 (what the formulas point at)."""
+    ws = book.add_worksheet(name)
+    ws.write_string(0, 0, title, f["title"])
     ws.write_string(1, 0, "Reference", f["label"])
     ws.write_string(1, 1, RANK_REFERENCE, f["input"])
+    return ws
+
+
+def _rank_sheet(book: Any, f: dict[str, Any]) -> None:
+    ws = _reference_sheet(book, f, "Rank", "bleu-xl: rank copy variants against one approved reference")
+    last = FIRST + FILL_ROWS - 1
     ws.write_string(2, 0, "Best candidate", f["label"])
     ws.write_string(3, 0, "Paste the reference in B2 and the variants under Candidate; the scores fill in.")
     headers = ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
@@ -320,11 +327,8 @@ def _rank_sheet(book: Any, f: dict[str, Any]) -> None:
 
 
 def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
-    ws = book.add_worksheet("Spill")
+    ws = _reference_sheet(book, f, "Spill", "The same ranking from one range formula: the fast way for long lists")
     last = FIRST + SPILL_ROWS - 1
-    ws.write_string(0, 0, "The same ranking from one range formula: the fast way for long lists", f["title"])
-    ws.write_string(1, 0, "Reference", f["label"])
-    ws.write_string(1, 1, RANK_REFERENCE, f["input"])
     ws.write_string(FIRST - 2, 1, "Candidate", f["header"])
     for i, text in enumerate(RANK_VARIANTS):
         ws.write_string(FIRST - 1 + i, 1, text)
@@ -427,8 +431,6 @@ COMPARE_FIRST = 4  # Excel row of the first pair
 
 
 def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
-    from .compare import bootstrap_ci, paired_test
-
     ws = book.add_worksheet("Compare")
     top, last = COMPARE_FIRST, COMPARE_FIRST + COMPARE_ROWS - 1
     ws.write_string(0, 0, "Which set of candidates is better, and is the difference real?", f["title"])
