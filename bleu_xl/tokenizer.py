@@ -44,9 +44,10 @@ def _fast_path_tables() -> tuple[bytes, re.Pattern[str], dict[str, str]]:
     bytes.translate lowercases the letters and turns every separator into a space, and split() does the rest:
     the same tokens as the general path, several times faster. Returns the byte table, a pattern that finds
     any character outside that set (such text takes the general path), and the letters that fold to several
-    Latin-1 letters (ß to ss), replaced after the translation.
+    Latin-1 letters (ß to ss), replaced after the translation. The table maps the Latin-1 characters outside
+    the set (µ, ½, ´) to NUL, which nothing else maps to: text made of Latin-1 alone needs no pattern search.
     """
-    table = bytearray(b" " * 256)
+    table = bytearray(256)
     allowed = []
     expand = {}
     for cp in range(256):
@@ -61,6 +62,7 @@ def _fast_path_tables() -> tuple[bytes, re.Pattern[str], dict[str, str]]:
                 expand[ch] = folded
                 allowed.append(cp)
         elif not any(map(_is_lmn, folded)):
+            table[cp] = ord(" ")
             allowed.append(cp)
     # Non-Latin-1 separators: encode("latin-1", "replace") turns them into "?", a separator too.
     for cp in range(0x2000, 0x20D0):
@@ -97,6 +99,16 @@ def _char_class(runs: list[tuple[int, int]]) -> str:
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+# Full-width forms (U+FF01-FF5E, and the ideographic space) are what usually makes CJK text not NFKC-normal: the
+# Chinese comma above all. Each has a one-character compatibility decomposition, so replacing it by that first
+# leaves NFKC's result exactly the same, and lets normalize() skip its full decomposition on most such text.
+_FULL_WIDTH = re.compile("[\u3000\uff01-\uff5e]")
+_FULL_WIDTH_IMAGE = {chr(cp): unicodedata.normalize("NFKC", chr(cp)) for cp in [0x3000, *range(0xFF01, 0xFF5F)]}
+
+
+def _narrow(match: re.Match[str]) -> str:
+    return _FULL_WIDTH_IMAGE[match.group()]
 
 
 @lru_cache(maxsize=2)
@@ -135,11 +147,17 @@ def tokenize(text: str) -> list[str]:
     """
     if text.isascii():
         return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
-    if _NOT_FAST.search(text) is None:
-        text = text.encode("latin-1", "replace").translate(_FAST_TABLE).decode("latin-1")
-        for letter, folded in _FAST_EXPAND.items():
-            if letter in text:
-                text = text.replace(letter, folded)
-        return text.split()
-    text = unicodedata.normalize("NFKC", text).casefold()
+    encoded = text.encode("latin-1", "replace")
+    # Characters beyond Latin-1 became "?": the fast path holds if they are all separators (’ — …).
+    if encoded.count(b"?") == text.count("?") or _NOT_FAST.search(text) is None:
+        encoded = encoded.translate(_FAST_TABLE)
+        if b"\0" not in encoded:
+            text = encoded.decode("latin-1")
+            for letter, folded in _FAST_EXPAND.items():
+                if letter in text:
+                    text = text.replace(letter, folded)
+            return text.split()
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", _FULL_WIDTH.sub(_narrow, text))
+    text = text.casefold()
     return _pattern(_ASTRAL.search(text) is not None).findall(text)

@@ -119,3 +119,30 @@ def test_fast_path_with_typographic_punctuation_matches_specification(text: str)
 
 def test_typographic_punctuation() -> None:
     assert tokenize("« Déjà‑vu » — “quoted”… 10 € ™") == ["déjà", "vu", "quoted", "10", "tm"]
+
+
+# Full-width forms, combining marks that compose with what precedes them (＝ + U+0338 gives ≠ under NFKC),
+# CJK text and ASCII: the tokenizer replaces full-width forms before normalising, which must change nothing.
+_AROUND_FULL_WIDTH = st.one_of(
+    st.characters(min_codepoint=0xFF00, max_codepoint=0xFFEF),
+    st.sampled_from(["\u3000", "\u0338", "\u0301", "\u3099", "\u309a", "か", "ﾞ", "東", "=", "a", " "]),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet=_AROUND_FULL_WIDTH))
+def test_full_width_forms_match_specification(text: str) -> None:
+    assert tokenize(text) == spec_tokenize(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("你好，世界！（２０２６）", ["你", "好", "世", "界", "2026"]),
+        ("＝\u0338", []),  # NFKC composes = and U+0338 into ≠, a symbol: no token
+        ("Ａ\u0301ｂ", ["áb"]),
+        ("か\u3099", ["が"]),
+    ],
+)
+def test_full_width_examples(text: str, tokens: list[str]) -> None:
+    assert tokenize(text) == tokens == spec_tokenize(text)
