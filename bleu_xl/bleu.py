@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
-from operator import sub
+from functools import lru_cache
+from itertools import compress, pairwise, repeat
+from operator import lt
 from typing import NamedTuple, Union
 
 try:
@@ -44,6 +45,8 @@ __all__ = [
 ]
 
 SMOOTHING_METHODS = ("add1", "none")
+# Builds a NamedTuple from a tuple without going through its generated Python __new__ (3x faster, per pair).
+_new_tuple = tuple.__new__
 MAX_ORDER = 9
 _VALID_SETTINGS = frozenset((n, s) for n in range(1, MAX_ORDER + 1) for s in SMOOTHING_METHODS)
 
@@ -94,7 +97,7 @@ class Precision(NamedTuple):
         return precision_value(self.matches, self.total, self.smoothing)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Score:
     """A BLEU score with everything needed to explain it."""
 
@@ -106,6 +109,23 @@ class Score:
     max_n: int = 2
     smoothing: str = "add1"
     refs: int = 1
+
+    def __init__(
+        self,
+        bleu: float,
+        precisions: tuple[Precision, ...],
+        bp: float,
+        r: int,
+        c: int,
+        max_n: int = 2,
+        smoothing: str = "add1",
+        refs: int = 1,
+    ) -> None:
+        # The generated __init__ of a frozen dataclass sets each field through object.__setattr__; filling
+        # __dict__ at once is more than twice as fast, and a Score is built for every scored pair.
+        self.__dict__.update(
+            bleu=bleu, precisions=precisions, bp=bp, r=r, c=c, max_n=max_n, smoothing=smoothing, refs=refs
+        )
 
     @property
     def p1(self) -> float:
@@ -134,9 +154,9 @@ class Stats(NamedTuple):
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> dict:
-    """Counts of the n-grams of ``tokens`` (in first-occurrence order)."""
+    """Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above."""
     counts: dict = {}
-    _count_elements(counts, ngrams(tokens, n))
+    _count_elements(counts, tokens if n == 1 else pairwise(tokens) if n == 2 else ngrams(tokens, n))
     return counts
 
 
@@ -152,18 +172,21 @@ def ngrams(tokens: Sequence[str], n: int) -> Iterable:
 def clipped_matches(grams: Iterable, ref_counts: dict) -> int:
     """Sum over the distinct candidate n-grams of min(candidate count, reference count).
 
-    Only the candidate n-grams found in the reference are kept (in C); when none of those repeats, which is
-    most of the time, each matches once and no candidate counts are needed at all.
+    Only the candidate n-grams found in the reference are kept (in C). Each of those matches once, except
+    that one repeated more often in the candidate than in the reference is clipped: a Python loop runs only
+    over the repeated ones, usually none or one or two.
     """
     hits = list(filter(ref_counts.__contains__, grams))
-    if len(set(hits)) == len(hits):
-        return len(hits)
     counts: dict = {}
     _count_elements(counts, hits)
-    cand = list(counts.values())
-    ref = list(map(ref_counts.__getitem__, counts))
-    # min(a, b) = (a + b - |a - b|) / 2, all in C: several times faster than calling min() per n-gram.
-    return (sum(cand) + sum(ref) - sum(map(abs, map(sub, cand, ref)))) // 2
+    matches = len(hits)
+    if len(counts) == matches:
+        return matches
+    for gram, count in compress(counts.items(), map(lt, repeat(1), counts.values())):
+        excess = count - ref_counts[gram]
+        if excess > 0:
+            matches -= excess
+    return matches
 
 
 class References:
@@ -172,30 +195,30 @@ class References:
     Built once and reused for every candidate scored against the same references.
     """
 
-    __slots__ = ("lengths", "max_counts", "max_n", "texts", "tokens")
+    __slots__ = ("lengths", "max_counts", "max_n", "tokens")
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
-        if isinstance(reference, str):  # the common case, kept short: one reference per call
-            texts: tuple[str, ...] = (reference,)
-            only = tokenize(reference)
-            tokens = [only] if only else []
-        else:
-            texts = tuple(reference)
-            tokens = [t for t in map(_tokenize_text, texts) if t]
-        if not tokens:
-            raise BleuError("reference has no words" if texts else "no reference given")
-        self.texts = texts
-        self.tokens = tokens
         self.max_n = max_n
-        self.lengths = sorted({len(t) for t in tokens})
-        max_counts = [ngram_counts(tokens[0], n) for n in range(1, max_n + 1)]
-        for other in tokens[1:]:
+        if isinstance(reference, str):  # the common case, kept short: one reference per call
+            tokens = tokenize(reference)
+            if not tokens:
+                raise BleuError("reference has no words")
+            self.tokens = [tokens]
+            self.lengths = [len(tokens)]
+            self.max_counts = list(map(ngram_counts, repeat(tokens, max_n), range(1, max_n + 1)))
+            return
+        texts = tuple(reference)
+        self.tokens = all_tokens = [t for t in map(_tokenize_text, texts) if t]
+        if not all_tokens:
+            raise BleuError("reference has no words" if texts else "no reference given")
+        self.lengths = sorted({len(t) for t in all_tokens})
+        self.max_counts = max_counts = list(map(ngram_counts, repeat(all_tokens[0], max_n), range(1, max_n + 1)))
+        for other in all_tokens[1:]:
             for n, merged in enumerate(max_counts, start=1):
                 get = merged.get
                 for gram, count in ngram_counts(other, n).items():
                     if count > get(gram, 0):
                         merged[gram] = count
-        self.max_counts = max_counts
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -211,15 +234,23 @@ class References:
 def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     """Clipped matches and totals of one tokenized candidate against a reference set."""
     c = len(candidate_tokens)
-    matches = []
-    m = c
-    for n, ref_counts in enumerate(refs.max_counts, start=1):
+    max_counts = refs.max_counts
+    m = clipped_matches(candidate_tokens, max_counts[0])
+    matches = [m]
+    for n in range(2, refs.max_n + 1):
         # An n-gram can only match where its (n-1)-gram prefix did: after an order without one, the rest are 0.
-        m = clipped_matches(ngrams(candidate_tokens, n), ref_counts) if m and c >= n else 0
+        m = clipped_matches(ngrams(candidate_tokens, n), max_counts[n - 1]) if m and c >= n else 0
         matches.append(m)
-    totals = tuple([c - n if c > n else 0 for n in range(refs.max_n)])
     lengths = refs.lengths
-    return Stats(tuple(matches), totals, c, lengths[0] if len(lengths) == 1 else refs.closest_length(c))
+    r = lengths[0] if len(lengths) == 1 else refs.closest_length(c)
+    # Stats(...) without its Python-level __new__: this runs for every pair.
+    return _new_tuple(Stats, (tuple(matches), _totals(c, refs.max_n), c, r))
+
+
+@lru_cache(maxsize=1024)
+def _totals(c: int, max_n: int) -> tuple[int, ...]:
+    """The number of candidate n-grams of each order for a candidate of ``c`` tokens."""
+    return tuple(c - n if c > n else 0 for n in range(max_n))
 
 
 def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
@@ -248,10 +279,15 @@ def bleu_parts(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> tuple[f
     matches, totals, c, r = stats
     if c == 0:
         return 0.0, [0.0] * max_n, 0.0
-    values = [precision_value(m, t, smoothing) for m, t in zip(matches, totals)]
+    # precision_value, inlined, in a loop rather than a comprehension (cheaper for two or four orders): this runs
+    # for every scored pair. m > 0 implies t > 0: m / t never divides by zero.
+    add1 = smoothing == "add1"
+    values = []
+    for m, t in zip(matches, totals):
+        values.append(m / t if m else 1.0 / (t + 1) if add1 else 0.0)
     bp = 1.0 if c >= r else math.exp(1.0 - r / c)
-    bleu = 0.0 if 0.0 in values else bp * math.exp(math.fsum(map(math.log, values)) / max_n)
-    return bleu, values, bp
+    # The geometric mean; a zero value makes the product 0 and the score 0.
+    return bp * math.prod(values) ** (1.0 / max_n), values, bp
 
 
 def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> Score:
@@ -259,8 +295,10 @@ def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs
     bleu, _, bp = bleu_parts(stats, max_n, smoothing)
     matches, totals, c, r = stats
     kind = smoothing if c else "none"  # an empty candidate scores 0 everywhere: no smoothing
-    precisions = tuple([Precision(m, t, kind) for m, t in zip(matches, totals)])
-    return Score(bleu, precisions, bp, r, c, max_n, smoothing, refs)
+    precisions = []
+    for m, t in zip(matches, totals):
+        precisions.append(_new_tuple(Precision, (m, t, kind)))
+    return Score(bleu, tuple(precisions), bp, r, c, max_n, smoothing, refs)
 
 
 def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Score:
@@ -275,7 +313,7 @@ def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing
 
 
 def _score_one(refs: References, candidate: str, max_n: int, smoothing: str) -> Score:
-    return score_from_stats(pair_stats(refs, _tokenize_text(candidate)), max_n, smoothing, len(refs))
+    return score_from_stats(pair_stats(refs, _tokenize_text(candidate)), max_n, smoothing, len(refs.tokens))
 
 
 def score_many(
