@@ -13,6 +13,7 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from .bleu import (
@@ -194,6 +195,7 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
     append = results.append
     last_refs: Any = None
     prepared: References | str = ""
+    count = 0
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
@@ -203,12 +205,13 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
             last_refs = refs
             try:
                 prepared = prepared_references(refs, max_n)
+                count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
         if isinstance(prepared, str):
             append(prepared)
         else:
-            append(make(pair_stats(prepared, tokenize(cand)), len(prepared)))
+            append(make(pair_stats(prepared, tokenize(cand)), count))
     return results
 
 
@@ -270,11 +273,12 @@ def parse_flag(value: Any) -> bool:
 # --- the functions --------------------------------------------------------------------------------------------
 
 # What each single-value function returns, from a pair's statistics (no Score object: the hot path of a sheet).
+# BLEU and BP are C-level itemgetters: one Python call less per cell than a lambda.
 MEASURES: dict[str, Callable[[tuple[float, list[float], float]], float]] = {
-    "bleu": lambda parts: parts[0],
+    "bleu": itemgetter(0),
     "p1": lambda parts: parts[1][0],
     "p2": lambda parts: parts[1][1],
-    "bp": lambda parts: parts[2],
+    "bp": itemgetter(2),
 }
 
 
