@@ -4,6 +4,8 @@ import dataclasses
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bleu_xl
 from bleu_xl import BleuError, Precision, Score, corpus_score, score, score_many
@@ -142,6 +144,22 @@ def test_clipping() -> None:
     assert s.precisions[1] == Precision(0, 6)
 
 
+@given(
+    st.lists(st.sampled_from("abcd"), max_size=12),
+    st.lists(st.sampled_from("abcde"), max_size=12),
+    st.integers(min_value=1, max_value=3),
+)
+def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[str], n: int) -> None:
+    """Sum over distinct candidate n-grams of min(candidate count, reference count), repeats on either side."""
+    from collections import Counter
+
+    from bleu_xl.bleu import clipped_matches, ngram_counts, ngrams
+
+    ref_counts = ngram_counts(ref, n)
+    expected = sum((Counter(ngrams(cand, n)) & Counter(ref_counts)).values())
+    assert clipped_matches(ngrams(cand, n), ref_counts) == expected
+
+
 def test_multiple_references_clip_by_largest_count_in_one_reference() -> None:
     refs = ["the cat is on the mat", "there is a cat on the mat"]
     s = score(refs, "the the the the the the the")
@@ -192,6 +210,28 @@ def test_score_object() -> None:
     assert (p.smoothed, p.numerator, p.denominator, p.value) == (False, 3, 9, 1 / 3)
     p = Precision(0, 9, "none")
     assert (p.smoothed, p.numerator, p.denominator, p.value) == (False, 0, 9, 0.0)
+
+
+def test_score_behaves_as_its_dataclass_declares() -> None:
+    """Score fills its fields in a hand-written __init__ (speed): it must still act as the declared dataclass."""
+    s = score(REF, INTACTO)
+    names = [f.name for f in dataclasses.fields(Score)]
+    assert names == ["bleu", "precisions", "bp", "r", "c", "max_n", "smoothing", "refs"]
+    assert dataclasses.asdict(s)["r"] == s.r == 11
+    rebuilt = Score(**{name: getattr(s, name) for name in names})
+    assert rebuilt == s and hash(rebuilt) == hash(s)
+    assert Score(0.5, (), 1.0, 3, 3) == Score(0.5, (), 1.0, 3, 3, max_n=2, smoothing="add1", refs=1)
+    changed = dataclasses.replace(s, refs=3)
+    assert changed.refs == 3 and changed.bleu == s.bleu and s.refs == 1
+    assert changed != s
+    assert repr(s).startswith("Score(bleu=")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del s.bp
+    # Precision and Stats are built with tuple.__new__ on the hot path: still the NamedTuples, fields and all.
+    first = s.precisions[0]
+    assert type(first) is Precision and first == Precision(9, 10, "add1") and first.matches == 9
+    stats = bleu_xl.bleu.pair_stats(bleu_xl.References(REF), bleu_xl.tokenize(INTACTO))
+    assert type(stats) is bleu_xl.Stats and stats._asdict() == {"matches": (9, 8), "totals": (10, 9), "c": 10, "r": 11}
 
 
 def test_version_matches_signature() -> None:
