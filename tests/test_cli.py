@@ -489,3 +489,42 @@ def test_closed_pipe_is_quiet(tmp_path: Path) -> None:
         f"'{exe}' score '{path}' --format csv -o - -q | head -1", shell=True, capture_output=True, text=True
     )
     assert done.stdout.startswith('"Reference","Candidate","BLEU-2"') and "error" not in done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_progress_bar_on_a_terminal_leaves_the_output_unchanged(tmp_path: Path) -> None:
+    """On a real terminal (a pty) a long input shows rich's progress bar on stderr; the scores are the same."""
+    import os
+    import pty
+
+    pairs = make_pairs(6_000, seed=8)
+    source = tmp_path / "long.csv"
+    source.write_text("reference,candidate\n" + "".join(f'"{r}","{c}"\n' for r, c in pairs), encoding="utf-8")
+    command = [sys.executable, "-c", "from bleu_xl.cli import main; main()", "score", str(source)]
+    plain = subprocess.run([*command, "-o", str(tmp_path / "plain.csv")], capture_output=True, check=True)
+    assert b"scoring" not in plain.stderr  # not a terminal: no bar
+
+    main_fd, terminal_fd = pty.openpty()
+    env = {**os.environ, "COLUMNS": "100", "TERM": "xterm"}
+    process = subprocess.Popen(
+        [*command, "-o", str(tmp_path / "tty.csv")],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal_fd,
+        env=env,
+    )
+    os.close(terminal_fd)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:  # the terminal closed: the command has exited
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main_fd)
+    assert process.wait(timeout=60) == 0
+    assert b"scoring" in shown and b"100%" in shown  # the bar, drawn up to the end, on the terminal
+    assert b"\x1b[2K" in shown  # rich redrew the line: a live bar, not plain text
+    assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()
