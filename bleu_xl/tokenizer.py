@@ -148,10 +148,12 @@ def tokenize(text: str) -> list[str]:
     if text.isascii():
         return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
     encoded = text.encode("latin-1", "replace")
-    # Characters beyond Latin-1 became "?": the fast path holds if they are all separators (’ — …).
-    if encoded.count(b"?") == text.count("?") or _NOT_FAST.search(text) is None:
+    # Characters beyond Latin-1 became "?" (byte 63): the fast path holds if they are all separators (’ — …).
+    # Byte membership tests are single memchr calls, several times cheaper than counting or substring search.
+    latin1 = 63 not in encoded if "?" not in text else encoded.count(63) == text.count("?")
+    if latin1 or _NOT_FAST.search(text) is None:
         encoded = encoded.translate(_FAST_TABLE)
-        if b"\0" not in encoded:
+        if 0 not in encoded:  # NUL marks a Latin-1 character the fast path cannot take (µ, ½, ´)
             text = encoded.decode("latin-1")
             for letter, folded in _FAST_EXPAND.items():
                 if letter in text:
