@@ -4,7 +4,7 @@ import dataclasses
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import bleu_xl
@@ -153,11 +153,15 @@ def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[st
     """Sum over distinct candidate n-grams of min(candidate count, reference count), repeats on either side."""
     from collections import Counter
 
-    from bleu_xl.bleu import clipped_matches, ngram_counts, ngrams
+    from bleu_xl.bleu import clipped_matches, ngram_counts, ngrams, repeated_grams
 
     ref_counts = ngram_counts(ref, n)
     expected = sum((Counter(ngrams(cand, n)) & Counter(ref_counts)).values())
-    assert clipped_matches(ngrams(cand, n), ref_counts) == expected
+    assert clipped_matches(ngrams(cand, n), ref_counts) == expected  # a reference used once
+    repeated = repeated_grams(ref_counts)
+    assert repeated == {gram: k for gram, k in Counter(ref_counts).items() if k > 1}
+    assert clipped_matches(ngrams(cand, n), ref_counts, repeated) == expected  # a shared reference
+    assert clipped_matches(list(ngrams(cand, n)), ref_counts, repeated) == expected
 
 
 def test_multiple_references_clip_by_largest_count_in_one_reference() -> None:
@@ -248,6 +252,20 @@ def test_score_many_equals_score() -> None:
     assert score_many(REF, cands) == [score(REF, c) for c in cands]
     refs = [REF, "o produto chegou bem embalado"]
     assert score_many(refs, cands, max_n=3) == [score(refs, c, max_n=3) for c in cands]
+
+
+_WORDS = st.lists(st.sampled_from(["a", "b", "c", "東", "d"]), max_size=10).map(" ".join)
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=3), st.lists(_WORDS, max_size=6), st.integers(1, 4))
+def test_shared_references_score_as_references_used_once(refs: list[str], cands: list[str], n: int) -> None:
+    """score_many prepares its references for many candidates (another clipping strategy): same scores."""
+    assume(any(ref.strip() for ref in refs))
+    assert score_many(refs, cands, max_n=n) == [score(refs, c, max_n=n) for c in cands]
+    prepared = bleu_xl.References(refs, n)
+    once = [bleu_xl.bleu.pair_stats(prepared, bleu_xl.tokenize(c)) for c in cands]
+    prepared.share()
+    assert [bleu_xl.bleu.pair_stats(prepared, bleu_xl.tokenize(c)) for c in cands] == once
 
 
 def test_score_many_reuses_prepared_references() -> None:

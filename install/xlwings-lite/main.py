@@ -197,6 +197,7 @@ SMOOTHING_METHODS = ("add1", "none")
 # Builds a NamedTuple from a tuple without going through its generated Python __new__ (3x faster, per pair).
 _new_tuple = tuple.__new__
 MAX_ORDER = 9
+_NOT_SHARED = (None,) * MAX_ORDER  # the repeats of References that were not shared: none prepared
 _VALID_SETTINGS = frozenset((n, s) for n in range(1, MAX_ORDER + 1) for s in SMOOTHING_METHODS)
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
@@ -318,13 +319,32 @@ def ngrams(tokens: Sequence[str], n: int) -> Iterable:
     return zip(*[tokens[i:] for i in range(n)])
 
 
-def clipped_matches(grams: Iterable, ref_counts: dict) -> int:
+def repeated_grams(ref_counts: dict) -> dict:
+    """The n-grams of ``ref_counts`` counted more than once, with their counts."""
+    return {gram: count for gram, count in ref_counts.items() if count > 1}
+
+
+def clipped_matches(grams: Iterable, ref_counts: dict, repeated: dict | None = None) -> int:
     """Sum over the distinct candidate n-grams of min(candidate count, reference count).
 
-    Only the candidate n-grams found in the reference are kept (in C). Each of those matches once, except
-    that one repeated more often in the candidate than in the reference is clipped: a Python loop runs only
-    over the repeated ones, usually none or one or two.
+    Each distinct candidate n-gram found in the reference matches once, except where it repeats in both. Two
+    ways to find those, with the same result: without ``repeated``, count the candidate's hits (no reference
+    preparation: the cheaper way for a reference used once); with ``repeated``, which is
+    ``repeated_grams(ref_counts)`` prepared once for a shared reference, a set intersection in C and a count
+    of the few n-grams the reference repeats.
     """
+    if repeated is not None:
+        if not repeated:
+            return len(ref_counts.keys() & grams)
+        if not isinstance(grams, list):
+            grams = list(grams)
+        distinct = ref_counts.keys() & grams
+        matches = len(distinct)
+        for gram in distinct.intersection(repeated):
+            count = grams.count(gram)
+            if count > 1:
+                matches += min(count, repeated[gram]) - 1
+        return matches
     hits = list(filter(ref_counts.__contains__, grams))
     counts: dict = {}
     _count_elements(counts, hits)
@@ -344,10 +364,11 @@ class References:
     Built once and reused for every candidate scored against the same references.
     """
 
-    __slots__ = ("lengths", "max_counts", "max_n", "tokens")
+    __slots__ = ("lengths", "max_counts", "max_n", "repeats", "tokens")
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
         self.max_n = max_n
+        self.repeats: list[dict] | None = None  # see share()
         if isinstance(reference, str):  # the common case, kept short: one reference per call
             tokens = tokenize(reference)
             if not tokens:
@@ -372,6 +393,13 @@ class References:
     def __len__(self) -> int:
         return len(self.tokens)
 
+    def share(self) -> References:
+        """Prepare to score many candidates: find the n-grams the references repeat, once, so that clipping
+        each candidate needs no counts of its own (see :func:`clipped_matches`). Returns ``self``."""
+        if self.repeats is None:
+            self.repeats = list(map(repeated_grams, self.max_counts))
+        return self
+
     def closest_length(self, c: int) -> int:
         """The reference length closest to ``c``; a tie goes to the shorter."""
         lengths = self.lengths
@@ -384,11 +412,12 @@ def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     """Clipped matches and totals of one tokenized candidate against a reference set."""
     c = len(candidate_tokens)
     max_counts = refs.max_counts
-    m = clipped_matches(candidate_tokens, max_counts[0])
+    repeats = refs.repeats or _NOT_SHARED
+    m = clipped_matches(candidate_tokens, max_counts[0], repeats[0])
     matches = [m]
     for n in range(2, refs.max_n + 1):
         # An n-gram can only match where its (n-1)-gram prefix did: after an order without one, the rest are 0.
-        m = clipped_matches(ngrams(candidate_tokens, n), max_counts[n - 1]) if m and c >= n else 0
+        m = clipped_matches(ngrams(candidate_tokens, n), max_counts[n - 1], repeats[n - 1]) if m and c >= n else 0
         matches.append(m)
     lengths = refs.lengths
     r = lengths[0] if len(lengths) == 1 else refs.closest_length(c)
@@ -477,6 +506,7 @@ def score_many(
     refs = reference if isinstance(reference, References) else References(reference, max_n)
     if refs.max_n != max_n:
         raise BleuError(f"references were prepared for max_n={refs.max_n}, not {max_n}")
+    refs.share()
     return [_score_one(refs, candidate, max_n, smoothing) for candidate in candidates]
 
 
@@ -955,6 +985,7 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
     last_refs: Any = None
     prepared: References | str = ""
     count = 0
+    shared = False
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
@@ -962,11 +993,15 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
+            shared = False
             try:
                 prepared = prepared_references(refs, max_n)
                 count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
+        elif not shared and not isinstance(prepared, str):
+            prepared.share()  # the same references for a second candidate: worth preparing for many
+            shared = True
         if isinstance(prepared, str):
             append(prepared)
         else:
