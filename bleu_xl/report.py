@@ -147,14 +147,18 @@ def _stream_rows(
         f'<c r="{letters[c]}{{0}}"{styles[c]}><v>{{{c - first + 1}!r}}</v></c>' for c in range(first, stop)
     )
 
+    number_types = frozenset((int, float))  # exactly: a bool is written as a boolean
+
     def row_xml(r: int, values: list[Any]) -> str:
-        if all(type(v) in (int, float) and math.isfinite(v) for v in values[first:stop]):
+        scores = values[first:stop]
+        # Both checks run in C: a generator over the cells took a fifth of the row's time.
+        if number_types.issuperset(map(type, scores)) and all(map(math.isfinite, scores)):
             cells = [
                 _cell_xml(f"{letters[c]}{r}", v, styles[c])
                 for c, v in enumerate(values[:first])
                 if v is not None and v != ""
             ]
-            cells.append(numeric.format(r, *values[first:stop]))
+            cells.append(numeric.format(r, *scores))
             cells += [
                 _cell_xml(f"{letters[c]}{r}", v, styles[c])
                 for c, v in enumerate(values[stop:], start=stop)
