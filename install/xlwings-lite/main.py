@@ -306,7 +306,7 @@ class Stats(NamedTuple):
 def ngram_counts(tokens: Sequence[str], n: int) -> dict:
     """Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above."""
     counts: dict = {}
-    _count_elements(counts, tokens if n == 1 else pairwise(tokens) if n == 2 else ngrams(tokens, n))
+    _count_elements(counts, ngrams(tokens, n))
     return counts
 
 
