@@ -985,7 +985,6 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
     last_refs: Any = None
     prepared: References | str = ""
     count = 0
-    shared = False
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
@@ -993,15 +992,13 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
-            shared = False
             try:
                 prepared = prepared_references(refs, max_n)
                 count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
-        elif not shared and not isinstance(prepared, str):
+        elif not isinstance(prepared, str) and prepared.repeats is None:
             prepared.share()  # the same references for a second candidate: worth preparing for many
-            shared = True
         if isinstance(prepared, str):
             append(prepared)
         else:
