@@ -88,7 +88,7 @@ class Result:
         """The values of the result columns of row ``i`` (blank cells are ``None``)."""
         outcome = self.outcomes[i]
         if isinstance(outcome, str):
-            return [None] * (3 * self.max_n + 5) + [outcome.removeprefix("#VALUE! ") or None]
+            return [None] * (3 * self.max_n + 5) + [(outcome.message or outcome) if outcome else None]
         return [*outcome[: detail_width(self.max_n)], self.ranks[i], None]
 
     def signature(self) -> str:

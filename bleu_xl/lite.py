@@ -37,14 +37,14 @@ ADAPTER = """
 
 
 def _lite_value(value):
-    return "#VALUE!" if isinstance(value, str) and value.startswith("#VALUE! ") else value
+    return value.code if isinstance(value, CellError) and value.message else value
 
 
 def _lite_result(result):
     if isinstance(result, list):
         return [[_lite_value(v) for v in row] for row in result]
-    if isinstance(result, str) and result.startswith("#VALUE! "):
-        raise ValueError(result.removeprefix("#VALUE! "))
+    if isinstance(result, CellError) and result.message:
+        raise ValueError(result.message)
     return result
 
 

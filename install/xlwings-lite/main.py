@@ -861,7 +861,23 @@ REFERENCE_CACHE_SIZE = 4096
 
 
 class CellError(str):
-    """An error value from an input cell (#N/A, #REF!...), carried through to the result as its text."""
+    """An error result: an input cell's error (``#N/A``) carried through, or ``#VALUE!`` with a short message.
+
+    A ``str`` so that a classic cell shows it as it is (``#VALUE! reference is blank``); ``code`` and ``message``
+    are its parts, so the other faces test the type and read the fields instead of parsing the text.
+    """
+
+    code: str
+    message: str
+
+    def __new__(cls, code: str, message: str = "") -> CellError:
+        self = super().__new__(cls, f"{code} {message}" if message else code)
+        self.code = code
+        self.message = message
+        return self
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickled between processes
+        return self.code, self.message
 
 
 class CellProblem(Exception):
@@ -872,8 +888,8 @@ class PassError(Exception):
     """An error value in an input cell (#N/A...) that becomes the whole result."""
 
 
-def value_error(message: str) -> str:
-    return f"#VALUE! {message}"
+def value_error(message: str) -> CellError:
+    return CellError("#VALUE!", message)
 
 
 # --- one cell ---------------------------------------------------------------------------------------------------
@@ -1006,7 +1022,7 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
     return results
 
 
-def check_pair(refs: Any, cand: Any) -> str:
+def check_pair(refs: Any, cand: Any) -> str | CellError:
     """The result text of a pair that cannot be scored: blank, an input error, or a blank reference."""
     if cand is None:
         return BLANK
@@ -1261,14 +1277,14 @@ def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> st
 
 
 def _lite_value(value):
-    return "#VALUE!" if isinstance(value, str) and value.startswith("#VALUE! ") else value
+    return value.code if isinstance(value, CellError) and value.message else value
 
 
 def _lite_result(result):
     if isinstance(result, list):
         return [[_lite_value(v) for v in row] for row in result]
-    if isinstance(result, str) and result.startswith("#VALUE! "):
-        raise ValueError(result.removeprefix("#VALUE! "))
+    if isinstance(result, CellError) and result.message:
+        raise ValueError(result.message)
     return result
 
 
