@@ -1,0 +1,187 @@
+"""The one list of bleu-xl's Excel functions: name, arguments with their docs, description, the cell function.
+
+Every face is derived from it: the classic add-in's declarations (``udfs``), the xlwings Lite bundle, the
+template's function list and the README's table. Standard library only (it is inlined into the Lite bundle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import cells
+
+__all__ = ["CATEGORY", "FUNCTIONS", "Argument", "ExcelFunction", "by_name"]
+
+CATEGORY = "BLEU"
+
+
+class _Required:
+    """The default of an argument that must be given."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of an Excel function. ``is_range``: read as a 2-D range (error cells as their text)."""
+
+    name: str
+    doc: str
+    default: Any = REQUIRED
+    is_range: bool = False
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not REQUIRED
+
+
+@dataclass(frozen=True)
+class ExcelFunction:
+    """One Excel function: ``call(*arguments)`` computes its result from the values xlwings hands over."""
+
+    name: str
+    description: str
+    arguments: tuple[Argument, ...]
+    call: Callable[..., Any]
+
+    @property
+    def syntax(self) -> str:
+        """As written in a cell, optional arguments in brackets: ``BLEU2_TOKENS(text, [separator])``."""
+        names = [f"[{a.name}]" if a.optional else a.name for a in self.arguments]
+        return f"{self.name}({', '.join(names)})"
+
+
+REFERENCE = Argument(
+    "reference",
+    "The approved reference: a cell or a range (a wider range gives several references per candidate).",
+    is_range=True,
+)
+CANDIDATE = Argument(
+    "candidate",
+    "The text to score: a cell or a range of the same shape; a range spills one result per cell.",
+    is_range=True,
+)
+REFERENCES = Argument(
+    "references", "The references, one per candidate (or a wider range: several per candidate).", is_range=True
+)
+CANDIDATES = Argument("candidates", "The candidates; pairs with a blank side are left out.", is_range=True)
+SMOOTHING = Argument("smoothing", 'Optional: "add1" (default) or "none".', default="add1")
+SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", default=1000)
+
+
+def _measure(measure: str) -> Callable[[Any, Any], Any]:
+    def call(reference: Any, candidate: Any) -> Any:
+        return cells.bleu_cells(reference, candidate, measure)
+
+    return call
+
+
+def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
+    return cells.bleu_cells(reference, candidate, "bleu", max_n, smoothing)
+
+
+FUNCTIONS: tuple[ExcelFunction, ...] = (
+    ExcelFunction(
+        "BLEU2",
+        "BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing).",
+        (REFERENCE, CANDIDATE),
+        _measure("bleu"),
+    ),
+    ExcelFunction(
+        "BLEU2_P1",
+        "p1: the share of candidate words found in the reference (clipped; add-1 when none is found).",
+        (REFERENCE, CANDIDATE),
+        _measure("p1"),
+    ),
+    ExcelFunction(
+        "BLEU2_P2",
+        "p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found).",
+        (REFERENCE, CANDIDATE),
+        _measure("p2"),
+    ),
+    ExcelFunction(
+        "BLEU2_BP",
+        "Brevity penalty: 1 when the candidate is at least as long as the reference, less when it is shorter.",
+        (REFERENCE, CANDIDATE),
+        _measure("bp"),
+    ),
+    ExcelFunction(
+        "BLEU2_DETAIL",
+        "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate).",
+        (REFERENCE, CANDIDATE, Argument("headers", "Optional: TRUE to put a header row first (default FALSE).", False)),
+        cells.detail_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_CORPUS",
+        "Corpus BLEU-2: n-gram matches and lengths added up over all filled-in pairs, then one score.",
+        (REFERENCES, CANDIDATES),
+        cells.corpus_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_TOKENS",
+        "The tokens bleu-xl scores: lowercased words, one token per CJK character, punctuation dropped.",
+        (
+            Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
+            Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
+        ),
+        cells.tokens_cells,
+    ),
+    ExcelFunction(
+        "BLEU",
+        "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1.",
+        (REFERENCE, CANDIDATE, Argument("max_n", "Optional: the longest n-gram, 1 to 9 (default 4).", 4), SMOOTHING),
+        _bleu_n,
+    ),
+    ExcelFunction(
+        "BLEU2_SIGNATURE",
+        "The signature that pins every scoring choice, to note next to published scores.",
+        (
+            Argument("max_n", "Optional: the longest n-gram (default 2).", 2),
+            SMOOTHING,
+            Argument("refs", "Optional: references per candidate (default 1).", 1),
+        ),
+        cells.signature_cell,
+    ),
+    ExcelFunction(
+        "BLEU2_EXPLAIN",
+        "Why a pair scored as it did: reference words missing, extra words, reference bigrams missed.",
+        (REFERENCE, CANDIDATE),
+        cells.explain_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_CI",
+        "Corpus BLEU-2 with a bootstrap interval, spilled as a row: low, score, high.",
+        (
+            Argument("references", "The references, one per candidate.", is_range=True),
+            CANDIDATES,
+            Argument("level", "Optional: the interval's confidence level (default 0.95).", 0.95),
+            SAMPLES,
+        ),
+        cells.ci_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_PAIRED",
+        "Is B really better than A? Spills corpus BLEU-2 of A, of B, the difference B - A and the p-value.",
+        (
+            Argument("references", "The references, one per row.", is_range=True),
+            Argument("candidates_a", "The first set of candidates (A).", is_range=True),
+            Argument("candidates_b", "The second set of candidates (B), row by row with A.", is_range=True),
+            SAMPLES,
+        ),
+        cells.paired_cells,
+    ),
+)
+
+
+def by_name(name: str) -> ExcelFunction:
+    """The registered function called ``name`` (``KeyError`` if there is none)."""
+    for function in FUNCTIONS:
+        if function.name == name:
+            return function
+    raise KeyError(name)
