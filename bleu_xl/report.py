@@ -15,22 +15,11 @@ from .batch import Result
 from .bleu import signature
 from .cells import cell_text
 from .sheets import column_letter
+from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
-__all__ = ["DATA_BAR", "SAFE_OPTIONS", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
+__all__ = ["write_cell", "write_comparison_workbook", "write_scored_workbook"]
 
-# User text stays text: no conversion of "=..." into formulas, of "http://..." into links, of "1e3" into numbers.
-SAFE_OPTIONS = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
 EXCEL_MAX_TEXT = 32_767
-#: Data bars for scores from 0 to 1 (a fixed scale, so bars compare across sheets).
-DATA_BAR = {
-    "type": "data_bar",
-    "bar_color": "#5B9BD5",
-    "bar_solid": True,
-    "min_type": "num",
-    "min_value": 0,
-    "max_type": "num",
-    "max_value": 1,
-}
 BINS = 10
 
 

@@ -17,8 +17,8 @@ import xlsxwriter
 
 from . import cells
 from .compare import bootstrap_ci, paired_test
-from .report import DATA_BAR, SAFE_OPTIONS
 from .tokenizer import tokenize
+from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["FILL_ROWS", "RANK_REFERENCE", "RANK_VARIANTS", "SAMPLES", "build_all", "build_template"]
 

@@ -1,0 +1,20 @@
+"""What every workbook bleu-xl writes with XlsxWriter shares: safe options for user text, the score data bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["DATA_BAR", "SAFE_OPTIONS"]
+
+# User text stays text: no conversion of "=..." into formulas, of "http://..." into links, of "1e3" into numbers.
+SAFE_OPTIONS: dict[str, Any] = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False}
+#: Data bars for scores from 0 to 1 (a fixed scale, so bars compare across sheets).
+DATA_BAR: dict[str, Any] = {
+    "type": "data_bar",
+    "bar_color": "#5B9BD5",
+    "bar_solid": True,
+    "min_type": "num",
+    "min_value": 0,
+    "max_type": "num",
+    "max_value": 1,
+}
