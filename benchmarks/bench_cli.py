@@ -18,8 +18,7 @@ import time
 from pathlib import Path
 
 import xlsxwriter
-
-from bleu_xl.synthetic import make_pairs
+from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
 
 def build(path: Path, rows: int) -> None:

@@ -14,9 +14,9 @@ import time
 
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import _paired_bs_test
+from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
 from bleu_xl import paired_test, tokenize
-from bleu_xl.synthetic import make_pairs
 
 
 def main() -> None:

@@ -19,8 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import xlwings_classic
-
-from bleu_xl.synthetic import make_pairs
+from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bleu_xl.synthetic import make_pairs
+from benchmarks.synthetic import make_pairs
 
 
 @pytest.fixture(scope="session")

@@ -15,9 +15,9 @@ import pytest
 import xlsxwriter
 from click.testing import CliRunner
 
+from benchmarks.synthetic import make_pairs
 from bleu_xl import __version__, batch, cells, score, sheets
 from bleu_xl.cli import main
-from bleu_xl.synthetic import make_pairs
 
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"

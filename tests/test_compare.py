@@ -13,9 +13,9 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import _paired_bs_test
 
 import bleu_xl
+from benchmarks.synthetic import make_pairs
 from bleu_xl import BleuError, bootstrap_ci, cells, corpus_score, explain, paired_test, tokenize
 from bleu_xl.cli import main
-from bleu_xl.synthetic import make_pairs
 
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"

@@ -10,9 +10,9 @@ import pytest
 from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU
 
+from benchmarks.synthetic import make_pairs
 from bleu_xl import corpus_score, score, tokenize
 from bleu_xl.bleu import Stats, score_from_stats
-from bleu_xl.synthetic import make_pairs
 
 
 def pretok(text: str) -> str:
