@@ -6,15 +6,29 @@ template's function list and the README's table. Standard library only (it is in
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import cells
+# Imported by name, not as ``cells.x``: in the Lite bundle every inlined module shares one namespace.
+from .cells import (
+    bleu_cells,
+    ci_cells,
+    corpus_cells,
+    detail_cells,
+    explain_cells,
+    paired_cells,
+    signature_cell,
+    tokens_cells,
+)
 
-__all__ = ["CATEGORY", "FUNCTIONS", "Argument", "ExcelFunction", "by_name"]
+__all__ = ["CATEGORY", "FUNCTIONS", "RANGE_OPTIONS", "Argument", "ExcelFunction", "by_name", "declare"]
 
 CATEGORY = "BLEU"
+#: xlwings' reading options for a range argument: a list of rows (a single cell as [[value]]), and an error cell
+#: as its text (``#N/A``), so the cell functions see the same values in the classic add-in and in xlwings Lite.
+RANGE_OPTIONS = {"ndim": 2, "err_to_str": True}
 
 
 class _Required:
@@ -77,13 +91,13 @@ SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", d
 
 def _measure(measure: str) -> Callable[[Any, Any], Any]:
     def call(reference: Any, candidate: Any) -> Any:
-        return cells.bleu_cells(reference, candidate, measure)
+        return bleu_cells(reference, candidate, measure)
 
     return call
 
 
 def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
-    return cells.bleu_cells(reference, candidate, "bleu", max_n, smoothing)
+    return bleu_cells(reference, candidate, "bleu", max_n, smoothing)
 
 
 FUNCTIONS: tuple[ExcelFunction, ...] = (
@@ -115,13 +129,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         "BLEU2_DETAIL",
         "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate).",
         (REFERENCE, CANDIDATE, Argument("headers", "Optional: TRUE to put a header row first (default FALSE).", False)),
-        cells.detail_cells,
+        detail_cells,
     ),
     ExcelFunction(
         "BLEU2_CORPUS",
         "Corpus BLEU-2: n-gram matches and lengths added up over all filled-in pairs, then one score.",
         (REFERENCES, CANDIDATES),
-        cells.corpus_cells,
+        corpus_cells,
     ),
     ExcelFunction(
         "BLEU2_TOKENS",
@@ -130,7 +144,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
             Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
         ),
-        cells.tokens_cells,
+        tokens_cells,
     ),
     ExcelFunction(
         "BLEU",
@@ -146,13 +160,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             SMOOTHING,
             Argument("refs", "Optional: references per candidate (default 1).", 1),
         ),
-        cells.signature_cell,
+        signature_cell,
     ),
     ExcelFunction(
         "BLEU2_EXPLAIN",
         "Why a pair scored as it did: reference words missing, extra words, reference bigrams missed.",
         (REFERENCE, CANDIDATE),
-        cells.explain_cells,
+        explain_cells,
     ),
     ExcelFunction(
         "BLEU2_CI",
@@ -163,7 +177,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("level", "Optional: the interval's confidence level (default 0.95).", 0.95),
             SAMPLES,
         ),
-        cells.ci_cells,
+        ci_cells,
     ),
     ExcelFunction(
         "BLEU2_PAIRED",
@@ -174,14 +188,62 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("candidates_b", "The second set of candidates (B), row by row with A.", is_range=True),
             SAMPLES,
         ),
-        cells.paired_cells,
+        paired_cells,
     ),
 )
 
 
+_BY_NAME = {function.name: function for function in FUNCTIONS}
+
+
 def by_name(name: str) -> ExcelFunction:
     """The registered function called ``name`` (``KeyError`` if there is none)."""
-    for function in FUNCTIONS:
-        if function.name == name:
-            return function
-    raise KeyError(name)
+    return _BY_NAME[name]
+
+
+def declare(
+    func: Callable[..., Any],
+    arg: Callable[..., Any],
+    module: str,
+    convert: Callable[[Any], Any] | None = None,
+) -> dict[str, Callable[..., Any]]:
+    """Every registered function as an xlwings function, by name, for a face module's namespace.
+
+    ``func`` and ``arg`` are the face's xlwings decorators (classic xlwings' or xlwings Lite's); ``module`` is the
+    face module's ``__name__``; ``convert`` applies the face's convention to each result (Lite's errors). Each is
+    an ordinary function named after its entry, whose signature (``__signature__``, which xlwings reads through
+    ``inspect.signature``) has the entry's parameter names and defaults, so xlwings' VBA wrapper and office.js
+    metadata show the real arguments, optional ones marked.
+    """
+    return {function.name: _declare_one(function, func, arg, module, convert) for function in FUNCTIONS}
+
+
+def _declare_one(
+    function: ExcelFunction,
+    func: Callable[..., Any],
+    arg: Callable[..., Any],
+    module: str,
+    convert: Callable[[Any], Any] | None,
+) -> Callable[..., Any]:
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature(
+        [
+            inspect.Parameter(a.name, kind, default=a.default if a.optional else inspect.Parameter.empty)
+            for a in function.arguments
+        ]
+    )
+
+    def excel_function(*values: Any) -> Any:
+        bound = signature.bind(*values)  # a wrong number of arguments is a TypeError, as with a def
+        bound.apply_defaults()
+        result = function.call(*bound.args)
+        return result if convert is None else convert(result)
+
+    excel_function.__name__ = excel_function.__qualname__ = function.name
+    excel_function.__module__ = module
+    excel_function.__doc__ = function.description
+    excel_function.__signature__ = signature  # type: ignore[attr-defined]
+    for argument in function.arguments:
+        options = RANGE_OPTIONS if argument.is_range else {}
+        excel_function = arg(argument.name, doc=argument.doc, **options)(excel_function)
+    return func(category=CATEGORY)(excel_function)

@@ -1,11 +1,10 @@
-"""Builds the xlwings Lite bundle: one self-contained ``main.py`` with the core and the cell semantics inlined.
+"""Builds the xlwings Lite bundle: one self-contained ``main.py`` with the core, the cells and the registry inlined.
 
 xlwings Lite runs Python in Pyodide inside Excel (Windows, Mac, the web) from the code pasted into the
 workbook's ``main.py``. The bundle is the package's own source, not a copy that could drift: the standard-library
-modules below are concatenated (their relative imports removed), then ``udfs.py`` declares the same functions as
-the classic add-in with ``from xlwings import func, arg, ret``. One difference: Lite turns "#N/A"-style results
-into real Excel errors, so error texts such as ``#VALUE! reference is blank`` become ``#VALUE!`` inside a spilled
-range, and a single-cell error is raised with its message (Excel shows #VALUE! with the message).
+modules below are concatenated whole (only their docstring, ``__all__`` and relative imports left out), then the
+registry is declared exactly as ``udfs.py`` declares it, with ``from xlwings import arg, func`` (xlwings Lite's
+decorators) and Lite's error convention (``lite_face.lite_result``).
 """
 
 from __future__ import annotations
@@ -13,11 +12,23 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from ._version import __version__
+from .functions import FUNCTIONS
+
 __all__ = ["INLINED", "build_bundle", "write_bundle"]
 
 PACKAGE = Path(__file__).resolve().parent
 #: Inlined in dependency order; each imports only the standard library and the modules before it.
-INLINED = ["_version.py", "tokenizer.py", "bleu.py", "explain.py", "compare.py", "cells.py"]
+INLINED = [
+    "_version.py",
+    "tokenizer.py",
+    "bleu.py",
+    "explain.py",
+    "compare.py",
+    "cells.py",
+    "functions.py",
+    "lite_face.py",
+]
 
 HEADER = '''"""bleu-xl {version} for xlwings Lite: BLEU-2 (and BLEU-N) scores as Excel functions.
 
@@ -29,32 +40,14 @@ Do not edit: regenerate it instead.
 from __future__ import annotations
 '''
 
-ADAPTER = """
+DECLARATIONS = """
 
-# --- the xlwings Lite face ----------------------------------------------------------------------------------
-# The declarations below are the classic add-in's (bleu_xl/udfs.py); `cells` gives them the functions above
-# with Lite's error convention: a "#VALUE! ..." text becomes a real Excel error.
+# --- the xlwings Lite face: the registry's functions, declared as bleu_xl/udfs.py declares them, with Lite's
+# decorators, their results in Lite's error convention.
+from xlwings import arg, func
 
-
-def _lite_value(value):
-    return value.code if isinstance(value, CellError) and value.message else value
-
-
-def _lite_result(result):
-    if isinstance(result, list):
-        return [[_lite_value(v) for v in row] for row in result]
-    if isinstance(result, CellError) and result.message:
-        raise ValueError(result.message)
-    return result
-
-
-class _LiteCells:
-    def __getattr__(self, name):
-        function = globals()[name]
-        return lambda *args: _lite_result(function(*args))
-
-
-cells = _LiteCells()
+_DECLARED = declare(func, arg, __name__, lite_result)
+globals().update(_DECLARED)
 """
 
 
@@ -88,16 +81,6 @@ def _top_level_names(source: str) -> set[str]:
     return names - {"__all__"}
 
 
-def _declarations() -> tuple[str, list[str]]:
-    source = (PACKAGE / "udfs.py").read_text(encoding="utf-8")
-    if "import xlwings as xw\n" not in source:
-        raise RuntimeError("udfs.py no longer imports xlwings as xw: update lite.py")
-    source = source.replace("import xlwings as xw\n", "from xlwings import arg, func, ret  # noqa: F401\n")
-    source = source.replace("@xw.func(", "@func(").replace("@xw.arg(", "@arg(").replace("@xw.ret(", "@ret(")
-    functions = [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)]
-    return _strip(source, "udfs.py"), functions
-
-
 def build_bundle() -> str:
     """The text of the Lite ``main.py``."""
     seen: dict[str, str] = {}
@@ -109,11 +92,11 @@ def build_bundle() -> str:
                 raise RuntimeError(f"{name} and {seen[top]} both define {top!r}: they cannot be inlined together")
             seen[top] = name
         parts.append(_strip(source, name))
-    declarations, functions = _declarations()
-    version = {}
-    exec((PACKAGE / "_version.py").read_text(encoding="utf-8"), version)
-    header = HEADER.format(version=version["__version__"], functions=", ".join(functions))
-    return header + "".join(parts) + ADAPTER + declarations
+    clashes = sorted(function.name for function in FUNCTIONS if function.name in seen)
+    if clashes:
+        raise RuntimeError(f"the Excel functions {clashes} clash with names of the inlined modules")
+    header = HEADER.format(version=__version__, functions=", ".join(function.name for function in FUNCTIONS))
+    return header + "".join(parts) + DECLARATIONS
 
 
 REQUIREMENTS = "# bleu-xl needs no packages beyond xlwings Lite's own: main.py is self-contained.\n"

@@ -1,76 +1,80 @@
-"""Runs the xlwings Lite bundle with a stand-in ``xlwings`` module: the same driver under CPython and Pyodide.
+"""Runs the xlwings Lite bundle through xlwings' own office.js code: the same driver under CPython and Pyodide.
 
-The stand-in does what Lite does before a function runs: an argument declared with ``ndim=2`` arrives as a list
-of rows (a single cell as [[value]]), an omitted optional argument takes its default. Results come back as
-JSON-ready values, or ``{"raised": message}`` when the function raised (Lite shows that as an Excel error).
+What xlwings Lite does with ``main.py``: import it as the module ``main``, register its functions with
+``custom_functions_meta(main)`` (``inspect.getmembers`` and ``hasattr(obj, "__xlfunc__")`` on every member) and
+answer each call from Excel with ``custom_functions_call(payload, main)``, which converts the arguments and the
+result with xlwings' officejs engine. Both functions are xlwings' own (``xlwings/pro/udfs_officejs.py``), loaded
+from the installed package, configured as a runtime configures it before importing xlwings (``configure``):
+``XLWINGS_ON_SERVER=true`` makes ``from xlwings import arg, func`` give the office.js decorators, and
+``XLWINGS_LICENSE_KEY=noncommercial``, the key xlwings documents for non-commercial use (these tests), lets
+``xlwings.pro`` import, which xlwings needs to register its officejs conversion engine.
+
+A job (JSON on stdin, or ``run`` awaited directly) gives the bundle's path and the payloads; the answer is the
+registration metadata, the members whose ``__xlfunc__`` lookup raised, and per payload ``{"value": result}``
+after xlwings' conversion or ``{"raised": type, "message": text}`` when the call raised (Lite shows that as an
+Excel error with the message).
 """
 
+import asyncio
+import importlib.util
 import json
+import os
 import sys
-import types
 
 
-def _as_rows(value):
-    if isinstance(value, list):
-        return value if value and isinstance(value[0], list) else [value]
-    return [[value]]
+def configure():
+    """Set up xlwings as the office.js runtime does; call before xlwings is first imported in the process."""
+    if "xlwings" in sys.modules:
+        raise RuntimeError("xlwings is already imported: run the driver in a fresh interpreter")
+    os.environ["XLWINGS_ON_SERVER"] = "true"
+    os.environ.setdefault("XLWINGS_LICENSE_KEY", "noncommercial")
 
 
-def install_stand_in():
-    module = types.ModuleType("xlwings")
-
-    def func(f=None, **options):
-        def inner(function):
-            specs = getattr(function, "__lite_args__", {})
-
-            def call(*args):
-                names = function.__code__.co_varnames[: function.__code__.co_argcount]
-                converted = [_as_rows(a) if specs.get(n, {}).get("ndim") == 2 else a for n, a in zip(names, args)]
-                return function(*converted)
-
-            call.__lite_func__ = options
-            call.__doc__ = function.__doc__
-            return call
-
-        return inner(f) if f is not None else inner
-
-    def arg(name, convert=None, **options):
-        def inner(function):
-            function.__dict__.setdefault("__lite_args__", {})[name] = options
-            return function
-
-        return inner
-
-    def ret(*args, **options):
-        return lambda function: function
-
-    module.func, module.arg, module.ret = func, arg, ret
-    sys.modules["xlwings"] = module
+def load_main(path):
+    """Import the bundle as the module ``main``, as xlwings Lite imports the workbook's main.py."""
+    spec = importlib.util.spec_from_file_location("main", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["main"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-def run(bundle, calls):
-    saved = {name: sys.modules.get(name) for name in ("xlwings", "main")}
-    try:
-        install_stand_in()
-        module = types.ModuleType("main")  # a real module, as Lite imports main.py (dataclasses look it up)
-        sys.modules["main"] = module
-        exec(compile(bundle, "main.py", "exec"), module.__dict__)
-        results = []
-        for name, args in calls:
-            try:
-                results.append({"value": module.__dict__[name](*args)})
-            except Exception as exc:  # what Lite turns into an Excel error
-                results.append({"raised": str(exc)})
-        return results
-    finally:  # leave the real xlwings in place for the other tests
-        for name, previous in saved.items():
-            if previous is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = previous
+def unsafe_members(module):
+    """Names of the members on which ``hasattr(obj, "__xlfunc__")`` raises (it swallows only AttributeError)."""
+    unsafe = []
+    for name, obj in vars(module).items():
+        try:
+            hasattr(obj, "__xlfunc__")
+        except Exception as exc:
+            unsafe.append(f"{name}: {type(exc).__name__}")
+    return unsafe
+
+
+async def run(bundle_path, payloads):
+    configure()
+    import xlwings
+    from xlwings.pro import udfs_officejs
+
+    main = load_main(bundle_path)
+    report = {
+        "python": sys.version,
+        "platform": sys.platform,
+        "xlwings": xlwings.__version__,
+        "unsafe": unsafe_members(main),
+    }
+    report["meta"] = udfs_officejs.custom_functions_meta(main)
+    results = []
+    for payload in payloads:
+        # What the office.js client adds to every call (xlwings/pro/custom_functions_code.js).
+        data = {"version": xlwings.__version__, "client": "Office.js", "runtime": "1.4", **payload}
+        try:
+            results.append({"value": await udfs_officejs.custom_functions_call(data, main)})
+        except Exception as exc:
+            results.append({"raised": type(exc).__name__, "message": str(exc)})
+    report["results"] = results
+    return report
 
 
 if __name__ == "__main__":
     job = json.load(sys.stdin)
-    with open(job["bundle"], encoding="utf-8") as handle:
-        print(json.dumps(run(handle.read(), job["calls"])))
+    print(json.dumps(asyncio.run(run(job["bundle"], job["payloads"]))))

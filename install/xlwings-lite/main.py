@@ -1271,143 +1271,261 @@ def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> st
     return signature(order, method, parse_whole(refs, 1, "refs"))
 
 
-# --- the xlwings Lite face ----------------------------------------------------------------------------------
-# The declarations below are the classic add-in's (bleu_xl/udfs.py); `cells` gives them the functions above
-# with Lite's error convention: a "#VALUE! ..." text becomes a real Excel error.
-
-
-def _lite_value(value):
-    return value.code if isinstance(value, CellError) and value.message else value
-
-
-def _lite_result(result):
-    if isinstance(result, list):
-        return [[_lite_value(v) for v in row] for row in result]
-    if isinstance(result, CellError) and result.message:
-        raise ValueError(result.message)
-    return result
-
-
-class _LiteCells:
-    def __getattr__(self, name):
-        function = globals()[name]
-        return lambda *args: _lite_result(function(*args))
-
-
-cells = _LiteCells()
-
-
-# --- udfs.py: The Excel functions of the classic xlwings add-in: declarations only, the work is done in ``bleu_xl.cells``.
+# --- functions.py: The one list of bleu-xl's Excel functions: name, arguments with their docs, description, the cell function.
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from xlwings import arg, func, ret  # noqa: F401
+# Imported by name, not as ``cells.x``: in the Lite bundle every inlined module shares one namespace.
 
 
 CATEGORY = "BLEU"
-RANGE = {"ndim": 2, "err_to_str": True}
-REFERENCE_DOC = "The approved reference: a cell or a range (a wider range gives several references per candidate)."
-CANDIDATE_DOC = "The text to score: a cell or a range of the same shape; a range spills one result per cell."
+#: xlwings' reading options for a range argument: a list of rows (a single cell as [[value]]), and an error cell
+#: as its text (``#N/A``), so the cell functions see the same values in the classic add-in and in xlwings Lite.
+RANGE_OPTIONS = {"ndim": 2, "err_to_str": True}
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-def BLEU2(reference: Any, candidate: Any) -> Any:
-    """BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing)."""
-    return cells.bleu_cells(reference, candidate, "bleu")
+class _Required:
+    """The default of an argument that must be given."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-def BLEU2_P1(reference: Any, candidate: Any) -> Any:
-    """p1: the share of candidate words found in the reference (clipped; add-1 when none is found)."""
-    return cells.bleu_cells(reference, candidate, "p1")
+REQUIRED: Any = _Required()
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-def BLEU2_P2(reference: Any, candidate: Any) -> Any:
-    """p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found)."""
-    return cells.bleu_cells(reference, candidate, "p2")
+@dataclass(frozen=True)
+class Argument:
+    """One argument of an Excel function. ``is_range``: read as a 2-D range (error cells as their text)."""
+
+    name: str
+    doc: str
+    default: Any = REQUIRED
+    is_range: bool = False
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not REQUIRED
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-def BLEU2_BP(reference: Any, candidate: Any) -> Any:
-    """Brevity penalty: 1 when the candidate is at least as long as the reference, less when it is shorter."""
-    return cells.bleu_cells(reference, candidate, "bp")
+@dataclass(frozen=True)
+class ExcelFunction:
+    """One Excel function: ``call(*arguments)`` computes its result from the values xlwings hands over."""
+
+    name: str
+    description: str
+    arguments: tuple[Argument, ...]
+    call: Callable[..., Any]
+
+    @property
+    def syntax(self) -> str:
+        """As written in a cell, optional arguments in brackets: ``BLEU2_TOKENS(text, [separator])``."""
+        names = [f"[{a.name}]" if a.optional else a.name for a in self.arguments]
+        return f"{self.name}({', '.join(names)})"
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-@arg("headers", doc="TRUE to put a header row first (default FALSE).")
-def BLEU2_DETAIL(reference: Any, candidate: Any, headers: Any = False) -> Any:
-    """A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate)."""
-    return cells.detail_cells(reference, candidate, headers)
+REFERENCE = Argument(
+    "reference",
+    "The approved reference: a cell or a range (a wider range gives several references per candidate).",
+    is_range=True,
+)
+CANDIDATE = Argument(
+    "candidate",
+    "The text to score: a cell or a range of the same shape; a range spills one result per cell.",
+    is_range=True,
+)
+REFERENCES = Argument(
+    "references", "The references, one per candidate (or a wider range: several per candidate).", is_range=True
+)
+CANDIDATES = Argument("candidates", "The candidates; pairs with a blank side are left out.", is_range=True)
+SMOOTHING = Argument("smoothing", 'Optional: "add1" (default) or "none".', default="add1")
+SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", default=1000)
 
 
-@func(category=CATEGORY)
-@arg("references", doc="The references, one per candidate (or a wider range: several per candidate).", **RANGE)
-@arg("candidates", doc="The candidates; pairs with a blank side are left out.", **RANGE)
-def BLEU2_CORPUS(references: Any, candidates: Any) -> Any:
-    """Corpus BLEU-2: n-gram matches and lengths added up over all filled-in pairs, then one score."""
-    return cells.corpus_cells(references, candidates)
+def _measure(measure: str) -> Callable[[Any, Any], Any]:
+    def call(reference: Any, candidate: Any) -> Any:
+        return bleu_cells(reference, candidate, measure)
+
+    return call
 
 
-@func(category=CATEGORY)
-@arg("text", doc="A cell (or, with a separator, a range) of text.", **RANGE)
-@arg("separator", doc="Optional: join each cell's tokens with this text instead of spilling them.")
-def BLEU2_TOKENS(text: Any, separator: Any = None) -> Any:
-    """The tokens bleu-xl scores: lowercased words, one token per CJK character, punctuation dropped."""
-    return cells.tokens_cells(text, separator)
+def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
+    return bleu_cells(reference, candidate, "bleu", max_n, smoothing)
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-@arg("max_n", doc="Optional: the longest n-gram, 1 to 9 (default 4).")
-@arg("smoothing", doc='Optional: "add1" (default) or "none".')
-def BLEU(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
-    """BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1."""
-    return cells.bleu_cells(reference, candidate, "bleu", max_n, smoothing)
+FUNCTIONS: tuple[ExcelFunction, ...] = (
+    ExcelFunction(
+        "BLEU2",
+        "BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing).",
+        (REFERENCE, CANDIDATE),
+        _measure("bleu"),
+    ),
+    ExcelFunction(
+        "BLEU2_P1",
+        "p1: the share of candidate words found in the reference (clipped; add-1 when none is found).",
+        (REFERENCE, CANDIDATE),
+        _measure("p1"),
+    ),
+    ExcelFunction(
+        "BLEU2_P2",
+        "p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found).",
+        (REFERENCE, CANDIDATE),
+        _measure("p2"),
+    ),
+    ExcelFunction(
+        "BLEU2_BP",
+        "Brevity penalty: 1 when the candidate is at least as long as the reference, less when it is shorter.",
+        (REFERENCE, CANDIDATE),
+        _measure("bp"),
+    ),
+    ExcelFunction(
+        "BLEU2_DETAIL",
+        "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate).",
+        (REFERENCE, CANDIDATE, Argument("headers", "Optional: TRUE to put a header row first (default FALSE).", False)),
+        detail_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_CORPUS",
+        "Corpus BLEU-2: n-gram matches and lengths added up over all filled-in pairs, then one score.",
+        (REFERENCES, CANDIDATES),
+        corpus_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_TOKENS",
+        "The tokens bleu-xl scores: lowercased words, one token per CJK character, punctuation dropped.",
+        (
+            Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
+            Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
+        ),
+        tokens_cells,
+    ),
+    ExcelFunction(
+        "BLEU",
+        "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1.",
+        (REFERENCE, CANDIDATE, Argument("max_n", "Optional: the longest n-gram, 1 to 9 (default 4).", 4), SMOOTHING),
+        _bleu_n,
+    ),
+    ExcelFunction(
+        "BLEU2_SIGNATURE",
+        "The signature that pins every scoring choice, to note next to published scores.",
+        (
+            Argument("max_n", "Optional: the longest n-gram (default 2).", 2),
+            SMOOTHING,
+            Argument("refs", "Optional: references per candidate (default 1).", 1),
+        ),
+        signature_cell,
+    ),
+    ExcelFunction(
+        "BLEU2_EXPLAIN",
+        "Why a pair scored as it did: reference words missing, extra words, reference bigrams missed.",
+        (REFERENCE, CANDIDATE),
+        explain_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_CI",
+        "Corpus BLEU-2 with a bootstrap interval, spilled as a row: low, score, high.",
+        (
+            Argument("references", "The references, one per candidate.", is_range=True),
+            CANDIDATES,
+            Argument("level", "Optional: the interval's confidence level (default 0.95).", 0.95),
+            SAMPLES,
+        ),
+        ci_cells,
+    ),
+    ExcelFunction(
+        "BLEU2_PAIRED",
+        "Is B really better than A? Spills corpus BLEU-2 of A, of B, the difference B - A and the p-value.",
+        (
+            Argument("references", "The references, one per row.", is_range=True),
+            Argument("candidates_a", "The first set of candidates (A).", is_range=True),
+            Argument("candidates_b", "The second set of candidates (B), row by row with A.", is_range=True),
+            SAMPLES,
+        ),
+        paired_cells,
+    ),
+)
 
 
-@func(category=CATEGORY)
-@arg("max_n", doc="Optional: the longest n-gram (default 2).")
-@arg("smoothing", doc='Optional: "add1" (default) or "none".')
-@arg("refs", doc="Optional: references per candidate (default 1).")
-def BLEU2_SIGNATURE(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> Any:
-    """The signature that pins every scoring choice, to note next to published scores."""
-    return cells.signature_cell(max_n, smoothing, refs)
+_BY_NAME = {function.name: function for function in FUNCTIONS}
 
 
-@func(category=CATEGORY)
-@arg("reference", doc=REFERENCE_DOC, **RANGE)
-@arg("candidate", doc=CANDIDATE_DOC, **RANGE)
-def BLEU2_EXPLAIN(reference: Any, candidate: Any) -> Any:
-    """Why a pair scored as it did: reference words missing, extra words, reference bigrams missed."""
-    return cells.explain_cells(reference, candidate)
+def by_name(name: str) -> ExcelFunction:
+    """The registered function called ``name`` (``KeyError`` if there is none)."""
+    return _BY_NAME[name]
 
 
-@func(category=CATEGORY)
-@arg("references", doc="The references, one per candidate.", **RANGE)
-@arg("candidates", doc="The candidates; pairs with a blank side are left out.", **RANGE)
-@arg("level", doc="Optional: the interval's confidence level (default 0.95).")
-@arg("samples", doc="Optional: bootstrap resamples (default 1000).")
-def BLEU2_CI(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
-    """Corpus BLEU-2 with a bootstrap interval, spilled as a row: low, score, high."""
-    return cells.ci_cells(references, candidates, level, samples)
+def declare(
+    func: Callable[..., Any],
+    arg: Callable[..., Any],
+    module: str,
+    convert: Callable[[Any], Any] | None = None,
+) -> dict[str, Callable[..., Any]]:
+    """Every registered function as an xlwings function, by name, for a face module's namespace.
+
+    ``func`` and ``arg`` are the face's xlwings decorators (classic xlwings' or xlwings Lite's); ``module`` is the
+    face module's ``__name__``; ``convert`` applies the face's convention to each result (Lite's errors). Each is
+    an ordinary function named after its entry, whose signature (``__signature__``, which xlwings reads through
+    ``inspect.signature``) has the entry's parameter names and defaults, so xlwings' VBA wrapper and office.js
+    metadata show the real arguments, optional ones marked.
+    """
+    return {function.name: _declare_one(function, func, arg, module, convert) for function in FUNCTIONS}
 
 
-@func(category=CATEGORY)
-@arg("references", doc="The references, one per row.", **RANGE)
-@arg("candidates_a", doc="The first set of candidates (A).", **RANGE)
-@arg("candidates_b", doc="The second set of candidates (B), row by row with A.", **RANGE)
-@arg("samples", doc="Optional: bootstrap resamples (default 1000).")
-def BLEU2_PAIRED(references: Any, candidates_a: Any, candidates_b: Any, samples: Any = 1000) -> Any:
-    """Is B really better than A? Spills corpus BLEU-2 of A, of B, the difference B - A and the p-value."""
-    return cells.paired_cells(references, candidates_a, candidates_b, samples)
+def _declare_one(
+    function: ExcelFunction,
+    func: Callable[..., Any],
+    arg: Callable[..., Any],
+    module: str,
+    convert: Callable[[Any], Any] | None,
+) -> Callable[..., Any]:
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature(
+        [
+            inspect.Parameter(a.name, kind, default=a.default if a.optional else inspect.Parameter.empty)
+            for a in function.arguments
+        ]
+    )
+
+    def excel_function(*values: Any) -> Any:
+        bound = signature.bind(*values)  # a wrong number of arguments is a TypeError, as with a def
+        bound.apply_defaults()
+        result = function.call(*bound.args)
+        return result if convert is None else convert(result)
+
+    excel_function.__name__ = excel_function.__qualname__ = function.name
+    excel_function.__module__ = module
+    excel_function.__doc__ = function.description
+    excel_function.__signature__ = signature  # type: ignore[attr-defined]
+    for argument in function.arguments:
+        options = RANGE_OPTIONS if argument.is_range else {}
+        excel_function = arg(argument.name, doc=argument.doc, **options)(excel_function)
+    return func(category=CATEGORY)(excel_function)
+
+
+# --- lite_face.py: xlwings Lite's error convention for the cell results: a cell error with a message becomes a real Excel error.
+from typing import Any
+
+
+
+def lite_value(value: Any) -> Any:
+    """One value of a spilled range: a cell error as its bare code, anything else unchanged."""
+    return value.code if isinstance(value, CellError) else value
+
+
+def lite_result(result: Any) -> Any:
+    """A cell function's result (a scalar or a list of row lists) as xlwings Lite should hand it to Excel."""
+    if isinstance(result, list):
+        return [[lite_value(value) for value in row] for row in result]
+    if isinstance(result, CellError) and result.message:
+        raise ValueError(result.message)
+    return lite_value(result)
+
+
+# --- the xlwings Lite face: the registry's functions, declared as bleu_xl/udfs.py declares them, with Lite's
+# decorators, their results in Lite's error convention.
+from xlwings import arg, func
+
+_DECLARED = declare(func, arg, __name__, lite_result)
+globals().update(_DECLARED)
