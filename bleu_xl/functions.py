@@ -23,7 +23,7 @@ from .cells import (
     tokens_cells,
 )
 
-__all__ = ["CATEGORY", "FUNCTIONS", "RANGE_OPTIONS", "Argument", "ExcelFunction", "by_name", "declare"]
+__all__ = ["CATEGORY", "FUNCTIONS", "RANGE_OPTIONS", "REQUIRED", "Argument", "ExcelFunction", "by_name", "declare"]
 
 CATEGORY = "BLEU"
 #: xlwings' reading options for a range argument: a list of rows (a single cell as [[value]]), and an error cell

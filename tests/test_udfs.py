@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-import io
 import math
-import re
 
 import pytest
 
 from bleu_xl import cells, score, signature
+from bleu_xl.functions import FUNCTIONS, RANGE_OPTIONS, REQUIRED
 
+from . import lite_driver
 from . import xlwings_classic as xc
 
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
@@ -39,44 +39,110 @@ def col(*values):
     return tuple((v,) for v in values)
 
 
-# --- the VBA module xlwings generates -------------------------------------------------------------------------
-
-SIGNATURES = {
-    "BLEU2": "Function BLEU2(reference, candidate)",
-    "BLEU2_P1": "Function BLEU2_P1(reference, candidate)",
-    "BLEU2_P2": "Function BLEU2_P2(reference, candidate)",
-    "BLEU2_BP": "Function BLEU2_BP(reference, candidate)",
-    "BLEU2_DETAIL": "Function BLEU2_DETAIL(reference, candidate, Optional headers)",
-    "BLEU2_CORPUS": "Function BLEU2_CORPUS(references, candidates)",
-    "BLEU2_TOKENS": "Function BLEU2_TOKENS(text, Optional separator)",
-    "BLEU": "Function BLEU(reference, candidate, Optional max_n, Optional smoothing)",
-    "BLEU2_SIGNATURE": "Function BLEU2_SIGNATURE(Optional max_n, Optional smoothing, Optional refs)",
-    "BLEU2_EXPLAIN": "Function BLEU2_EXPLAIN(reference, candidate)",
-    "BLEU2_CI": "Function BLEU2_CI(references, candidates, Optional level, Optional samples)",
-    "BLEU2_PAIRED": "Function BLEU2_PAIRED(references, candidates_a, candidates_b, Optional samples)",
-}
+# --- registration: what xlwings' "Import Functions" writes into the workbook ------------------------------------
 
 
-def test_vba_wrapper(classic) -> None:
-    out = io.StringIO()
-    workbook = type("Workbook", (), {"Name": "bleu2_ranking.xlsm"})()
-    classic.xlwings_udfs.generate_vba_wrapper("bleu_xl.udfs", classic.module, out, workbook)
-    vba = out.getvalue()
+class _StandInComponents:
+    """VBProject.VBComponents: records the VBA module xlwings imports (the file it writes, read back)."""
+
+    def __init__(self) -> None:
+        self.imported: list[str] = []
+
+    def __call__(self, name: str) -> None:
+        raise xc._ComError(f"no component {name}")  # the first import: nothing to remove
+
+    def Remove(self, component: object) -> None:  # pragma: no cover - only after a first import
+        raise AssertionError("nothing to remove")
+
+    def Import(self, path: str) -> None:
+        with open(path, encoding="utf-8") as handle:
+            self.imported.append(handle.read())
+
+
+class _StandInApplication:
+    """Excel.Application: its version, and the Function Wizard descriptions xlwings sets with MacroOptions."""
+
+    Version = "16.0"
+
+    def __init__(self) -> None:
+        self.macro_options: list[tuple[str, dict]] = []
+
+    def MacroOptions(self, macro: str, **options) -> None:
+        self.macro_options.append((macro, options))
+
+
+class _StandInAddin:
+    def __init__(self) -> None:
+        self.Name = "bleu_xl.xlam"
+        self.Application = _StandInApplication()
+        self.VBProject = type("VBProject", (), {"VBComponents": _StandInComponents()})()
+
+
+@pytest.fixture(scope="module")
+def imported(classic):
+    """xlwings' own import_udfs (the add-in's "Import Functions") run on bleu_xl.udfs into a stand-in add-in."""
+    classic.xlwings_udfs.get_udf_module("bleu_xl.udfs", None)  # loaded as CallUDF loads it (no embedded code)
+    addin = _StandInAddin()
+    classic.xlwings_udfs.import_udfs("bleu_xl.udfs", addin)
+    (vba,) = addin.VBProject.VBComponents.imported
+    return vba, addin.Application.macro_options
+
+
+def _vba_signature(function) -> str:
+    arguments = ", ".join(("Optional " if a.optional else "") + a.name for a in function.arguments)
+    return f"Function {function.name}({arguments})"
+
+
+def test_one_vba_wrapper_per_registered_function(imported) -> None:
+    vba, _ = imported
+    assert vba.startswith('Attribute VB_Name = "xlwings_udfs"')
     lines = [line.strip() for line in vba.splitlines() if line.startswith("Function ")]
-    assert sorted(lines) == sorted(SIGNATURES.values())
-    names = re.findall(r"^Function (\w+)\(", vba, flags=re.M)
-    assert len(names) == len(set(names)) == len(SIGNATURES)
-    assert 'BLEU2 = XLPy.CallUDF("bleu_xl.udfs", "BLEU2", Array(reference, candidate), ThisWorkbook' in vba
+    assert sorted(lines) == sorted(_vba_signature(f) for f in FUNCTIONS)
+    assert len(lines) == len(FUNCTIONS) == 12
+    # Spelled out, so the registry-derived lines above cannot agree with a wrong registry by construction.
+    assert "Function BLEU2_TOKENS(text, Optional separator)" in lines
+    assert "Function BLEU2_SIGNATURE(Optional max_n, Optional smoothing, Optional refs)" in lines
+    assert "Function BLEU2_PAIRED(references, candidates_a, candidates_b, Optional samples)" in lines
+    # An add-in calls into the workbook that is active, not into itself.
+    assert 'BLEU2 = XLPy.CallUDF("bleu_xl.udfs", "BLEU2", Array(reference, candidate), ActiveWorkbook' in vba
 
 
-def test_function_metadata(classic) -> None:
-    for name in SIGNATURES:
-        info = getattr(classic.module, name).__xlfunc__
-        assert info["category"] == "BLEU"
-        assert info["ret"]["doc"] and len(info["ret"]["doc"]) <= 255
-        for arg in info["args"]:
-            assert not arg["doc"].startswith("Positional argument"), (name, arg["name"])
+def test_function_wizard_descriptions(imported) -> None:
+    _, macro_options = imported
+    assert sorted(macro for macro, _ in macro_options) == sorted(f"'bleu_xl.xlam'!{f.name}" for f in FUNCTIONS)
+    options = {macro.split("!")[1]: given for macro, given in macro_options}
+    for function in FUNCTIONS:
+        given = options[function.name]
+        assert given["Description"] == function.description  # whole: xlwings cuts at 255 characters
+        assert given["Category"] == "BLEU"
+        assert given["ArgumentDescriptions"] == [a.doc for a in function.arguments]
+        assert all(len(text) <= 255 for text in [given["Description"], *given["ArgumentDescriptions"]])
+    assert options["BLEU2_TOKENS"]["ArgumentDescriptions"][1].startswith("Optional: join each cell's tokens")
+
+
+def test_declared_functions_are_the_registry(classic) -> None:
+    import bleu_xl.udfs
+
+    assert bleu_xl.udfs.__all__ == [f.name for f in FUNCTIONS]
+    for function in FUNCTIONS:
+        declared = getattr(classic.module, function.name)
+        info = declared.__xlfunc__
+        assert (info["name"], info["category"], info["ret"]["doc"]) == (function.name, "BLEU", function.description)
         assert "expand" not in info["ret"]["options"]  # native dynamic arrays spill; no legacy resize
+        for argument, registered in zip(function.arguments, info["args"], strict=True):
+            assert registered["name"] == argument.name and registered["doc"] == argument.doc
+            assert registered.get("optional", REQUIRED) == argument.default
+            assert {k: v for k, v in registered["options"].items() if k != "convert"} == (
+                RANGE_OPTIONS if argument.is_range else {}
+            )
+    assert lite_driver.unsafe_members(classic.module) == []
+
+
+def test_a_declared_function_checks_its_arguments_like_a_def(classic) -> None:
+    with pytest.raises(TypeError, match="missing a required argument: 'candidate'"):
+        classic.module.BLEU2(REF)
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        classic.module.BLEU2_TOKENS("a", " ", "extra")
 
 
 # --- single cells -----------------------------------------------------------------------------------------------
@@ -141,9 +207,9 @@ def test_column_in_column_out(call) -> None:
 
 def test_row_in_row_out(call) -> None:
     # A single row comes back as one flat row (xlwings' CallUDF does this for 1-by-n results).
-    assert call("BLEU2_BP", (REF,), ((INTACTO, SHORT),)) is not None
-    out = call("BLEU2_BP", REF, ((INTACTO, SHORT),))
-    assert out == [math.exp(1 - 11 / 10), math.exp(1 - 11 / 5)]
+    expected = [math.exp(1 - 11 / 10), math.exp(1 - 11 / 5)]
+    assert call("BLEU2_BP", REF, ((INTACTO, SHORT),)) == expected
+    assert call("BLEU2_BP", (REF,), ((INTACTO, SHORT),)) == expected  # a one-cell row tuple is that cell
 
 
 def test_equal_shapes_pair_cell_by_cell(call) -> None:
