@@ -16,6 +16,7 @@ Excel error with the message).
 """
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import os
@@ -37,6 +38,19 @@ def load_main(path):
     sys.modules["main"] = module
     spec.loader.exec_module(module)
     return module
+
+
+@contextlib.contextmanager
+def bundle_module(path):
+    """The bundle imported as ``main`` for a ``with`` block, in a process that keeps running other code."""
+    saved = sys.modules.get("main")
+    try:
+        yield load_main(path)
+    finally:
+        if saved is None:
+            sys.modules.pop("main", None)
+        else:
+            sys.modules["main"] = saved
 
 
 def unsafe_members(module):

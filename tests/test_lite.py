@@ -58,18 +58,9 @@ def test_bundle_and_udfs_members_answer_hasattr_safely() -> None:
     import bleu_xl.udfs
 
     assert lite_driver.unsafe_members(bleu_xl.udfs) == []
-    saved = sys.modules.get("main")
-    try:
-        main = lite_driver.load_main(BUNDLE / "main.py")  # with this process's xlwings (no-op decorators)
+    with lite_driver.bundle_module(BUNDLE / "main.py") as main:  # this process's xlwings: no-op decorators
         assert lite_driver.unsafe_members(main) == []
-        assert [name for name in vars(main) if name.isupper() and callable(vars(main)[name])] == [
-            function.name for function in FUNCTIONS
-        ]
-    finally:
-        if saved is None:
-            sys.modules.pop("main", None)
-        else:
-            sys.modules["main"] = saved
+        assert list(main._DECLARED) == [function.name for function in FUNCTIONS]
 
 
 # --- the cases ----------------------------------------------------------------------------------------------------

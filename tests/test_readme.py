@@ -64,3 +64,52 @@ def test_quick_start_command_runs(tmp_path) -> None:
     done = subprocess.run([str(exe), args[0], str(sample), *args[2:]], capture_output=True, text=True, check=True)
     assert "corpus BLEU-2 0.6133" in done.stdout
     assert sample.with_name(sample.stem + "-scored.xlsx").exists()
+
+
+# --- the function table: the registry, as the add-ins declare it ------------------------------------------------
+
+
+def _function_table() -> list[tuple[str, str]]:
+    """The README's function table as (formula, result) rows."""
+    table = re.search(r"^\| formula \| result \|\n\| --- \| --- \|\n((?:\|.*\|\n)+)", README, flags=re.M)
+    assert table, "the function table (| formula | result |) is missing from README.md"
+    rows = [line.strip("|").split(" | ") for line in table.group(1).splitlines()]
+    return [(formula.strip(), result.strip()) for formula, result in rows]
+
+
+def test_function_table_is_the_registry() -> None:
+    from bleu_xl.functions import FUNCTIONS
+
+    expected = [(f"`={function.syntax}`", function.description) for function in FUNCTIONS]
+    assert _function_table() == expected, "regenerate the table: " + "\n".join(
+        f"| {formula} | {result} |" for formula, result in expected
+    )
+
+
+def test_readme_and_both_add_ins_list_exactly_the_registry() -> None:
+    import bleu_xl.udfs
+    from bleu_xl.functions import FUNCTIONS
+
+    from . import lite_driver
+
+    names = [function.name for function in FUNCTIONS]
+    assert len(names) == len(set(names)) == 12
+    assert [re.match(r"`=(\w+)\(", formula).group(1) for formula, _ in _function_table()] == names
+    assert bleu_xl.udfs.__all__ == names
+    with lite_driver.bundle_module(ROOT / "install" / "xlwings-lite" / "main.py") as bundle:
+        assert list(bundle._DECLARED) == names
+        assert all(vars(bundle)[name] is bundle._DECLARED[name] for name in names)
+
+
+def test_lite_steps_say_what_the_bundle_shows() -> None:
+    """The Lite instructions' first check (how main.py starts) and their first formula's result are true."""
+    from bleu_xl import score
+
+    lite_readme = (ROOT / "install" / "xlwings-lite" / "README.md").read_text(encoding="utf-8")
+    bundle = (ROOT / "install" / "xlwings-lite" / "main.py").read_text(encoding="utf-8")
+    for text in (" ".join(README.split()), " ".join(lite_readme.split())):  # lines wrapped anywhere
+        assert 'with `"""bleu-xl ... for xlwings Lite`' in text
+        assert '`=BLEU2("the cat sat on the mat", "the cat sat on a mat")` into a cell: it shows `0.7071`' in text
+        assert "#NAME?" in text
+    assert re.match(r'"""bleu-xl \S+ for xlwings Lite', bundle)
+    assert f"{score('the cat sat on the mat', 'the cat sat on a mat').bleu:.4f}" == "0.7071"
