@@ -340,3 +340,19 @@ def test_under_real_pyodide_the_same_registration_and_calls(cpython_report: dict
     for (name, args), got, want in zip(CASES, report["results"], cpython_report["results"], strict=True):
         # Pyodide's libm may round exp/log differently in the last bit.
         assert _same(got, want, 1e-12), (name, args, got, want)
+
+
+# --- Lite's error convention, by type ------------------------------------------------------------------------------
+
+
+def test_lite_errors_are_recognised_by_type_not_by_text() -> None:
+    from bleu_xl.lite_face import lite_result
+
+    typed = "#VALUE! typed into a cell"  # user text that looks like an error stays text
+    assert lite_result(typed) == typed
+    assert lite_result([[typed, CellError("#VALUE!", "reference is blank"), CellError("#N/A")]]) == [
+        [typed, "#VALUE!", "#N/A"]
+    ]
+    assert lite_result(CellError("#N/A")) == "#N/A"
+    with pytest.raises(ValueError, match=r"^reference is blank$"):
+        lite_result(CellError("#VALUE!", "reference is blank"))
