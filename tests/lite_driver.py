@@ -79,10 +79,8 @@ async def run(bundle_path, payloads):
     report["meta"] = udfs_officejs.custom_functions_meta(main)
     results = []
     for payload in payloads:
-        # What the office.js client adds to every call (xlwings/pro/custom_functions_code.js).
-        data = {"version": xlwings.__version__, "client": "Office.js", "runtime": "1.4", **payload}
         try:
-            results.append({"value": await udfs_officejs.custom_functions_call(data, main)})
+            results.append({"value": await udfs_officejs.custom_functions_call(payload, main)})
         except Exception as exc:
             results.append({"raised": type(exc).__name__, "message": str(exc)})
     report["results"] = results

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT / "install" / "xlwings-lite"
 PYODIDE = Path(__file__).resolve().parent / "pyodide"
 CALLER = "[bleu2_ranking.xlsx]Rank!D6"  # office.js sends the calling cell's address with every call
+XLWINGS_VERSION = "0.37.8"  # pinned in pyproject.toml
 
 
 def test_committed_bundle_equals_the_generator(tmp_path: Path) -> None:
@@ -152,7 +153,15 @@ def _office_js_arg(value: Any) -> Any:
 
 
 def _payload(name: str, args: tuple[Any, ...]) -> dict[str, Any]:
-    return {"func_name": name, "args": [_office_js_arg(a) for a in args], "caller_address": CALLER}
+    """The body office.js posts for one call (the ``body`` of xlwings' custom_functions_code.js)."""
+    return {
+        "func_name": name,
+        "args": [_office_js_arg(a) for a in args],
+        "caller_address": CALLER,
+        "content_language": "en-US",
+        "version": XLWINGS_VERSION,  # the add-in and the Python side run the same xlwings
+        "runtime": "1.4",  # CustomFunctionsRuntime 1.4: errors are returned as error objects
+    }
 
 
 def _classic_cell(value: Any) -> Any:
@@ -246,7 +255,7 @@ def _check_metadata(meta: dict[str, Any]) -> None:
 
 
 def test_office_js_registers_every_function(cpython_report: dict[str, Any]) -> None:
-    assert cpython_report["xlwings"] == "0.37.8"
+    assert cpython_report["xlwings"] == XLWINGS_VERSION
     assert cpython_report["unsafe"] == []
     _check_metadata(cpython_report["meta"])
 
@@ -334,7 +343,7 @@ def test_under_real_pyodide_the_same_registration_and_calls(cpython_report: dict
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert "emscripten" in report["platform"]
-    assert report["xlwings"] == "0.37.8" and report["unsafe"] == []
+    assert report["xlwings"] == XLWINGS_VERSION and report["unsafe"] == []
     _check_metadata(report["meta"])
     assert report["meta"] == cpython_report["meta"]
     for (name, args), got, want in zip(CASES, report["results"], cpython_report["results"], strict=True):
