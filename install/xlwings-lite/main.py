@@ -1468,7 +1468,8 @@ def declare(
     face module's ``__name__``; ``convert`` applies the face's convention to each result (Lite's errors). Each is
     an ordinary function named after its entry, whose signature (``__signature__``, which xlwings reads through
     ``inspect.signature``) has the entry's parameter names and defaults, so xlwings' VBA wrapper and office.js
-    metadata show the real arguments, optional ones marked.
+    metadata show the real arguments, optional ones marked. Built here rather than written out in a generated
+    module so that the list exists once and the classic add-in and the Lite bundle run the very same code.
     """
     return {function.name: _declare_one(function, func, arg, module, convert) for function in FUNCTIONS}
 
