@@ -413,9 +413,13 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
+TEXT_PER_WIDTH = 1.1  # a column width counts digits; running text is narrower (measured in LibreOffice renders)
+
+
 def lines_needed(text: str, width: float) -> int:
     """Lines a wrapped text takes in a column ``width`` characters wide."""
-    return sum(max(1, math.ceil(display_width(part) / width)) for part in text.split("\n"))
+    per_line = width * TEXT_PER_WIDTH
+    return sum(max(1, math.ceil(display_width(part) / per_line)) for part in text.split("\n"))
 
 
 def _fit_row(ws: Any, row: int, texts: Sequence[tuple[str, float]]) -> None:
@@ -496,12 +500,16 @@ def this_row(table: str, column: str) -> str:
     return f"{table}[[#This Row],[{column}]]"
 
 
-def _table(ws: Any, name: str, top: int, left: int, columns: Sequence[Column]) -> int:
+def _table(ws: Any, name: str, top: int, left: int, columns: Sequence[Column], header: Any) -> int:
     """An Excel Table with its header in row ``top`` (0-based); returns its last row. Excel fills a calculated
-    column into every row the table gains, and references to a whole column grow with the table."""
+    column into every row the table gains, and references to a whole column grow with the table. ``header``: the
+    header cells' format (LibreOffice does not draw table styles)."""
     rows = len(columns[0].values)
     last = top + rows
-    specs = [{"header": c.header, "format": c.fmt, **({"formula": c.formula} if c.formula else {})} for c in columns]
+    specs = [
+        {"header": c.header, "format": c.fmt, "header_format": header, **({"formula": c.formula} if c.formula else {})}
+        for c in columns
+    ]
     ws.add_table(top, left, last, left + len(columns) - 1, {"name": name, "style": TABLE_STYLE, "columns": specs})
     for j, column in enumerate(columns):
         ws.set_column(left + j, left + j, column.width)
@@ -645,7 +653,7 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
             7,
         ),
     ]
-    last = _table(ws, "tblVariants", FIRST - 2, 0, columns)
+    last = _table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
     ws.set_column(0, 0, 14)  # the labels above the table
     best = variants[scores.index(max(ranked))] if ranked else ""
     _write_formula(
@@ -710,8 +718,8 @@ def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: lis
 def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
     """Candidates in a one-column table, scored by one range formula beside it that grows with the table."""
     ws = _reference_sheet(book, f, "Spill", "The same ranking from one range formula: the fast way for long lists")
-    width = _text_width(RANK_VARIANTS, 40, 60)
-    _table(ws, "tblSpill", FIRST - 2, 1, [Column("Candidate", RANK_VARIANTS, f["input"], width=width)])
+    width = _text_width(RANK_VARIANTS, 40, 80)
+    _table(ws, "tblSpill", FIRST - 2, 1, [Column("Candidate", RANK_VARIANTS, f["input"], width=width)], f["header"])
     grid = cells.detail_cells(RANK_REFERENCE, [[t] for t in RANK_VARIANTS], True)
     integer = {"p1 num", "p1 den", "p2 num", "p2 den", "r", "c"}
     row_formats = [f["integer"] if h in integer else f["score"] for h in cells.DETAIL_HEADERS]
@@ -773,14 +781,14 @@ def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
     """One reference per candidate in the tblPairs table, and the corpus score of the whole table."""
     ws = book.add_worksheet("Pairs")
     refs, cands = (list(col) for col in zip(*PAIRS))
-    width = _text_width(refs + cands, 30, 60)
+    width = _text_width(refs + cands, 30, 45)
     reference = this_row("tblPairs", "Reference")
     columns = [
         Column("Reference", refs, f["input"], width=width),
         Column("Candidate", cands, f["input"], width=width),
         *_measure_columns("tblPairs", f, reference, "Candidate", PAIRS),
     ]
-    _table(ws, "tblPairs", 0, 0, columns)
+    _table(ws, "tblPairs", 0, 0, columns, f["header"])
     ws.write_string(0, 7, "Corpus BLEU-2", f["header"])
     corpus = cells.corpus_cells([[r] for r in refs], [[c] for c in cands])
     _write_formula(ws, 1, 7, "BLEU2_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus)
@@ -831,7 +839,7 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
     top = COMPARE_FIRST - 2  # 0-based header row
     ws.write_string(0, 0, "Which set of candidates is better, and is the difference real?", f["title"])
     refs, cands_a, cands_b = (list(col) for col in zip(*COMPARE))
-    width = _text_width(refs + cands_a + cands_b, 20, 32)
+    width = _text_width(refs + cands_a + cands_b, 20, 36)
     reference = this_row("tblCompare", "Reference")
     columns = [
         Column("Reference", refs, f["input"], width=width),
@@ -847,7 +855,7 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
             for side, cands in (("A", cands_a), ("B", cands_b))
         ),
     ]
-    _table(ws, "tblCompare", top, 0, columns)
+    _table(ws, "tblCompare", top, 0, columns, f["header"])
 
     left = COMPARE_LEFT
     paired = paired_test(refs, cands_a, cands_b)
@@ -901,7 +909,7 @@ def build_sample(path: Path, name: str) -> None:
         Column("expected", [expected for _, _, expected, _ in cases], f["expected"], width=10),
         Column("by hand", [how for *_, how in cases], f["wrap"], width=text_width),
     ]
-    _table(ws, "tblSamples", 0, 0, columns)
+    _table(ws, "tblSamples", 0, 0, columns, f["header"])
     ws.freeze_panes(1, 0)
     _page_setup(ws, 0)
     book.set_properties({**_CORE_PROPERTIES, "title": title})

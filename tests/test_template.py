@@ -614,6 +614,13 @@ def test_command_line_reads_rank_pairs_and_compare() -> None:
     assert out.exit_code == 0 and "(12 pairs, 0 skipped" in out.output
 
 
+def test_readme_shows_every_rendered_page() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pictures = sorted((ROOT / "docs").glob("template-*.png"))
+    assert pictures and all(f"](docs/{p.name})" in readme for p in pictures)
+    assert all(p.stat().st_size < 150_000 for p in pictures)  # small: rendered at 70 dpi
+
+
 # --- LibreOffice renders every sheet -------------------------------------------------------------------------------
 
 
@@ -646,7 +653,9 @@ def test_libreoffice_prints_every_text_whole(tmp_path: Path) -> None:
     )
     pdf = tmp_path / "bleu2_ranking.pdf"
     pages = subprocess.run([pdftotext, str(pdf), "-"], check=True, capture_output=True, text=True).stdout
-    flat = [" ".join(page.split()) for page in pages.split("\f")]
+    flat = [" ".join(page.split()) for page in pages.split("\f") if page.strip()]
+    pictures = sorted(p.name for p in (ROOT / "docs").glob("template-*.png"))
+    assert pictures == [f"template-{n:02d}.png" for n in range(1, len(flat) + 1)], "run docs/render.py"
     assert flat[0].startswith("bleu-xl: BLEU-2 scores") and "What it does" in flat[0]  # Start here prints first
     everything = " ".join(flat)
     for _, rows in template.START_HERE:
