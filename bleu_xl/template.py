@@ -810,6 +810,7 @@ def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
 
 COMPARE_FIRST = 4  # Excel row of the first pair (the table header is the row above)
 COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the table
+COMPARE_RESULT_WIDTH = 11
 
 
 def p_text(p: float) -> str:
@@ -883,16 +884,18 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
     p, diff = f"K{COMPARE_FIRST}", f"J{COMPARE_FIRST}"
     verdict = verdict_text(paired.difference, paired.p_value)
     hypothesis = "A and B are equally good against these references (paired bootstrap, 1000 resamples)."
-    merged = 4 * 11
-    for r, label, text in ((top + 7, "Verdict", None), (top + 8, "Null hypothesis", hypothesis)):
-        ws.write_string(r, left - 1, label, f["label"])
-        ws.merge_range(r, left, r, left + 3, "", f["text"] if text is None else f["wrap"])
-        _fit_row(ws, r, [(verdict if text is None else text, merged), (columns[0].values[r - top - 1], width)])
-    ws.write_formula(top + 7, left, verdict_formula(diff, p), f["text"], verdict)
-    ws.write_string(top + 8, left, hypothesis, f["wrap"])
+    verdict_row, hypothesis_row = top + 7, top + 8
+    ws.write_string(verdict_row, left - 1, "Verdict", f["label"])
+    ws.merge_range(verdict_row, left, verdict_row, left + 3, "", f["text"])
+    _write_formula(ws, verdict_row, left, verdict_formula(diff, p), f["text"], verdict)
+    ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
+    ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])
+    for row, text in ((verdict_row, verdict), (hypothesis_row, hypothesis)):
+        beside = [(c.values[row - top - 1], c.width) for c in columns if c.formula is None]  # the table's row
+        _fit_row(ws, row, [(text, 4 * COMPARE_RESULT_WIDTH), *beside])
     ws.set_column(5, 5, 2)
     ws.set_column(left - 1, left - 1, 16)
-    ws.set_column(left, left + 3, 11)
+    ws.set_column(left, left + 3, COMPARE_RESULT_WIDTH)
     ws.freeze_panes(top + 1, 0)
     _page_setup(ws, top)
 
