@@ -40,17 +40,21 @@ from .tokenizer import tokenize
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = [
+    "CALC_ID",
     "COMPARE",
     "PAIRS",
     "RANK_REFERENCE",
     "RANK_VARIANTS",
     "SAMPLES",
     "SHEETS",
+    "SORTED_VIEW",
     "START_HERE",
     "build_all",
     "build_sample",
     "build_template",
+    "lines_needed",
     "p_text",
+    "verdict_formula",
     "verdict_text",
 ]
 

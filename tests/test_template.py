@@ -315,6 +315,17 @@ def test_engine_recalculates_the_500_row_table(extended: Path, tmp_path: Path) -
     _check_engine_rank(recalculate(extended, tmp_path), _variants(500))
 
 
+def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
+    """COUNTA(BLEU2_TOKENS(...)) counted 1 for a text with no words; the token count is BLEU2_DETAIL's c."""
+    variants = ["Order today.", "!!! ???"]
+    path = tmp_path / "no_words.xlsx"
+    template.build_template(path, variants)
+    assert load(path, data_only=True)["Rank"][f"G{FIRST + 1}"].value == 0
+    values = recalculate(path, tmp_path)
+    assert values[f"RANK!G{FIRST + 1}"][0][0] == 0
+    _check_engine_rank(values, variants)
+
+
 def test_engine_recalculates_spill_and_pairs(recalculated) -> None:
     grid = recalculated[f"SPILL!C{FIRST - 1}:L{LAST}"]
     assert list(grid[0]) == cells.DETAIL_HEADERS
