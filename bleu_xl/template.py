@@ -530,8 +530,13 @@ def _table(ws: Any, name: str, top: int, left: int, columns: Sequence[Column], h
             else:  # XlsxWriter wrote the formula with a cached 0; write it again with its real value
                 _write_formula(ws, top + 1 + i, left + j, column.formula, column.fmt, value)
     for i in range(rows):
-        _fit_row(ws, top + 1 + i, [(c.values[i], c.width) for c in columns if c.formula is None])
+        _fit_row(ws, top + 1 + i, typed_texts(columns, i))
     return last
+
+
+def typed_texts(columns: Sequence[Column], index: int) -> list[tuple[Any, float]]:
+    """(text, column width) of the typed cells of a table's data row ``index``: what sets the row's height."""
+    return [(c.values[index], c.width) for c in columns if c.formula is None]
 
 
 def _measure_columns(
@@ -788,6 +793,9 @@ COMPARE = [
 ]
 
 
+PAIRS_NOTE_WIDTH = 24
+
+
 def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
     """One reference per candidate in the tblPairs table, and the corpus score of the whole table."""
     ws = book.add_worksheet("Pairs")
@@ -803,11 +811,11 @@ def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
     ws.write_string(0, 7, "Corpus BLEU-2", f["header"])
     corpus = cells.corpus_cells([[r] for r in refs], [[c] for c in cands])
     _write_formula(ws, 1, 7, "BLEU2_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus)
-    ws.write_string(2, 7, "The n-gram counts of all", f["wrap"])
-    ws.write_string(3, 7, "pairs added up, then one", f["wrap"])
-    ws.write_string(4, 7, "score (not an average).", f["wrap"])
+    note = "The n-gram counts of all pairs added up, then one score (not an average)."
+    ws.write_string(2, 7, note, f["wrap"])
+    _fit_row(ws, 2, [(note, PAIRS_NOTE_WIDTH), *typed_texts(columns, 1)])
     ws.set_column(6, 6, 2)
-    ws.set_column(7, 7, 24)
+    ws.set_column(7, 7, PAIRS_NOTE_WIDTH)
     ws.freeze_panes(1, 0)
     _page_setup(ws, 0)
 
@@ -895,8 +903,7 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
     ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
     ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])
     for row, text in ((verdict_row, verdict), (hypothesis_row, hypothesis)):
-        beside = [(c.values[row - top - 1], c.width) for c in columns if c.formula is None]  # the table's row
-        _fit_row(ws, row, [(text, 4 * COMPARE_RESULT_WIDTH), *beside])
+        _fit_row(ws, row, [(text, 4 * COMPARE_RESULT_WIDTH), *typed_texts(columns, row - top - 1)])
     ws.set_column(5, 5, 2)
     ws.set_column(left - 1, left - 1, 16)
     ws.set_column(left, left + 3, COMPARE_RESULT_WIDTH)

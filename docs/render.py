@@ -1,4 +1,6 @@
-"""Renders every page of the template with LibreOffice into docs/template-NN.png (run: .venv/bin/python docs/render.py).
+"""Renders every page of the template and the samples into docs/*.png with LibreOffice (python docs/render.py).
+
+The template's pages become docs/template-NN.png, each sample's docs/sample-NAME-NN.png.
 
 LibreOffice recalculates array formulas when it opens a file, and it has neither bleu-xl's functions nor (before
 24.8) SORTBY, so it would print #NAME? where Excel shows the cached scores. The pictures are therefore made from a
@@ -69,7 +71,10 @@ def main() -> int:
     if shutil.which("soffice") is None or shutil.which("pdftoppm") is None:
         print("needs soffice (LibreOffice) and pdftoppm (poppler-utils)", file=sys.stderr)
         return 2
-    for page in render(TEMPLATE, DOCS, "template"):
+    pages = render(TEMPLATE, DOCS, "template")
+    for sample in sorted((ROOT / "workbooks" / "samples").glob("*.xlsx")):
+        pages += render(sample, DOCS, f"sample-{sample.stem}")
+    for page in pages:
         print(page.relative_to(ROOT))
     return 0
 

@@ -627,8 +627,9 @@ def test_command_line_reads_rank_pairs_and_compare() -> None:
 
 def test_readme_shows_every_rendered_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    pictures = sorted((ROOT / "docs").glob("template-*.png"))
-    assert pictures and all(f"](docs/{p.name})" in readme for p in pictures)
+    pictures = sorted((ROOT / "docs").glob("*.png"))
+    assert len(pictures) > len(template.SHEETS) and all(f"](docs/{p.name})" in readme for p in pictures)
+    assert {p.name for p in pictures} >= {f"sample-{name}-01.png" for name in template.SAMPLES}
     assert all(p.stat().st_size < 150_000 for p in pictures)  # small: rendered at 70 dpi
 
 
