@@ -1,15 +1,33 @@
-"""Builds the ranking template and the sample workbooks (XlsxWriter: cached values, dynamic arrays, text as text).
+"""Builds the ranking template and the sample workbooks (XlsxWriter: Excel Tables, cached values, dynamic arrays).
 
 ``bleu-xl template [FOLDER]`` writes ``bleu2_ranking.xlsx`` and ``samples/*.xlsx``; the copies committed under
 ``workbooks/`` must equal what this writes (a test checks it). Every formula cell carries its computed value, so
-the scores show in any viewer before Excel recalculates.
+the scores show in any viewer before Excel recalculates, and the data sits in Excel Tables whose calculated
+columns fill themselves down, so no formula, ranking, name or chart stops at a fixed row.
+
+How the formulas are stored, and why:
+
+- Every formula that calls a bleu-xl function is a dynamic-array formula (``cm="1"``): Excel 365 shows a legacy
+  formula that calls a user-defined function as ``=@BLEU2(...)`` (implicit intersection), which never spills.
+- Functions newer than Excel 2007 carry their ``_xlfn.`` prefix (XlsxWriter adds it: ``use_future_functions``).
+- bleu-xl's functions are stored under their plain names, the way Excel stores a VBA function of the workbook's
+  own project. An add-in's function is stored as ``[1]!BLEU2`` with an external link to the add-in's path, which
+  differs from machine to machine, and an Office.js custom function (xlwings Lite) as ``_xldudf_BLEU2``, which
+  the classic add-in and every other application would not know. Plain names bind wherever the functions are
+  registered when the workbook is read; where they are registered later, the README's fix applies.
+- No ``fullCalcOnLoad`` and a current ``calcId``: a forced recalculation on open would turn every correct cached
+  score into ``#NAME?`` wherever the functions are missing. Excel still recalculates each cell whose input
+  changes (calculation stays automatic).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +35,28 @@ import xlsxwriter
 
 from . import cells
 from .compare import bootstrap_ci, paired_test
+from .functions import FUNCTIONS
 from .tokenizer import tokenize
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
-__all__ = ["FILL_ROWS", "RANK_REFERENCE", "RANK_VARIANTS", "SAMPLES", "build_all", "build_template"]
+__all__ = [
+    "CALC_ID",
+    "COMPARE",
+    "PAIRS",
+    "RANK_REFERENCE",
+    "RANK_VARIANTS",
+    "SAMPLES",
+    "SHEETS",
+    "SORTED_VIEW",
+    "START_HERE",
+    "build_all",
+    "build_sample",
+    "build_template",
+    "lines_needed",
+    "p_text",
+    "verdict_formula",
+    "verdict_text",
+]
 
 RANK_REFERENCE = "Free delivery on every order this week: shop the new summer collection today."
 RANK_VARIANTS = [
@@ -45,44 +81,184 @@ RANK_VARIANTS = [
     "Free delivery on every order this week: 新しい summer collection today.",
     "Order today.",
 ]
-FILL_ROWS = 40  # candidate rows with formulas (the samples, then blank rows that stay blank)
-SPILL_ROWS = 200
-FIRST = 6  # first candidate row on the Rank and Spill sheets (Excel numbering)
+FIRST = 6  # Excel row of the first candidate on the Rank and Spill sheets (the table header is the row above)
+# Excel 365's calculation engine: a workbook marked as last calculated by it is not recalculated on open.
+CALC_ID = 191029
 
-GUIDE = [
+#: The sheets of the template, in order, with what each one is for (the Start here sheet lists them).
+SHEETS = ["Start here", "Rank", "Sorted", "Spill", "Pairs", "Compare", "xlwings.conf"]
+
+# The Start here sheet, per language: (label, text) rows. Written for the user who opens the file first.
+START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
     (
         "English",
         [
-            "Paste the approved reference into Rank!B2 and the variants under Candidate (B6 down).",
-            "BLEU-2 compares words (p1) and pairs of neighbouring words (p2) with the reference, and lowers the score "
-            "of a text shorter than the reference (BP). 1 = identical; there is no universal pass mark.",
-            "Use it to rank variants against the same reference, not to judge one text on its own: a faithful "
-            "paraphrase can score low and a text with a wrong price can score high.",
-            "p1, p2: shares of candidate words / word pairs found in the reference (add-1 smoothing when none is "
-            "found). BP: brevity penalty. r, c: tokens in the reference and the candidate.",
+            (
+                "What it does",
+                "This workbook scores copy variants and translations against one approved reference with BLEU-2, "
+                "right in the cells.\n"
+                "Type or paste the reference in Rank!B2 and the variants under Candidate: every new row gets its "
+                "scores and its rank, with no formula to fill down.\n"
+                "The scores shown were computed when the file was made; with the bleu-xl functions installed, "
+                "Excel recalculates a row as soon as you change it.",
+            ),
+            (
+                "Windows",
+                "Classic add-in: 1. Install Python 3.10 or newer from python.org (tick Add python.exe to PATH). 2. "
+                "Close Excel and double-click install\\windows\\install.cmd in the bleu-xl folder: a console window "
+                "reports each step, and Excel opens briefly at the end. 3. Start Excel and open this workbook: "
+                '=BLEU2("le chat", "le chat") in any cell gives 1.',
+            ),
+            (
+                "Mac, web",
+                "xlwings Lite: 1. Home > Add-ins (on the web: Insert > Add-ins): search for xlwings Lite and click "
+                "Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in the "
+                "main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work in "
+                "this workbook; if cells still show #NAME?, see the next line.",
+            ),
+            (
+                "#NAME?",
+                "#NAME? means the bleu-xl functions are not installed, or Excel has not seen them yet. Install "
+                "them as above, then Formulas > Calculate Now. If #NAME? stays, Home > Find & Select > Replace "
+                "(Ctrl+H): find = and replace with =, Replace All; Excel then reads every formula again.",
+            ),
+            (
+                "The sheets",
+                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same "
+                "variants, best first, and a chart. Spill: the whole ranking from one formula, the fast way for "
+                "long lists. Pairs: one reference per candidate, and the corpus score. Compare: is set B really "
+                "better than set A? (paired bootstrap test). xlwings.conf: settings of the classic add-in; leave "
+                "it as it is.",
+            ),
+            (
+                "It measures",
+                "BLEU-2 counts the words (p1) and the pairs of neighbouring words (p2) that a candidate shares "
+                "with the reference, and lowers the score of a candidate shorter than the reference (BP). 1 = "
+                "identical; there is no universal pass mark.",
+            ),
+            (
+                "It does not",
+                "It does not measure meaning, tone, facts or brand voice: a faithful paraphrase can score low and "
+                "a text with a wrong price can score high. Scores against different references are not comparable, "
+                "and very short lines (a few words) give unstable scores. Use it to rank variants of the same "
+                "line, then read the top ones.",
+            ),
         ],
     ),
     (
         "Français",
         [
-            "Collez la référence validée en Rank!B2 et les variantes sous Candidate (B6 et suivantes).",
-            "Le BLEU-2 compare les mots (p1) et les paires de mots voisins (p2) à la référence, et pénalise une "
-            "candidate plus courte que la référence (BP). 1 = identique ; il n'existe pas de seuil universel.",
-            "Il sert à classer des candidates face à la même référence, pas à juger une sortie isolée.",
-            "p1, p2 : part des mots / paires de mots de la candidate présents dans la référence (lissage add-1 si "
-            "aucun). BP : pénalité de brièveté. r, c : jetons de la référence et de la candidate.",
+            (
+                "À quoi il sert",
+                "Ce classeur note des variantes de texte et des traductions par rapport à une référence validée, "
+                "avec le BLEU-2, directement dans les cellules.\n"
+                "Saisissez ou collez la référence en Rank!B2 et les variantes sous Candidate : chaque nouvelle "
+                "ligne reçoit ses scores et son rang, sans formule à recopier.\n"
+                "Les scores affichés ont été calculés à la création du fichier ; une fois les fonctions bleu-xl "
+                "installées, Excel recalcule une ligne dès que vous la modifiez.",
+            ),
+            (
+                "Windows",
+                "Complément classique : 1. Installez Python 3.10 ou plus récent depuis python.org (cochez Add "
+                "python.exe to PATH). 2. Fermez Excel et double-cliquez sur install\\windows\\install.cmd dans le "
+                "dossier bleu-xl : une console affiche chaque étape, et Excel s'ouvre brièvement à la fin. 3. "
+                'Lancez Excel et ouvrez ce classeur : =BLEU2("le chat"; "le chat") dans n\'importe quelle cellule '
+                "donne 1.",
+            ),
+            (
+                "Mac, web",
+                "xlwings Lite : 1. Accueil > Compléments (sur le web : Insertion > Compléments) : cherchez xlwings "
+                "Lite et cliquez sur Ajouter. 2. Copiez tout le fichier install/xlwings-lite/main.py de bleu-xl et "
+                "collez-le à la place de tout le contenu de l'onglet main.py du volet xlwings Lite ; faites Ctrl+S "
+                "(Cmd+S sur Mac). 3. Les fonctions sont alors disponibles dans ce classeur ; si des cellules "
+                "affichent encore #NOM?, voyez la ligne suivante.",
+            ),
+            (
+                "#NOM?",
+                "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées, ou qu'Excel "
+                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis Formules > Calculer "
+                "maintenant. Si #NOM? reste, Accueil > Rechercher et sélectionner > Remplacer (Ctrl+H) : "
+                "recherchez = et remplacez par =, Remplacer tout ; Excel relit alors chaque formule.",
+            ),
+            (
+                "Les feuilles",
+                "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
+                "variantes, de la meilleure à la moins bonne, et un graphique. Spill : tout le classement en une "
+                "seule formule, la voie rapide pour les longues listes. Pairs : une référence par candidat, et le "
+                "score du corpus. Compare : la série B est-elle vraiment meilleure que la série A ? (test "
+                "bootstrap apparié). xlwings.conf : réglages du complément classique, à laisser tels quels.",
+            ),
+            (
+                "Ce qu'il mesure",
+                "Le BLEU-2 compte les mots (p1) et les paires de mots voisins (p2) qu'un candidat partage avec la "
+                "référence, et pénalise un candidat plus court que la référence (BP). 1 = identique ; il n'existe "
+                "pas de seuil universel.",
+            ),
+            (
+                "Ce qu'il ne mesure pas",
+                "Il ne mesure ni le sens, ni le ton, ni l'exactitude des faits, ni la voix de la marque : une "
+                "paraphrase fidèle peut obtenir un score bas et un texte avec un prix erroné un score élevé. Des "
+                "scores calculés par rapport à des références différentes ne sont pas comparables, et les lignes "
+                "très courtes (quelques mots) donnent des scores instables. Servez-vous-en pour classer les "
+                "variantes d'une même ligne, puis relisez les premières.",
+            ),
         ],
     ),
     (
         "Português",
         [
-            "Cole a referência aprovada em Rank!B2 e as variantes abaixo de Candidate (B6 em diante).",
-            "O BLEU-2 compara palavras (p1) e pares de palavras vizinhas (p2) com a referência e penaliza um texto "
-            "mais curto que a referência (BP). 1 = idêntico; não há nota de corte universal.",
-            "Serve para ordenar candidatos contra a mesma referência, não para julgar um texto isolado: uma paráfrase "
-            "fiel pode tirar nota baixa e um preço errado, nota alta.",
-            "p1, p2: fração das palavras / pares de palavras do candidato presentes na referência (suavização add-1 "
-            "quando nenhuma). BP: penalidade de brevidade. r, c: tokens da referência e do candidato.",
+            (
+                "Para que serve",
+                "Esta pasta de trabalho pontua variantes de texto e traduções em relação a uma referência "
+                "aprovada, com o BLEU-2, direto nas células.\n"
+                "Digite ou cole a referência em Rank!B2 e as variantes abaixo de Candidate: cada nova linha recebe "
+                "suas pontuações e sua posição, sem fórmula para arrastar.\n"
+                "As pontuações exibidas foram calculadas quando o arquivo foi gerado; com as funções do bleu-xl "
+                "instaladas, o Excel recalcula uma linha assim que você a altera.",
+            ),
+            (
+                "Windows",
+                "Suplemento clássico: 1. Instale o Python 3.10 ou mais recente pelo python.org (marque Add "
+                "python.exe to PATH). 2. Feche o Excel e clique duas vezes em install\\windows\\install.cmd na pasta "
+                "do bleu-xl: uma janela de console mostra cada etapa, e o Excel abre por um instante no fim. 3. "
+                'Abra o Excel e esta pasta de trabalho: =BLEU2("le chat"; "le chat") em qualquer célula dá 1.',
+            ),
+            (
+                "Mac, web",
+                "xlwings Lite: 1. Página Inicial > Suplementos (na web: Inserir > Suplementos): procure xlwings "
+                "Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do bleu-xl e "
+                "cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione Ctrl+S "
+                "(Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula ainda "
+                "mostrar #NOME?, veja a próxima linha.",
+            ),
+            (
+                "#NOME?",
+                "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas, ou que o "
+                "Excel ainda não as reconheceu. Instale-as como acima e use Fórmulas > Calcular Agora. Se o #NOME? "
+                "continuar, use Página Inicial > Localizar e Selecionar > Substituir: localize = e substitua por "
+                "=, Substituir Tudo; o Excel então lê cada fórmula de novo.",
+            ),
+            (
+                "As planilhas",
+                "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
+                "variantes, da melhor para a pior, e um gráfico. Spill: toda a classificação com uma única "
+                "fórmula, o jeito rápido para listas longas. Pairs: uma referência por candidato e a pontuação do "
+                "corpus. Compare: o conjunto B é mesmo melhor que o conjunto A? (teste bootstrap pareado). "
+                "xlwings.conf: configurações do suplemento clássico; não altere.",
+            ),
+            (
+                "O que mede",
+                "O BLEU-2 conta as palavras (p1) e os pares de palavras vizinhas (p2) que um candidato tem em "
+                "comum com a referência e penaliza um candidato mais curto que a referência (BP). 1 = idêntico; "
+                "não há nota de corte universal.",
+            ),
+            (
+                "O que não mede",
+                "Ele não mede sentido, tom, fatos nem a voz da marca: uma paráfrase fiel pode tirar nota baixa e "
+                "um texto com preço errado, nota alta. Pontuações calculadas com referências diferentes não são "
+                "comparáveis, e linhas muito curtas (poucas palavras) dão pontuações instáveis. Use-o para "
+                "classificar variantes de uma mesma frase e depois revise as primeiras.",
+            ),
         ],
     ),
 ]
@@ -206,22 +382,36 @@ SAMPLES: dict[str, tuple[str, list[Case]]] = {
 }
 
 _CORE_PROPERTIES = {"author": "bleu-xl", "created": dt.datetime(2026, 1, 1)}  # fixed: the files are reproducible
+_UDF_CALL = re.compile(r"\b(?:" + "|".join(sorted((f.name for f in FUNCTIONS), key=len, reverse=True)) + r")\(")
+LINE_HEIGHT = 15  # points per line of 11-point Calibri
+TABLE_STYLE = "Table Style Light 9"
 
 
 def _book(path: Path) -> Any:
     book = xlsxwriter.Workbook(str(path), {**SAFE_OPTIONS, "use_future_functions": True})
     book.set_properties(_CORE_PROPERTIES)
+    book.set_calc_mode("auto", calc_id=CALC_ID)
+    book.calc_on_load = False  # no fullCalcOnLoad (see the module docstring); XlsxWriter has no public switch
     return book
 
 
 def _formats(book: Any) -> dict[str, Any]:
+    """Input cells (what the user types) are yellow; formula cells are grey, so the two never look alike."""
+    top = {"valign": "top"}
+    formula = {**top, "bg_color": "#F2F2F2", "border": 1, "border_color": "#D9D9D9"}
     return {
         "title": book.add_format({"bold": True, "font_size": 14}),
-        "label": book.add_format({"bold": True}),
-        "input": book.add_format({"bg_color": "#FFF2CC", "border": 1, "text_wrap": True}),
-        "header": book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1}),
-        "score": book.add_format({"num_format": "0.000"}),
-        "wrap": book.add_format({"text_wrap": True, "valign": "top"}),
+        "section": book.add_format({"bold": True, "font_size": 12, "bottom": 1}),
+        "label": book.add_format({**top, "bold": True, "text_wrap": True}),
+        "header": book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1, "text_wrap": True}),
+        "input": book.add_format(
+            {**top, "bg_color": "#FFF2CC", "border": 1, "border_color": "#BFBFBF", "text_wrap": True}
+        ),
+        "text": book.add_format({**formula, "text_wrap": True}),
+        "score": book.add_format({**formula, "num_format": "0.000"}),
+        "integer": book.add_format({**formula, "num_format": "0"}),
+        "expected": book.add_format({**top, "num_format": "0.000000"}),
+        "wrap": book.add_format({**top, "text_wrap": True}),
     }
 
 
@@ -229,22 +419,213 @@ def _value(result: Any) -> Any:
     return "" if result is None else result
 
 
-def build_template(path: Path) -> None:
-    """The ranking workbook: Rank, Spill, Pairs, Compare, Guide and xlwings.conf sheets."""
+def display_width(text: str) -> int:
+    """Characters as a column width counts them: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+TEXT_PER_WIDTH = 1.1  # a column width counts digits; running text is narrower (measured in LibreOffice renders)
+
+
+def lines_needed(text: str, width: float) -> int:
+    """Lines a wrapped text takes in a column ``width`` characters wide."""
+    per_line = width * TEXT_PER_WIDTH
+    return sum(max(1, math.ceil(display_width(part) / per_line)) for part in text.split("\n"))
+
+
+def _fit_row(ws: Any, row: int, texts: Sequence[tuple[str, float]]) -> None:
+    """Give a row the height its wrapped texts need (XlsxWriter cannot measure text; Excel does not on open)."""
+    lines = max((lines_needed(text, width) for text, width in texts if isinstance(text, str)), default=1)
+    if lines > 1:
+        ws.set_row(row, LINE_HEIGHT * lines)
+
+
+def _text_width(texts: Sequence[Any], least: float, most: float) -> float:
+    """A column width that shows the longest text on one line, within ``least`` and ``most`` (then it wraps)."""
+    return max(least, min(most, max((display_width(t) + 2 for t in texts if isinstance(t, str)), default=0)))
+
+
+def _page_setup(ws: Any, header_row: int | None = None) -> None:
+    """Landscape A4, as wide as one page, the header row on every page. No fixed print area: Excel and
+    LibreOffice print the used range, which grows with the tables."""
+    ws.set_landscape()
+    ws.set_paper(9)
+    ws.fit_to_pages(1, 0)
+    ws.set_margins(left=0.5, right=0.5, top=0.6, bottom=0.6)
+    if header_row is not None:
+        ws.repeat_rows(header_row)
+
+
+def _write_input(ws: Any, row: int, col: int, value: Any, fmt: Any) -> None:
+    """User text as text (never a formula); a blank input cell keeps its input style."""
+    if value is None or value == "":
+        ws.write_blank(row, col, None, fmt)
+    elif isinstance(value, str):
+        ws.write_string(row, col, value, fmt)
+    else:
+        ws.write_number(row, col, value, fmt)
+
+
+def _write_formula(ws: Any, row: int, col: int, formula: str, fmt: Any, value: Any) -> None:
+    """A formula with its cached value; one that calls a bleu-xl function is a dynamic-array formula, so
+    Excel 365 shows it without an implicit-intersection ``@``."""
+    if _UDF_CALL.search(formula):
+        ws.write_dynamic_array_formula(row, col, row, col, formula, fmt, value)
+    else:
+        ws.write_formula(row, col, formula, fmt, value)
+
+
+def _write_spill(ws: Any, top: int, left: int, formula: str, grid: list[list[Any]], formats: list[list[Any]]) -> None:
+    """A dynamic array formula and the cached value of every cell it spills into (blank where it gives "")."""
+    ws.write_dynamic_array_formula(
+        top, left, top + len(grid) - 1, left + len(grid[0]) - 1, formula, formats[0][0], grid[0][0]
+    )
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if (r, c) == (0, 0):
+                continue
+            fmt = formats[r][c]
+            if value == "":
+                ws.write_blank(top + r, left + c, None, fmt)  # overwrites XlsxWriter's padding of cached zeros
+            elif isinstance(value, str):
+                ws.write_string(top + r, left + c, value, fmt)
+            else:
+                ws.write_number(top + r, left + c, value, fmt)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of an Excel Table: typed values (``formula`` None) or a calculated column and its cached values.
+
+    ``formula`` uses structured references as Excel stores them (``tblVariants[[#This Row],[Candidate]]``).
+    """
+
+    header: str
+    values: Sequence[Any]
+    fmt: Any
+    formula: str | None = None
+    width: float = 9
+
+
+def this_row(table: str, column: str) -> str:
+    return f"{table}[[#This Row],[{column}]]"
+
+
+def _table(ws: Any, name: str, top: int, left: int, columns: Sequence[Column], header: Any) -> int:
+    """An Excel Table with its header in row ``top`` (0-based); returns its last row. Excel fills a calculated
+    column into every row the table gains, and references to a whole column grow with the table. ``header``: the
+    header cells' format (LibreOffice does not draw table styles)."""
+    rows = len(columns[0].values)
+    last = top + rows
+    specs = [
+        {"header": c.header, "format": c.fmt, "header_format": header, **({"formula": c.formula} if c.formula else {})}
+        for c in columns
+    ]
+    ws.add_table(top, left, last, left + len(columns) - 1, {"name": name, "style": TABLE_STYLE, "columns": specs})
+    for j, column in enumerate(columns):
+        ws.set_column(left + j, left + j, column.width)
+        for i, value in enumerate(column.values):
+            if column.formula is None:
+                _write_input(ws, top + 1 + i, left + j, value, column.fmt)
+            else:  # XlsxWriter wrote the formula with a cached 0; write it again with its real value
+                _write_formula(ws, top + 1 + i, left + j, column.formula, column.fmt, value)
+    for i in range(rows):
+        _fit_row(ws, top + 1 + i, typed_texts(columns, i))
+    return last
+
+
+def typed_texts(columns: Sequence[Column], index: int) -> list[tuple[Any, float]]:
+    """(text, column width) of the typed cells of a table's data row ``index``: what sets the row's height."""
+    return [(c.values[index], c.width) for c in columns if c.formula is None]
+
+
+def _measure_columns(
+    table: str, f: dict[str, Any], reference: str, candidate_col: str, pairs: Sequence[tuple[Any, str]]
+) -> list[Column]:
+    """BLEU-2, p1, p2 and BP as calculated columns of ``table``, for (reference, candidate) pairs."""
+    candidate = this_row(table, candidate_col)
+    return [
+        Column(
+            header,
+            [_value(cells.bleu_cells(ref, cand, measure)) for ref, cand in pairs],
+            f["score"],
+            f"{name}({reference},{candidate})",
+        )
+        for header, name, measure in (
+            ("BLEU-2", "BLEU2", "bleu"),
+            ("p1", "BLEU2_P1", "p1"),
+            ("p2", "BLEU2_P2", "p2"),
+            ("BP", "BLEU2_BP", "bp"),
+        )
+    ]
+
+
+def build_template(path: Path, variants: Sequence[str] = tuple(RANK_VARIANTS)) -> None:
+    """The ranking workbook: Start here, Rank, Sorted, Spill, Pairs, Compare and xlwings.conf sheets.
+
+    ``variants``: the candidates of the Rank table (tests build it with 500 to see that everything follows).
+    """
     book = _book(path)
     f = _formats(book)
-    _rank_sheet(book, f)
+    _start_sheet(book, f)
+    scores = _rank_sheet(book, f, list(variants))
+    _sorted_sheet(book, f, list(variants), scores)
     _spill_sheet(book, f)
     _pairs_sheet(book, f)
     _compare_sheet(book, f)
-    _guide_sheet(book, f)
     conf = book.add_worksheet("xlwings.conf")
     conf.write_string(0, 0, "UDF Modules")
     conf.write_string(0, 1, "bleu_xl.udfs")
+    conf.set_column(0, 1, 16)
+    _page_setup(conf)
     book.define_name("Reference", "=Rank!$B$2")
-    book.define_name("Candidates", f"=Rank!$B${FIRST}:$B${FIRST + FILL_ROWS - 1}")
-    book.define_name("Scores", f"=Rank!$C${FIRST}:$C${FIRST + FILL_ROWS - 1}")
+    book.define_name("Candidates", "=tblVariants[Candidate]")
+    book.define_name("Scores", "=tblVariants[BLEU-2]")
     book.close()
+
+
+START_LABEL_WIDTH = 24
+START_TEXT_WIDTH = 110
+
+
+def _start_sheet(book: Any, f: dict[str, Any]) -> None:
+    """What the workbook does, how to install the functions, what each sheet is for, in three languages; then
+    every registered function. Each language starts a printed page."""
+    ws = book.add_worksheet("Start here")
+    ws.set_column(0, 0, START_LABEL_WIDTH)
+    ws.set_column(1, 1, START_TEXT_WIDTH)
+    ws.write_string(0, 0, "bleu-xl: BLEU-2 scores for copy variants and translations, in Excel", f["title"])
+    r = 2
+    breaks = []
+    for language, rows in START_HERE:
+        if r > 2:
+            breaks.append(r)
+        ws.write_string(r, 0, language, f["section"])
+        r += 1
+        for label, text in rows:
+            ws.write_string(r, 0, label, f["label"])
+            ws.write_string(r, 1, text, f["wrap"])
+            _fit_row(ws, r, [(label, START_LABEL_WIDTH), (text, START_TEXT_WIDTH)])
+            r += 1
+        r += 1
+    breaks.append(r)
+    ws.write_string(r, 0, "Functions", f["section"])
+    ws.write_string(
+        r, 1, "Syntax: what it gives (the same in every language; French and Portuguese Excel use ;)", f["section"]
+    )
+    r += 1
+    for function in FUNCTIONS:
+        text = f"{function.syntax}: {function.description}"
+        ws.write_string(r, 0, function.name, f["label"])
+        ws.write_string(r, 1, text, f["wrap"])
+        _fit_row(ws, r, [(text, START_TEXT_WIDTH)])
+        r += 1
+    r += 1
+    ws.write_string(r, 0, "Definition", f["label"])
+    ws.write_string(r, 1, DEFINITION, f["wrap"])
+    _fit_row(ws, r, [(DEFINITION, START_TEXT_WIDTH)])
+    ws.set_h_pagebreaks(breaks)
+    _page_setup(ws)
 
 
 def _reference_sheet(book: Any, f: dict[str, Any], name: str, title: str) -> Any:
@@ -256,50 +637,82 @@ def _reference_sheet(book: Any, f: dict[str, Any], name: str, title: str) -> Any
     return ws
 
 
-def _rank_sheet(book: Any, f: dict[str, Any]) -> None:
+def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
+    """The tblVariants table; returns the BLEU-2 of each variant (the Sorted sheet shows them in order)."""
     ws = _reference_sheet(book, f, "Rank", "bleu-xl: rank copy variants against one approved reference")
-    last = FIRST + FILL_ROWS - 1
     ws.write_string(2, 0, "Best candidate", f["label"])
-    ws.write_string(3, 0, "Paste the reference in B2 and the variants under Candidate; the scores fill in.")
-    headers = ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
-    for c, name in enumerate(headers):
-        ws.write_string(FIRST - 2, c, name, f["header"])
-
-    variants = RANK_VARIANTS + [""] * (FILL_ROWS - len(RANK_VARIANTS))
-    scores = [cells.bleu_cells(RANK_REFERENCE, v, "bleu") for v in variants]
+    ws.write_string(
+        3, 0, "Type or paste the variants under Candidate: every new row of the table is scored and ranked."
+    )
+    scores = [_value(cells.bleu_cells(RANK_REFERENCE, v, "bleu")) for v in variants]
     ranked = [s for s in scores if isinstance(s, float)]
-    for i, text in enumerate(variants):
-        r = FIRST - 1 + i  # 0-based row
-        row = r + 1
-        if text:
-            ws.write_number(r, 0, i + 1)
-            ws.write_string(r, 1, text)
-        cell = f"B{row}"
-        for c, (name, measure) in enumerate(
-            [("BLEU2", "bleu"), ("BLEU2_P1", "p1"), ("BLEU2_P2", "p2"), ("BLEU2_BP", "bp")], start=2
-        ):
-            ws.write_formula(
-                r, c, f"={name}($B$2,{cell})", f["score"], _value(cells.bleu_cells(RANK_REFERENCE, text, measure))
-            )
-        ws.write_formula(
-            r, 6, f'=IF({cell}="","",COUNTA(BLEU2_TOKENS({cell})))', None, len(tokenize(text)) if text else ""
-        )
-        rank = 1 + sum(1 for s in ranked if s > scores[i]) if isinstance(scores[i], float) else ""
-        ws.write_formula(r, 7, f'=IF(C{row}="","",RANK.EQ(C{row},$C${FIRST}:$C${last}))', None, rank)
+    candidate, bleu = this_row("tblVariants", "Candidate"), this_row("tblVariants", "BLEU-2")
+    width = _text_width(variants, 40, 80)
+    columns = [
+        Column(
+            "#", list(range(1, len(variants) + 1)), f["integer"], "ROW()-ROW(tblVariants[[#Headers],[Candidate]])", 5
+        ),
+        Column("Candidate", variants, f["input"], width=width),
+        *_measure_columns("tblVariants", f, "Reference", "Candidate", [(RANK_REFERENCE, v) for v in variants]),
+        Column(
+            "Tokens",
+            [len(tokenize(v)) if v else "" for v in variants],
+            f["integer"],
+            f'IF({candidate}="","",INDEX(BLEU2_DETAIL(Reference,{candidate}),1,10))',  # c, the candidate's tokens
+            8,
+        ),
+        Column(
+            "Rank",
+            [1 + sum(t > s for t in ranked) if isinstance(s, float) else "" for s in scores],
+            f["integer"],
+            f'IF({bleu}="","",RANK.EQ({bleu},tblVariants[BLEU-2]))',
+            7,
+        ),
+    ]
+    last = _table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
+    ws.set_column(0, 0, 14)  # the labels above the table
+    best = variants[scores.index(max(ranked))] if ranked else ""
+    _write_formula(
+        ws,
+        2,
+        1,
+        'IF(COUNT(tblVariants[BLEU-2])=0,"",'
+        "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))",
+        f["text"],
+        best,
+    )
+    _fit_row(ws, 1, [(RANK_REFERENCE, width)])
+    _fit_row(ws, 2, [(best, width)])
+    ws.conditional_format(FIRST - 1, 2, last, 2, DATA_BAR)
+    ws.freeze_panes(FIRST - 1, 0)
+    _page_setup(ws, FIRST - 2)
+    return scores
 
-    best = RANK_VARIANTS[scores.index(max(ranked))]
-    ws.write_formula(
-        2, 1, f"=INDEX($B${FIRST}:$B${last},MATCH(MAX($C${FIRST}:$C${last}),$C${FIRST}:$C${last},0))", f["input"], best
-    )
-    ws.conditional_format(
-        FIRST - 1,
-        2,
-        last - 1,
-        2,
-        DATA_BAR,
-    )
+
+SORTED_VIEW = (
+    'SORTBY(FILTER(tblVariants[[\'#]:[BLEU-2]],tblVariants[Candidate]<>""),'
+    'FILTER(tblVariants[BLEU-2],tblVariants[Candidate]<>""),-1)'
+)
+
+
+def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: list[Any]) -> None:
+    """The Rank table best first (one SORTBY formula outside the table, so it follows it) and a bar chart."""
+    ws = book.add_worksheet("Sorted")
+    ws.write_string(0, 0, "The variants of the Rank sheet, best first: one formula that follows the table", f["title"])
+    for c, header in enumerate(["#", "Candidate", "BLEU-2"]):
+        ws.write_string(2, c, header, f["header"])
+    order = sorted((i for i, v in enumerate(variants) if v), key=lambda i: -scores[i])  # stable, as SORTBY is
+    grid = [[i + 1, variants[i], scores[i]] for i in order] or [[""] * 3]
+    formats = [[f["integer"], f["text"], f["score"]]] * len(grid)
+    _write_spill(ws, 3, 0, SORTED_VIEW, grid, formats)
+    width = _text_width(variants, 40, 70)
+    ws.set_column(0, 0, 5)
+    ws.set_column(1, 1, width)
+    ws.set_column(2, 2, 9)
+    for r, row in enumerate(grid):
+        _fit_row(ws, 3 + r, [(row[1], width)])
+    n = len(variants)
     chart = book.add_chart({"type": "bar"})
-    n = len(RANK_VARIANTS)
     chart.add_series(
         {
             "name": "BLEU-2",
@@ -308,51 +721,31 @@ def _rank_sheet(book: Any, f: dict[str, Any]) -> None:
             "fill": {"color": "#5B9BD5"},
         }
     )
-    chart.set_title({"name": "BLEU-2 by candidate"})
+    chart.set_title({"name": "BLEU-2 by candidate (#)"})
     chart.set_legend({"none": True})
     chart.set_x_axis({"min": 0, "max": 1})
     chart.set_y_axis({"reverse": True})
-    chart.set_size({"width": 480, "height": 20 * (n + 1)})
-    ws.insert_chart(FIRST - 2, 9, chart)
-    ws.freeze_panes(FIRST - 1, 0)
-    ws.set_landscape()
-    ws.set_paper(9)  # A4
-    ws.fit_to_pages(1, 1)
-    ws.print_area(0, 0, FIRST - 2 + n, 16)  # the samples: blank rows would show #NAME? where no add-in runs
-    ws.set_column(0, 0, 14)
-    ws.set_column(1, 1, 70)
-    ws.set_column(2, 5, 9)
-    ws.set_column(6, 7, 8)
-    ws.set_row(1, 30)
+    chart.set_size({"width": 420, "height": min(20 * (n + 2), 600)})
+    ws.insert_chart(2, 4, chart)
+    ws.freeze_panes(3, 0)
+    _page_setup(ws, 2)
 
 
 def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
+    """Candidates in a one-column table, scored by one range formula beside it that grows with the table."""
     ws = _reference_sheet(book, f, "Spill", "The same ranking from one range formula: the fast way for long lists")
-    last = FIRST + SPILL_ROWS - 1
-    ws.write_string(FIRST - 2, 1, "Candidate", f["header"])
-    for i, text in enumerate(RANK_VARIANTS):
-        ws.write_string(FIRST - 1 + i, 1, text)
-    candidates = [[t] for t in RANK_VARIANTS] + [[None]] * (SPILL_ROWS - len(RANK_VARIANTS))
-    grid = cells.detail_cells(RANK_REFERENCE, candidates, True)
-    formula = f"=BLEU2_DETAIL($B$2,B{FIRST}:B{last},TRUE)"
-    top, left = FIRST - 2, 2
-    ws.write_dynamic_array_formula(top, left, top + len(grid) - 1, left + len(grid[0]) - 1, formula, None, grid[0][0])
-    for r, row in enumerate(grid):
-        for c, value in enumerate(row):
-            if (r, c) != (0, 0):
-                _write_cached(ws, top + r, left + c, value, f["header"] if r == 0 else f["score"])
-    ws.set_column(1, 1, 60)
-    ws.set_column(2, 11, 8)
+    width = _text_width(RANK_VARIANTS, 40, 80)
+    _table(ws, "tblSpill", FIRST - 2, 1, [Column("Candidate", RANK_VARIANTS, f["input"], width=width)], f["header"])
+    grid = cells.detail_cells(RANK_REFERENCE, [[t] for t in RANK_VARIANTS], True)
+    integer = {"p1 num", "p1 den", "p2 num", "p2 den", "r", "c"}
+    row_formats = [f["integer"] if h in integer else f["score"] for h in cells.DETAIL_HEADERS]
+    formats = [[f["header"]] * len(row_formats)] + [row_formats] * (len(grid) - 1)
+    _write_spill(ws, FIRST - 2, 2, "BLEU2_DETAIL($B$2,tblSpill[Candidate],TRUE)", grid, formats)
+    ws.set_column(0, 0, 10)
+    ws.set_column(2, 11, 7)
+    _fit_row(ws, 1, [(RANK_REFERENCE, width)])
     ws.freeze_panes(FIRST - 1, 0)
-
-
-def _write_cached(ws: Any, row: int, col: int, value: Any, fmt: Any) -> None:
-    """A cached value inside a spill range (Excel recomputes it; viewers show it)."""
-    if isinstance(value, str):
-        if value:
-            ws.write_string(row, col, value, fmt)
-    else:
-        ws.write_number(row, col, value, fmt)
+    _page_setup(ws, FIRST - 2)
 
 
 PAIRS = [
@@ -366,34 +759,6 @@ PAIRS = [
     ("Free delivery on every order this week", "Free shipping on every order this week"),
     ("東京タワーは2026年に改装されます", "東京タワーは改装されます"),
 ]
-PAIRS_ROWS = 30
-
-
-def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
-    ws = book.add_worksheet("Pairs")
-    headers = ["Reference", "Candidate", "BLEU-2", "p1", "p2", "BP"]
-    for c, name in enumerate(headers):
-        ws.write_string(0, c, name, f["header"])
-    rows = PAIRS + [("", "")] * (PAIRS_ROWS - len(PAIRS))
-    for i, (ref, cand) in enumerate(rows):
-        r, row = i + 1, i + 2
-        if ref:
-            ws.write_string(r, 0, ref, f["wrap"])
-            ws.write_string(r, 1, cand, f["wrap"])
-        for c, (name, measure) in enumerate(
-            [("BLEU2", "bleu"), ("BLEU2_P1", "p1"), ("BLEU2_P2", "p2"), ("BLEU2_BP", "bp")], start=2
-        ):
-            ws.write_formula(r, c, f"={name}(A{row},B{row})", f["score"], _value(cells.bleu_cells(ref, cand, measure)))
-    last = PAIRS_ROWS + 1
-    ws.write_string(0, 7, "Corpus BLEU-2", f["header"])
-    corpus = cells.corpus_cells([[r] for r, _ in rows], [[c] for _, c in rows])
-    ws.write_formula(1, 7, f"=BLEU2_CORPUS(A2:A{last},B2:B{last})", f["score"], corpus)
-    ws.write_string(2, 7, "Corpus BLEU adds up the n-gram counts of all pairs, then scores once.")
-    ws.set_column(0, 1, 50)
-    ws.set_column(2, 5, 9)
-    ws.set_column(7, 7, 16)
-    ws.freeze_panes(1, 0)
-
 
 # Two copy generators (say two prompts) against the approved lines: is B really better than A?
 COMPARE = [
@@ -426,116 +791,148 @@ COMPARE = [
     ("Your order has shipped and arrives tomorrow", "Order shipped", "Your order has shipped and will arrive tomorrow"),
     ("Thank you for shopping with us", "Thanks for your purchase", "Thank you for shopping with us today"),
 ]
-COMPARE_ROWS = 30
-COMPARE_FIRST = 4  # Excel row of the first pair
+
+
+PAIRS_NOTE_WIDTH = 24
+
+
+def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
+    """One reference per candidate in the tblPairs table, and the corpus score of the whole table."""
+    ws = book.add_worksheet("Pairs")
+    refs, cands = (list(col) for col in zip(*PAIRS))
+    width = _text_width(refs + cands, 30, 45)
+    reference = this_row("tblPairs", "Reference")
+    columns = [
+        Column("Reference", refs, f["input"], width=width),
+        Column("Candidate", cands, f["input"], width=width),
+        *_measure_columns("tblPairs", f, reference, "Candidate", PAIRS),
+    ]
+    _table(ws, "tblPairs", 0, 0, columns, f["header"])
+    ws.write_string(0, 7, "Corpus BLEU-2", f["header"])
+    corpus = cells.corpus_cells([[r] for r in refs], [[c] for c in cands])
+    _write_formula(ws, 1, 7, "BLEU2_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus)
+    note = "The n-gram counts of all pairs added up, then one score (not an average)."
+    ws.write_string(2, 7, note, f["wrap"])
+    _fit_row(ws, 2, [(note, PAIRS_NOTE_WIDTH), *typed_texts(columns, 1)])
+    ws.set_column(6, 6, 2)
+    ws.set_column(7, 7, PAIRS_NOTE_WIDTH)
+    ws.freeze_panes(1, 0)
+    _page_setup(ws, 0)
+
+
+COMPARE_FIRST = 4  # Excel row of the first pair (the table header is the row above)
+COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the table
+COMPARE_RESULT_WIDTH = 11
+
+
+def p_text(p: float) -> str:
+    """The p-value as the Compare sheet writes it: "p < 0.001" below 0.001 (a bootstrap p-value is never
+    exactly 0), else three decimals."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def verdict_text(difference: float, p: float) -> str:
+    """What the Compare sheet's verdict formula gives (its cached value)."""
+    if difference == 0:
+        return f"A and B score the same ({p_text(p)})"
+    if p < 0.05:
+        better = "B is better than A" if difference > 0 else "A is better than B"
+        return f"{better}; the difference is unlikely to be chance, {p_text(p)}"
+    higher = "B scores higher than A" if difference > 0 else "A scores higher than B"
+    return f"{higher}, but the difference may well be chance, {p_text(p)}"
+
+
+def verdict_formula(diff: str, p: str) -> str:
+    """The verdict as a formula of the difference and p-value cells: FIXED, not TEXT(…,"0.000"), whose format
+    string means something else under a French or Portuguese locale."""
+    p_shown = f'IF({p}<0.001,"p < 0.001","p = "&FIXED({p},3))'
+    return (
+        f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
+        f'IF({p}<0.05,IF({diff}>0,"B is better than A","A is better than B")&"; the difference is unlikely to be '
+        f'chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", but the '
+        f'difference may well be chance, "&{p_shown}))'
+    )
 
 
 def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
     ws = book.add_worksheet("Compare")
-    top, last = COMPARE_FIRST, COMPARE_FIRST + COMPARE_ROWS - 1
+    top = COMPARE_FIRST - 2  # 0-based header row
     ws.write_string(0, 0, "Which set of candidates is better, and is the difference real?", f["title"])
-    for c, name in enumerate(["Reference", "Candidate A", "Candidate B", "BLEU-2 A", "BLEU-2 B"]):
-        ws.write_string(top - 2, c, name, f["header"])
-    rows = COMPARE + [("", "", "")] * (COMPARE_ROWS - len(COMPARE))
-    for i, (ref, a, b) in enumerate(rows):
-        r, row = top - 1 + i, top + i
-        if ref:
-            for c, text in enumerate((ref, a, b)):
-                ws.write_string(r, c, text)
-        ws.write_formula(r, 3, f"=BLEU2(A{row},B{row})", f["score"], _value(cells.bleu_cells(ref, a, "bleu")))
-        ws.write_formula(r, 4, f"=BLEU2(A{row},C{row})", f["score"], _value(cells.bleu_cells(ref, b, "bleu")))
-
     refs, cands_a, cands_b = (list(col) for col in zip(*COMPARE))
-    paired = paired_test(refs, cands_a, cands_b)
-    ranges = f"A{top}:A{last},B{top}:B{last},C{top}:C{last}"
-    for c, name in enumerate(["BLEU-2 A", "BLEU-2 B", "B - A", "p-value"], start=7):
-        ws.write_string(top - 2, c, name, f["header"])
-    ws.write_string(top - 1, 6, "Paired test", f["label"])
-    values = [paired.score_a, paired.score_b, paired.difference, paired.p_value]
-    ws.write_dynamic_array_formula(top - 1, 7, top - 1, 10, f"=BLEU2_PAIRED({ranges})", f["score"], values[0])
-    for c, value in enumerate(values[1:], start=8):
-        ws.write_number(top - 1, c, value, f["score"])
-    for c, name in enumerate(["low", "score", "high"], start=7):
-        ws.write_string(top + 1, c, name, f["header"])
-    for k, (label, column, cands) in enumerate((("A: 95% interval", "B", cands_a), ("B: 95% interval", "C", cands_b))):
-        r = top + 2 + k
-        ci = bootstrap_ci(refs, cands)
-        ws.write_string(r, 6, label, f["label"])
-        formula = f"=BLEU2_CI(A{top}:A{last},{column}{top}:{column}{last})"
-        ws.write_dynamic_array_formula(r, 7, r, 9, formula, f["score"], ci.low)
-        ws.write_number(r, 8, ci.score, f["score"])
-        ws.write_number(r, 9, ci.high, f["score"])
-    p, diff = f"K{top}", f"J{top}"
-    p_text = f'TEXT({p},"0.000")'
-    verdict = (
-        f'=IF({diff}=0,"A and B score the same (p = "&{p_text}&")",'
-        f'IF({p}<0.05,IF({diff}>0,"B is better than A","A is better than B")&"; the difference is unlikely to be '
-        f'chance, p = "&{p_text},IF({diff}>0,"B scores higher than A","A scores higher than B")&", but the '
-        f'difference may well be chance, p = "&{p_text}))'
-    )
-    ws.write_string(top + 5, 6, "Verdict", f["label"])
-    ws.write_formula(top + 5, 7, verdict, None, paired.verdict())
-    ws.write_string(top + 6, 6, "Null hypothesis", f["label"])
-    ws.write_string(top + 6, 7, "A and B are equally good against these references (paired bootstrap, 1000 resamples).")
-    ws.set_column(0, 2, 38)
-    ws.set_column(3, 4, 9)
-    ws.set_column(6, 6, 16)
-    ws.set_column(7, 10, 10)
-    ws.freeze_panes(top - 1, 0)
-
-
-def _guide_sheet(book: Any, f: dict[str, Any]) -> None:
-    ws = book.add_worksheet("Guide")
-    ws.set_column(0, 0, 14)
-    ws.set_column(1, 1, 110)
-    r = 0
-    ws.write_string(r, 0, "bleu-xl guide", f["title"])
-    r += 2
-    for language, lines in GUIDE:
-        ws.write_string(r, 0, language, f["label"])
-        for line in lines:
-            ws.write_string(r, 1, line, f["wrap"])
-            r += 1
-        r += 1
-    ws.write_string(r, 0, "Definition", f["label"])
-    ws.write_string(r, 1, DEFINITION, f["wrap"])
-    r += 2
-    functions = [
-        ("=BLEU2(ref, cand)", "BLEU-2 of one pair, or of whole ranges (the result spills)"),
-        ("=BLEU2_P1 / _P2 / _BP", "p1, p2 and the brevity penalty"),
-        ("=BLEU2_DETAIL(ref, cands, TRUE)", "a row per pair: BLEU2, p1, num, den, p2, num, den, BP, r, c"),
-        ("=BLEU2_CORPUS(refs, cands)", "one corpus-level score"),
-        ("=BLEU2_TOKENS(text)", "the tokens that are compared"),
-        ('=BLEU(ref, cand, 4, "none")', "BLEU-N with other settings"),
+    width = _text_width(refs + cands_a + cands_b, 20, 36)
+    reference = this_row("tblCompare", "Reference")
+    columns = [
+        Column("Reference", refs, f["input"], width=width),
+        Column("Candidate A", cands_a, f["input"], width=width),
+        Column("Candidate B", cands_b, f["input"], width=width),
+        *(
+            Column(
+                f"BLEU-2 {side}",
+                [_value(cells.bleu_cells(r, c, "bleu")) for r, c in zip(refs, cands)],
+                f["score"],
+                f"BLEU2({reference},{this_row('tblCompare', f'Candidate {side}')})",
+            )
+            for side, cands in (("A", cands_a), ("B", cands_b))
+        ),
     ]
-    for name, what in functions:
-        ws.write_string(r, 0, name, f["label"])
-        ws.write_string(r, 1, what)
-        r += 1
+    _table(ws, "tblCompare", top, 0, columns, f["header"])
+
+    left = COMPARE_LEFT
+    paired = paired_test(refs, cands_a, cands_b)
+    for c, name in enumerate(["BLEU-2 A", "BLEU-2 B", "B - A", "p-value"], start=left):
+        ws.write_string(top, c, name, f["header"])
+    ws.write_string(top + 1, left - 1, "Paired test", f["label"])
+    formula = "BLEU2_PAIRED(tblCompare[Reference],tblCompare[Candidate A],tblCompare[Candidate B])"
+    values = [paired.score_a, paired.score_b, paired.difference, paired.p_value]
+    _write_spill(ws, top + 1, left, formula, [values], [[f["score"]] * 4])
+    for c, name in enumerate(["low", "score", "high"], start=left):
+        ws.write_string(top + 3, c, name, f["header"])
+    for k, (side, cands) in enumerate((("A", cands_a), ("B", cands_b))):
+        r = top + 4 + k
+        ci = bootstrap_ci(refs, cands)
+        ws.write_string(r, left - 1, f"{side}: 95% interval", f["label"])
+        formula = f"BLEU2_CI(tblCompare[Reference],tblCompare[Candidate {side}])"
+        _write_spill(ws, r, left, formula, [[ci.low, ci.score, ci.high]], [[f["score"]] * 3])
+    p, diff = f"K{COMPARE_FIRST}", f"J{COMPARE_FIRST}"
+    verdict = verdict_text(paired.difference, paired.p_value)
+    hypothesis = "A and B are equally good against these references (paired bootstrap, 1000 resamples)."
+    verdict_row, hypothesis_row = top + 7, top + 8
+    ws.write_string(verdict_row, left - 1, "Verdict", f["label"])
+    ws.merge_range(verdict_row, left, verdict_row, left + 3, "", f["text"])
+    _write_formula(ws, verdict_row, left, verdict_formula(diff, p), f["text"], verdict)
+    ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
+    ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])
+    for row, text in ((verdict_row, verdict), (hypothesis_row, hypothesis)):
+        _fit_row(ws, row, [(text, 4 * COMPARE_RESULT_WIDTH), *typed_texts(columns, row - top - 1)])
+    ws.set_column(5, 5, 2)
+    ws.set_column(left - 1, left - 1, 16)
+    ws.set_column(left, left + 3, COMPARE_RESULT_WIDTH)
+    ws.freeze_panes(top + 1, 0)
+    _page_setup(ws, top)
 
 
 def build_sample(path: Path, name: str) -> None:
-    """A small workbook of hand-checkable pairs: inputs, the expected BLEU-2 and how it is worked out."""
+    """A small workbook of hand-checkable pairs (a table): inputs, the expected BLEU-2 and how it is worked out."""
     title, cases = SAMPLES[name]
     book = _book(path)
     f = _formats(book)
     ws = book.add_worksheet("Pairs")
     width = max(len(refs) for refs, *_ in cases)
     ref_headers = ["Reference"] if width == 1 else [f"Reference {i + 1}" for i in range(width)]
-    headers = [*ref_headers, "Candidate", "expected", "by hand"]
-    for c, header in enumerate(headers):
-        ws.write_string(0, c, header, f["header"])
-    for r, (refs, cand, expected, how) in enumerate(cases, start=1):
-        for c, ref in enumerate(refs):
-            ws.write_string(r, c, ref)
-        if cand:
-            ws.write_string(r, width, cand)
-        if expected != "":
-            ws.write_number(r, width + 1, expected, f["score"])
-        ws.write_string(r, width + 2, how)
-    ws.set_column(0, width, 45)
-    ws.set_column(width + 1, width + 1, 10)
-    ws.set_column(width + 2, width + 2, 45)
+    texts = [t for refs, cand, _, how in cases for t in (*refs, cand, how)]
+    text_width = _text_width(texts, 20, 45)
+    columns = [
+        *(
+            Column(header, [refs[k] if k < len(refs) else "" for refs, *_ in cases], f["input"], width=text_width)
+            for k, header in enumerate(ref_headers)
+        ),
+        Column("Candidate", [cand for _, cand, _, _ in cases], f["input"], width=text_width),
+        Column("expected", [expected for _, _, expected, _ in cases], f["expected"], width=10),
+        Column("by hand", [how for *_, how in cases], f["wrap"], width=text_width),
+    ]
+    _table(ws, "tblSamples", 0, 0, columns, f["header"])
+    ws.freeze_panes(1, 0)
+    _page_setup(ws, 0)
     book.set_properties({**_CORE_PROPERTIES, "title": title})
     book.close()
 

@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
+import inspect
+import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import warnings
 from pathlib import Path
+from zipfile import ZipFile
 
 import numpy as np
 import openpyxl
 import pytest
 import schedula as sh
+import xlsxwriter.worksheet
+from click.testing import CliRunner
+from openpyxl.worksheet.cell_range import CellRange
 
 from bleu_xl import cells, score, template
+from bleu_xl.cli import main
+from bleu_xl.functions import FUNCTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKBOOKS = ROOT / "workbooks"
 TEMPLATE = WORKBOOKS / "bleu2_ranking.xlsx"
+ALL_WORKBOOKS = [TEMPLATE, *sorted((WORKBOOKS / "samples").glob("*.xlsx"))]
 FIRST = template.FIRST
-LAST = FIRST + template.FILL_ROWS - 1
 N = len(template.RANK_VARIANTS)
+LAST = FIRST + N - 1
+UDFS = {f.name for f in FUNCTIONS}
+CF, CL = template.COMPARE_FIRST, template.COMPARE_FIRST + len(template.COMPARE) - 1
 
 
 def load(path: Path, **kwargs) -> openpyxl.Workbook:
@@ -37,6 +49,12 @@ def cached(*values: float):
     return out[0] if len(out) == 1 else out
 
 
+def formula_text(value) -> str | None:
+    if isinstance(value, openpyxl.worksheet.formula.ArrayFormula):
+        return value.text
+    return value if isinstance(value, str) and value.startswith("=") else None
+
+
 def test_committed_workbooks_equal_the_generator(tmp_path: Path) -> None:
     written = template.build_all(tmp_path)
     assert len(written) == 1 + len(template.SAMPLES)
@@ -46,118 +64,168 @@ def test_committed_workbooks_equal_the_generator(tmp_path: Path) -> None:
         assert committed.read_bytes() == path.read_bytes(), f"{committed} differs: run `bleu-xl template workbooks`"
 
 
-# --- structure, with openpyxl ------------------------------------------------------------------------------------
+# --- 3. Start here --------------------------------------------------------------------------------------------------
 
 
-def test_sheets_labels_and_config() -> None:
+def _sheet_text(ws) -> str:
+    return "\n".join(str(c.value) for row in ws.iter_rows() for c in row if c.value is not None)
+
+
+def test_start_here_is_the_first_sheet_and_lists_every_registered_function() -> None:
     book = load(TEMPLATE)
-    assert book.sheetnames == ["Rank", "Spill", "Pairs", "Compare", "Guide", "xlwings.conf"]
+    assert book.sheetnames == template.SHEETS and book.sheetnames[0] == "Start here"
+    assert book.active.title == "Start here"
+    start = book["Start here"]
+    listed = {row[0].value: row[1].value for row in start.iter_rows() if row[0].value in UDFS}
+    assert set(listed) == UDFS
+    for function in FUNCTIONS:
+        assert listed[function.name] == f"{function.syntax}: {function.description}"
+
+
+def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages() -> None:
+    text = _sheet_text(load(TEMPLATE)["Start here"])
+    for path in ("install\\windows\\install.cmd", "install/xlwings-lite/main.py"):
+        assert text.count(path) == 3, path
+    for phrase in (
+        "#NAME? means the bleu-xl functions are not installed",
+        "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées",
+        "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas",
+        "Formulas > Calculate Now",
+        "Formules > Calculer maintenant",
+        "Fórmulas > Calcular Agora",
+        # what BLEU-2 does not measure, and the paraphrase / wrong-price warning, in every language
+        "meaning, tone, facts or brand voice",
+        "a faithful paraphrase can score low and a text with a wrong price can score high",
+        "ni le sens, ni le ton, ni l'exactitude des faits, ni la voix de la marque",
+        "une paraphrase fidèle peut obtenir un score bas et un texte avec un prix erroné un score élevé",
+        "sentido, tom, fatos nem a voz da marca",
+        "uma paráfrase fiel pode tirar nota baixa e um texto com preço errado, nota alta",
+        "Scores against different references are not comparable",
+        "références différentes ne sont pas comparables",
+        "referências diferentes não são comparáveis",
+        "very short lines",
+        "lignes très courtes",
+        "linhas muito curtas",
+        "BP = 1 if c >= r",
+    ):
+        assert phrase in text, phrase
+    assert "une candidate" not in text and "un candidat" in text  # a candidate is "un candidat" in French
+    for sheet in template.SHEETS[1:]:
+        assert text.count(f"{sheet}:") + text.count(f"{sheet} :") >= 3, sheet  # every sheet explained thrice
+    rows = [row for row in load(TEMPLATE)["Start here"].iter_rows(values_only=True) if row[0] and row[1]]
+    assert sum(1 for label, _ in rows if label in ("What it does", "À quoi il sert", "Para que serve")) == 3
+    what = next(text for label, text in rows if label == "What it does")
+    assert what.count("\n") == 2  # three lines
+
+
+# --- 1. Rank as an Excel Table -------------------------------------------------------------------------------------
+
+RANK_FORMULAS = {
+    "#": "ROW()-ROW(tblVariants[[#Headers],[Candidate]])",
+    "BLEU-2": "BLEU2(Reference,tblVariants[[#This Row],[Candidate]])",
+    "p1": "BLEU2_P1(Reference,tblVariants[[#This Row],[Candidate]])",
+    "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
+    "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
+    "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",'
+    "INDEX(BLEU2_DETAIL(Reference,tblVariants[[#This Row],[Candidate]]),1,10))",
+    "Rank": 'IF(tblVariants[[#This Row],[BLEU-2]]="","",'
+    "_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]))",
+}
+
+
+def _check_rank_follows_table(path: Path, n: int) -> None:
+    """The table covers every variant; every row has every calculated column; names, data bars, best candidate
+    and chart refer to the table, not to a fixed row."""
+    book = load(path)
     rank = book["Rank"]
+    table = rank.tables["tblVariants"]
+    last = FIRST + n - 1
+    assert table.ref == f"A{FIRST - 1}:H{last}"
+    headers = [c.name for c in table.tableColumns]
+    assert headers == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
+    for column in table.tableColumns:
+        if column.name != "Candidate":
+            assert column.calculatedColumnFormula.attr_text == RANK_FORMULAS[column.name]
+    for row in range(FIRST, last + 1):
+        for c, header in enumerate(headers):
+            if header != "Candidate":
+                assert formula_text(rank.cell(row, c + 1).value) == "=" + RANK_FORMULAS[header], (row, header)
+    assert rank[f"C{last + 1}"].value is None
+    assert book.defined_names["Reference"].attr_text == "Rank!$B$2"
+    assert book.defined_names["Candidates"].attr_text == "tblVariants[Candidate]"
+    assert book.defined_names["Scores"].attr_text == "tblVariants[BLEU-2]"
+    assert formula_text(rank["B3"].value) == (
+        '=IF(COUNT(tblVariants[BLEU-2])=0,"",'
+        "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))"
+    )
+    with ZipFile(path) as z:
+        xml = z.read("xl/worksheets/sheet2.xml").decode()
+        chart = z.read("xl/charts/chart1.xml").decode()
+    assert f'<conditionalFormatting sqref="C{FIRST}:C{last}"><cfRule type="dataBar"' in xml
+    assert f"<c:f>Rank!$A${FIRST}:$A${last}</c:f>" in chart and f"<c:f>Rank!$C${FIRST}:$C${last}</c:f>" in chart
+    sorted_view = book["Sorted"]["A4"].value
+    assert sorted_view.text == "=" + template.SORTED_VIEW.replace("SORTBY(", "_xlfn.SORTBY(").replace(
+        "FILTER(", "_xlfn._xlws.FILTER("
+    )
+    assert sorted_view.ref == f"A4:C{3 + n}"
+
+
+def test_rank_is_an_excel_table_with_calculated_columns() -> None:
+    _check_rank_follows_table(TEMPLATE, N)
+    rank = load(TEMPLATE)["Rank"]
+    assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
     assert rank["A2"].value == "Reference" and rank["B2"].value == template.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
-    assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
     assert rank.freeze_panes == f"A{FIRST}"
-    assert rank.column_dimensions["B"].width > 60
-    conf = book["xlwings.conf"]
+    conf = load(TEMPLATE)["xlwings.conf"]
     assert (conf["A1"].value, conf["B1"].value) == ("UDF Modules", "bleu_xl.udfs")
-    assert set(book.defined_names) >= {"Reference", "Candidates", "Scores"}
-    assert book.defined_names["Reference"].attr_text == "Rank!$B$2"
-    guide = "\n".join(str(c.value) for row in book["Guide"].iter_rows() for c in row if c.value)
-    for phrase in ("rank variants", "classer des candidates", "ordenar candidatos", "BP = 1 if c >= r"):
-        assert phrase in guide
 
 
-def test_rank_formulas_filled_down_past_the_samples() -> None:
-    rank = load(TEMPLATE)["Rank"]
-    for row in (FIRST, FIRST + N - 1, FIRST + N, LAST):
-        assert rank[f"C{row}"].value == f"=BLEU2($B$2,B{row})"
-        assert rank[f"D{row}"].value == f"=BLEU2_P1($B$2,B{row})"
-        assert rank[f"E{row}"].value == f"=BLEU2_P2($B$2,B{row})"
-        assert rank[f"F{row}"].value == f"=BLEU2_BP($B$2,B{row})"
-        assert rank[f"G{row}"].value == f'=IF(B{row}="","",COUNTA(BLEU2_TOKENS(B{row})))'
-        assert rank[f"H{row}"].value == f'=IF(C{row}="","",_xlfn.RANK.EQ(C{row},$C${FIRST}:$C${LAST}))'
-    assert rank[f"C{LAST + 1}"].value is None
-    assert rank["B3"].value == f"=INDEX($B${FIRST}:$B${LAST},MATCH(MAX($C${FIRST}:$C${LAST}),$C${FIRST}:$C${LAST},0))"
-    assert len(rank._charts) == 1 and rank._charts[0].tagname == "barChart"
+def _variants(n: int) -> list[str]:
+    words = "free delivery on every order this week shop the new summer collection today now".split()
+    return [" ".join(words[(i * 7 + k) % len(words)] for k in range(3 + i % 9)) for i in range(n)]
 
 
-def test_data_bars() -> None:
-    from zipfile import ZipFile
-
-    with ZipFile(TEMPLATE) as z:
-        xml = z.read("xl/worksheets/sheet1.xml").decode()
-    assert f'<conditionalFormatting sqref="C{FIRST}:C{LAST}"><cfRule type="dataBar"' in xml
-
-
-def test_spill_sheet_is_a_dynamic_array() -> None:
-    spill = load(TEMPLATE)["Spill"]
-    formula = spill[f"C{FIRST - 1}"].value
-    assert isinstance(formula, openpyxl.worksheet.formula.ArrayFormula)
-    assert formula.text == f"=BLEU2_DETAIL($B$2,B{FIRST}:B{FIRST + template.SPILL_ROWS - 1},TRUE)"
-    from zipfile import ZipFile
-
-    with ZipFile(TEMPLATE) as z:
-        xml = z.read("xl/worksheets/sheet2.xml").decode()
-        meta = z.read("xl/metadata.xml").decode()
-    # cm="1" points at the dynamic-array metadata: Excel 365 shows the formula without "@".
-    assert f'<c r="C{FIRST - 1}" cm="1"' in xml and "XLDAPR" in meta
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("extended") / "bleu2_ranking_500.xlsx"
+    template.build_template(path, _variants(500))
+    return path
 
 
-def test_pairs_sheet() -> None:
-    pairs = load(TEMPLATE)["Pairs"]
-    assert [c.value for c in pairs[1]][:6] == ["Reference", "Candidate", "BLEU-2", "p1", "p2", "BP"]
-    assert pairs["C2"].value == "=BLEU2(A2,B2)"
-    assert pairs["H2"].value == f"=BLEU2_CORPUS(A2:A{template.PAIRS_ROWS + 1},B2:B{template.PAIRS_ROWS + 1})"
+def test_table_and_everything_that_follows_it_cover_500_rows(extended: Path) -> None:
+    _check_rank_follows_table(extended, 500)
 
 
-def test_cached_values_are_the_core_scores() -> None:
-    rank = load(TEMPLATE, data_only=True)["Rank"]
-    scores = [score(template.RANK_REFERENCE, v) for v in template.RANK_VARIANTS]
-    for i, s in enumerate(scores):
-        row = FIRST + i
-        assert rank[f"C{row}"].value == cached(s.bleu)
-        assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == cached(s.p1, s.p2, s.bp)
-        assert rank[f"G{row}"].value == s.c
-        assert rank[f"H{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
-    for row in (FIRST + N, LAST):
-        assert rank[f"C{row}"].value in ("", None) and rank[f"H{row}"].value in ("", None)
-    assert rank["B3"].value == template.RANK_VARIANTS[0]
-    spill = load(TEMPLATE, data_only=True)["Spill"]
-    assert [c.value for c in spill[FIRST]][2:12] == [1.0, 1.0, 13, 13, 1.0, 12, 12, 1.0, 13, 13]
-    pairs = load(TEMPLATE, data_only=True)["Pairs"]
-    refs = [r for r, _ in template.PAIRS]
-    cands = [c for _, c in template.PAIRS]
-    assert pairs["H2"].value == pytest.approx(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
+# --- a formula engine: structured references evaluated as the ranges they stand for ---------------------------------
+
+_STRUCTURED = re.compile(
+    r"(tbl\w+)\[(?:\[#This Row\],\[([^\]]+)\]|\[#Headers\],\[([^\]]+)\]|\[([^\]]+)\]:\[([^\]]+)\]|([^\[\]]+))\]"
+)
 
 
-# --- the samples: hand-checked expected values ---------------------------------------------------------------------
+def _to_a1(formula: str, tables: dict, row: int | None) -> str:
+    """A formula with its structured references written as A1 ranges (the `formulas` engine knows no tables)."""
 
+    def column(table, name):
+        sheet, box, names = tables[table]
+        letter = openpyxl.utils.get_column_letter(box.min_col + names.index(name.replace("'#", "#")))
+        return sheet, box, letter
 
-@pytest.mark.parametrize("name", list(template.SAMPLES))
-def test_samples_expected_values(name: str) -> None:
-    sheet = load(WORKBOOKS / "samples" / f"{name}.xlsx")["Pairs"]
-    rows = list(sheet.iter_rows(values_only=True))
-    header = rows[0]
-    cand_col = header.index("Candidate")
-    expected_col = header.index("expected")
-    checked = 0
-    for row in rows[1:]:
-        refs = [v for v in row[:cand_col] if v]
-        cand, expected = row[cand_col], row[expected_col]
-        if cand is None:
-            assert expected is None
-            continue
-        assert score(refs, cand).bleu == pytest.approx(expected, rel=0, abs=1e-12), (refs, cand)
-        checked += 1
-    assert checked >= 3
+    def replace(m):
+        table, this, header, start, end, whole = m.groups()
+        if this:
+            sheet, _, letter = column(table, this)
+            return f"{sheet}!{letter}{row}"
+        if header:
+            sheet, box, letter = column(table, header)
+            return f"{sheet}!${letter}${box.min_row}"
+        first, last = (start, end) if start else (whole, whole)
+        sheet, box, a = column(table, first)
+        _, _, b = column(table, last)
+        return f"{sheet}!${a}${box.min_row + 1}:${b}${box.max_row}"
 
-
-def test_seed_example_in_pairs_sheet() -> None:
-    pairs = load(TEMPLATE, data_only=True)["Pairs"]
-    assert pairs["C3"].value == pytest.approx(math.exp(1 - 11 / 5), abs=1e-15)  # "a entrega chegou no prazo"
-
-
-# --- a real formula engine: recalculate every cell ------------------------------------------------------------------
+    return _STRUCTURED.sub(replace, formula)
 
 
 def _engine_value(v):
@@ -180,29 +248,38 @@ def _to_engine(result):
     return np.asarray(result, dtype=object) if isinstance(result, list) else result
 
 
-@pytest.fixture(scope="module")
-def recalculated():
+def recalculate(path: Path, tmp: Path) -> dict:
+    """Every cell of the workbook as the `formulas` engine computes it, with bleu-xl's cell functions."""
     import formulas
     from formulas.functions import get_functions, wrap_func
 
-    functions = {
-        "BLEU2": lambda r, c: cells.bleu_cells(r, c, "bleu"),
-        "BLEU2_P1": lambda r, c: cells.bleu_cells(r, c, "p1"),
-        "BLEU2_P2": lambda r, c: cells.bleu_cells(r, c, "p2"),
-        "BLEU2_BP": lambda r, c: cells.bleu_cells(r, c, "bp"),
-        "BLEU2_TOKENS": lambda t, s=None: cells.tokens_cells(t, s),
-        "BLEU2_DETAIL": lambda r, c, h=False: cells.detail_cells(r, c, h),
-        "BLEU2_CORPUS": lambda r, c: cells.corpus_cells(r, c),
-        "BLEU2_PAIRED": lambda r, a, b, n=1000: cells.paired_cells(r, a, b, n),
-        "BLEU2_CI": lambda r, c, level=0.95, n=1000: cells.ci_cells(r, c, level, n),
+    book = load(path)
+    tables = {
+        t.name: (ws.title, CellRange(t.ref), [c.name for c in t.tableColumns])
+        for ws in book.worksheets
+        for t in ws.tables.values()
     }
+    for ws in book.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                value = cell.value
+                if isinstance(value, openpyxl.worksheet.formula.ArrayFormula):
+                    value.text = _to_a1(value.text, tables, cell.row)
+                elif isinstance(value, str) and value.startswith("="):
+                    cell.value = _to_a1(value, tables, cell.row)
+        ws.tables.clear()
+    for name in list(book.defined_names):
+        book.defined_names[name].attr_text = _to_a1(book.defined_names[name].attr_text, tables, None)
+    plain = tmp / path.name
+    book.save(plain)
+
+    functions = {f.name: f.call for f in FUNCTIONS}
     registry = get_functions()
     for name, fn in functions.items():
         registry[name] = wrap_func(lambda *args, _fn=fn: _to_engine(_fn(*map(_from_engine, args))))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = formulas.ExcelModel().loads(str(TEMPLATE)).finish()
-        solution = model.calculate()
+        solution = formulas.ExcelModel().loads(str(plain)).finish().calculate()
     values = {}
     for key, value in solution.items():
         if "]" in key:  # cells are named like '[bleu2_ranking.xlsx]RANK'!C6; defined names have no book part
@@ -211,76 +288,54 @@ def recalculated():
     return values
 
 
-def test_engine_recalculates_rank_sheet(recalculated) -> None:
-    scores = [score(template.RANK_REFERENCE, v) for v in template.RANK_VARIANTS]
+def _check_engine_rank(values: dict, variants: list[str]) -> None:
+    scores = [score(template.RANK_REFERENCE, v) for v in variants]
     for i, s in enumerate(scores):
         row = FIRST + i
-        assert recalculated[f"RANK!C{row}"][0][0] == s.bleu
-        assert recalculated[f"RANK!D{row}"][0][0] == s.p1
-        assert recalculated[f"RANK!E{row}"][0][0] == s.p2
-        assert recalculated[f"RANK!F{row}"][0][0] == s.bp
-        assert recalculated[f"RANK!G{row}"][0][0] == s.c
-        assert recalculated[f"RANK!H{row}"][0][0] == 1 + sum(t.bleu > s.bleu for t in scores)
-    for row in (FIRST + N, LAST):
-        assert recalculated[f"RANK!C{row}"][0][0] == "" and recalculated[f"RANK!H{row}"][0][0] == ""
-    assert recalculated["RANK!B3"][0][0] == template.RANK_VARIANTS[0]
+        got = [values[f"RANK!{c}{row}"][0][0] for c in "ACDEFGH"]
+        assert got == [i + 1, s.bleu, s.p1, s.p2, s.bp, s.c, 1 + sum(t.bleu > s.bleu for t in scores)], row
+    best = max(range(len(variants)), key=lambda i: (scores[i].bleu, -i))
+    assert values["RANK!B3"][0][0] == variants[best]
+    n = len(variants)
+    view = values[f"SORTED!A4:C{3 + n}"]
+    order = sorted(range(n), key=lambda i: -scores[i].bleu)
+    assert [list(r) for r in view] == [[i + 1, variants[i], scores[i].bleu] for i in order]
+
+
+@pytest.fixture(scope="module")
+def recalculated(tmp_path_factory) -> dict:
+    return recalculate(TEMPLATE, tmp_path_factory.mktemp("engine"))
+
+
+def test_engine_recalculates_rank_and_sorted_sheets(recalculated) -> None:
+    _check_engine_rank(recalculated, template.RANK_VARIANTS)
+
+
+def test_engine_recalculates_the_500_row_table(extended: Path, tmp_path: Path) -> None:
+    _check_engine_rank(recalculate(extended, tmp_path), _variants(500))
+
+
+def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
+    """COUNTA(BLEU2_TOKENS(...)) counted 1 for a text with no words; the token count is BLEU2_DETAIL's c."""
+    variants = ["Order today.", "!!! ???"]
+    path = tmp_path / "no_words.xlsx"
+    template.build_template(path, variants)
+    assert load(path, data_only=True)["Rank"][f"G{FIRST + 1}"].value == 0
+    values = recalculate(path, tmp_path)
+    assert values[f"RANK!G{FIRST + 1}"][0][0] == 0
+    _check_engine_rank(values, variants)
 
 
 def test_engine_recalculates_spill_and_pairs(recalculated) -> None:
-    grid = recalculated[f"SPILL!C{FIRST - 1}:L{FIRST + template.SPILL_ROWS - 1}"]
+    grid = recalculated[f"SPILL!C{FIRST - 1}:L{LAST}"]
     assert list(grid[0]) == cells.DETAIL_HEADERS
     s = score(template.RANK_REFERENCE, template.RANK_VARIANTS[1])
     assert list(grid[2]) == [s.bleu, s.p1, 12, 13, s.p2, 11, 12, s.bp, 13, 13]
-    assert list(grid[N + 1]) == [""] * 10
     for i, (ref, cand) in enumerate(template.PAIRS):
         assert recalculated[f"PAIRS!C{i + 2}"][0][0] == score(ref, cand).bleu
-    assert recalculated[f"PAIRS!C{len(template.PAIRS) + 2}"][0][0] == ""
     refs = [[r] for r, _ in template.PAIRS]
     cands = [[c] for _, c in template.PAIRS]
     assert recalculated["PAIRS!H2"][0][0] == cells.corpus_cells(refs, cands)
-
-
-# --- a real spreadsheet application: LibreOffice renders the template with its cached scores ------------------------
-
-
-def _need(program: str) -> str:
-    path = shutil.which(program)
-    if path is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{program} is missing: .ci/run installs it (libreoffice-calc-nogui, poppler-utils)")
-        pytest.skip(f"{program} is not installed (apt-get install libreoffice-calc-nogui poppler-utils)")
-    return path
-
-
-def test_libreoffice_renders_the_cached_scores(tmp_path: Path) -> None:
-    soffice = _need("soffice")
-    pdftotext = _need("pdftotext")
-    env = {**os.environ, "HOME": str(tmp_path)}  # a private LibreOffice profile
-    subprocess.run(
-        [soffice, "--headless", "--convert-to", "pdf", "--outdir", str(tmp_path), str(TEMPLATE)],
-        check=True,
-        capture_output=True,
-        timeout=180,
-        env=env,
-    )
-    pdf = tmp_path / "bleu2_ranking.pdf"
-    text = subprocess.run(
-        [pdftotext, "-layout", "-f", "1", "-l", "1", str(pdf), "-"], check=True, capture_output=True, text=True
-    ).stdout
-    assert template.RANK_REFERENCE in text
-    for variant in template.RANK_VARIANTS[:12]:
-        assert variant in text
-    shown = text.split()
-    for variant in template.RANK_VARIANTS:
-        s = score(template.RANK_REFERENCE, variant)
-        for value in (s.bleu, s.p1, s.p2, s.bp):
-            assert f"{value:.3f}" in shown, (variant, value)  # the cached score, as the 0.000 format shows it
-
-
-# --- the Compare sheet ---------------------------------------------------------------------------------------------
-
-CF = template.COMPARE_FIRST
-CL = CF + template.COMPARE_ROWS - 1
 
 
 def _compare_expected():
@@ -288,25 +343,6 @@ def _compare_expected():
 
     refs, a, b = (list(col) for col in zip(*template.COMPARE))
     return paired_test(refs, a, b), bootstrap_ci(refs, a), bootstrap_ci(refs, b)
-
-
-def test_compare_sheet_formulas_and_cached_values() -> None:
-    ws = load(TEMPLATE)["Compare"]
-    assert [c.value for c in ws[CF - 1]][:5] == ["Reference", "Candidate A", "Candidate B", "BLEU-2 A", "BLEU-2 B"]
-    assert ws[f"D{CF}"].value == f"=BLEU2(A{CF},B{CF})" and ws[f"E{CL}"].value == f"=BLEU2(A{CL},C{CL})"
-    paired = ws[f"H{CF}"].value
-    assert paired.text == f"=BLEU2_PAIRED(A{CF}:A{CL},B{CF}:B{CL},C{CF}:C{CL})" and paired.ref == f"H{CF}:K{CF}"
-    assert ws[f"H{CF + 3}"].value.text == f"=BLEU2_CI(A{CF}:A{CL},B{CF}:B{CL})"
-    assert ws[f"H{CF + 4}"].value.text == f"=BLEU2_CI(A{CF}:A{CL},C{CF}:C{CL})"
-    sheet = load(TEMPLATE, data_only=True)["Compare"]
-    result, ci_a, ci_b = _compare_expected()
-    assert tuple(sheet.cell(CF, c).value for c in range(8, 12)) == cached(
-        result.score_a, result.score_b, result.difference, result.p_value
-    )
-    assert tuple(sheet.cell(CF + 3, c).value for c in range(8, 11)) == cached(ci_a.low, ci_a.score, ci_a.high)
-    assert tuple(sheet.cell(CF + 4, c).value for c in range(8, 11)) == cached(ci_b.low, ci_b.score, ci_b.high)
-    assert sheet[f"H{CF + 6}"].value == result.verdict()
-    assert result.significant and result.difference > 0
 
 
 def test_engine_recalculates_compare_sheet(recalculated) -> None:
@@ -318,5 +354,326 @@ def test_engine_recalculates_compare_sheet(recalculated) -> None:
         result.p_value,
     ]
     assert list(recalculated[f"COMPARE!H{CF + 3}:J{CF + 3}"][0]) == [ci_a.low, ci_a.score, ci_a.high]
-    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == result.verdict()
-    assert recalculated[f"COMPARE!D{CL}"][0][0] == ""
+    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(result.difference, result.p_value)
+
+
+# --- 2. formulas as Excel 365 stores them --------------------------------------------------------------------------
+
+# Excel's functions newer than 2007, as XlsxWriter lists them to prefix them with _xlfn. (or _xlfn._xlws.)
+FUTURE = set(re.findall(r'\\b([A-Z0-9.]+)\\\(", "_xlfn\.', inspect.getsource(xlsxwriter.worksheet.Worksheet)))
+_CALL = re.compile(r"((?:_xlfn\.)?(?:_xlws\.)?[A-Za-z_][A-Za-z0-9_.]*)\(")
+_STRING = re.compile(r'"[^"]*"')
+
+
+def all_formulas(path: Path) -> list[tuple[str, str, bool]]:
+    """(where, formula, is a dynamic array) for every cell formula, table column formula and defined name."""
+    found = []
+    with ZipFile(path) as z:
+        for name in z.namelist():
+            text = z.read(name).decode("utf-8", "replace")
+            if name.startswith("xl/worksheets/sheet"):
+                for cell, attrs, f_attrs, formula in re.findall(
+                    r'<c r="([A-Z]+\d+)"([^>]*)><f([^>]*)>([^<]*)</f>', text
+                ):
+                    dynamic = 'cm="1"' in attrs and 't="array"' in f_attrs
+                    found.append((f"{name}!{cell}", formula, dynamic))
+            elif name.startswith("xl/tables/"):
+                found += [(name, f, False) for f in re.findall(r"<calculatedColumnFormula>([^<]*)<", text)]
+            elif name == "xl/workbook.xml":
+                found += [(name, f, False) for f in re.findall(r"<definedName [^>]*>([^<]*)<", text)]
+    return [(where, formula.replace("&quot;", '"').replace("&amp;", "&"), d) for where, formula, d in found]
+
+
+def test_future_function_list_is_read() -> None:
+    assert {"RANK.EQ", "SORTBY", "FILTER", "XLOOKUP", "CONCAT"} <= FUTURE and "INDEX" not in FUTURE
+
+
+@pytest.mark.parametrize("path", ALL_WORKBOOKS, ids=lambda p: p.name)
+def test_every_function_is_known_and_prefixed_as_excel_stores_it(path: Path) -> None:
+    formulas = all_formulas(path)
+    assert path != TEMPLATE or len(formulas) > 100
+    for where, formula, _ in formulas:
+        for name in _CALL.findall(_STRING.sub('""', formula)):
+            if name.startswith("_xlfn."):
+                assert name.removeprefix("_xlfn.").removeprefix("_xlws.") in FUTURE, (where, name)
+            else:
+                assert name in UDFS or name not in FUTURE, (where, formula)  # a future function lacks _xlfn.
+
+
+@pytest.mark.parametrize("path", ALL_WORKBOOKS, ids=lambda p: p.name)
+def test_no_implicit_intersection_and_no_locale_dependent_text(path: Path) -> None:
+    udf = re.compile(r"\b(" + "|".join(UDFS) + r")\(")
+    for where, formula, dynamic in all_formulas(path):
+        if udf.search(formula) and not where.startswith("xl/tables/"):
+            assert dynamic, (where, formula)  # cm="1": Excel 365 shows it without "@"
+        assert "TEXT(" not in _STRING.sub('""', formula).replace("_xlfn.", ""), (where, formula)
+    with ZipFile(path) as z:
+        workbook = z.read("xl/workbook.xml").decode()
+    assert "fullCalcOnLoad" not in workbook and f'calcId="{template.CALC_ID}"' in workbook
+
+
+def test_p_value_text() -> None:
+    assert template.p_text(0.0) == "p < 0.001"
+    assert template.p_text(1 / 1001) == "p < 0.001"
+    assert template.p_text(0.0123) == "p = 0.012"
+    assert template.verdict_text(0.5, 0.0) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
+    assert (
+        template.verdict_text(-0.1, 0.2) == "A scores higher than B, but the difference may well be chance, p = 0.200"
+    )
+    assert template.verdict_text(0.0, 1.0) == "A and B score the same (p = 1.000)"
+
+
+def test_verdict_formula_is_locale_safe() -> None:
+    ws = load(TEMPLATE)["Compare"]
+    formula = ws[f"H{CF + 6}"].value
+    assert formula == "=" + template.verdict_formula(f"J{CF}", f"K{CF}")
+    assert 'IF(K4<0.001,"p < 0.001","p = "&FIXED(K4,3))' in formula
+
+
+def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
+    import formulas
+
+    for diff, p in ((0.5, 0.0), (0.5, 1 / 1001), (-0.2, 0.01), (0.1, 0.3), (-0.1, 0.5), (0.0, 1.0)):
+        func = formulas.Parser().ast("=" + template.verdict_formula("D", "P"))[1].compile()
+        assert func(diff, p) == template.verdict_text(diff, p), (diff, p)
+
+
+# --- cached values -------------------------------------------------------------------------------------------------
+
+
+def test_cached_values_are_the_core_scores() -> None:
+    book = load(TEMPLATE, data_only=True)
+    rank = book["Rank"]
+    scores = [score(template.RANK_REFERENCE, v) for v in template.RANK_VARIANTS]
+    for i, s in enumerate(scores):
+        row = FIRST + i
+        assert rank[f"A{row}"].value == i + 1
+        assert rank[f"C{row}"].value == cached(s.bleu)
+        assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == cached(s.p1, s.p2, s.bp)
+        assert rank[f"G{row}"].value == s.c
+        assert rank[f"H{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
+    assert rank["B3"].value == template.RANK_VARIANTS[0]
+    order = sorted(range(N), key=lambda i: -scores[i].bleu)
+    view = [[c.value for c in row] for row in book["Sorted"][f"A4:C{3 + N}"]]
+    assert view == [[i + 1, template.RANK_VARIANTS[i], cached(scores[i].bleu)] for i in order]
+    spill = book["Spill"]
+    assert [c.value for c in spill[FIRST]][2:12] == [1.0, 1.0, 13, 13, 1.0, 12, 12, 1.0, 13, 13]
+    pairs = book["Pairs"]
+    refs = [r for r, _ in template.PAIRS]
+    cands = [c for _, c in template.PAIRS]
+    assert pairs["H2"].value == pytest.approx(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
+    assert pairs["C3"].value == pytest.approx(math.exp(1 - 11 / 5), abs=1e-15)  # "a entrega chegou no prazo"
+
+
+def test_compare_sheet_formulas_and_cached_values() -> None:
+    ws = load(TEMPLATE)["Compare"]
+    assert ws.tables["tblCompare"].ref == f"A{CF - 1}:E{CL}"
+    assert [c.value for c in ws[CF - 1]][:5] == ["Reference", "Candidate A", "Candidate B", "BLEU-2 A", "BLEU-2 B"]
+    assert formula_text(ws[f"D{CF}"].value) == (
+        "=BLEU2(tblCompare[[#This Row],[Reference]],tblCompare[[#This Row],[Candidate A]])"
+    )
+    paired = ws[f"H{CF}"].value
+    assert paired.text == "=BLEU2_PAIRED(tblCompare[Reference],tblCompare[Candidate A],tblCompare[Candidate B])"
+    assert paired.ref == f"H{CF}:K{CF}"
+    assert ws[f"H{CF + 3}"].value.text == "=BLEU2_CI(tblCompare[Reference],tblCompare[Candidate A])"
+    assert ws[f"H{CF + 4}"].value.text == "=BLEU2_CI(tblCompare[Reference],tblCompare[Candidate B])"
+    sheet = load(TEMPLATE, data_only=True)["Compare"]
+    result, ci_a, ci_b = _compare_expected()
+    assert tuple(sheet.cell(CF, c).value for c in range(8, 12)) == cached(
+        result.score_a, result.score_b, result.difference, result.p_value
+    )
+    assert tuple(sheet.cell(CF + 3, c).value for c in range(8, 11)) == cached(ci_a.low, ci_a.score, ci_a.high)
+    assert tuple(sheet.cell(CF + 4, c).value for c in range(8, 11)) == cached(ci_b.low, ci_b.score, ci_b.high)
+    assert sheet[f"H{CF + 6}"].value.endswith("p < 0.001") and result.p_value < 0.001
+
+
+def test_spill_sheet_follows_its_table_and_caches_no_zeros() -> None:
+    spill = load(TEMPLATE)["Spill"]
+    assert spill.tables["tblSpill"].ref == f"B{FIRST - 1}:B{LAST}"
+    formula = spill[f"C{FIRST - 1}"].value
+    assert formula.text == "=BLEU2_DETAIL($B$2,tblSpill[Candidate],TRUE)" and formula.ref == f"C{FIRST - 1}:L{LAST}"
+    grid = cells.detail_cells(template.RANK_REFERENCE, [[t] for t in template.RANK_VARIANTS], True)
+    values = load(TEMPLATE, data_only=True)["Spill"]
+    for r, row in enumerate(grid):
+        for c, expected in enumerate(row):
+            got = values.cell(FIRST - 1 + r, 3 + c).value
+            assert got == (cached(expected) if isinstance(expected, float) else expected), (r, c)
+
+
+# --- 4. honest cells: styles, number formats, widths, page setup ---------------------------------------------------
+
+INPUT_FILL = "FFFFF2CC"
+
+
+def _fill(cell) -> str | None:
+    return cell.fill.fgColor.rgb if cell.fill.fill_type == "solid" else None
+
+
+@pytest.mark.parametrize("path", ALL_WORKBOOKS, ids=lambda p: p.name)
+def test_input_and_formula_cells_look_different_and_counts_are_integers(path: Path) -> None:
+    book = load(path)
+    values = load(path, data_only=True)
+    formulas = 0
+    for ws in book.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if formula_text(cell.value):
+                    formulas += 1
+                    assert _fill(cell) not in (None, INPUT_FILL), (ws.title, cell.coordinate)
+                cached_value = values[ws.title][cell.coordinate].value
+                number = isinstance(cached_value, (int, float)) and not isinstance(cached_value, bool)
+                if number and cached_value == int(cached_value) and cached_value > 1:  # a count, never "13.000"
+                    assert cell.number_format in ("0", "General"), (ws.title, cell.coordinate)
+                elif number and cached_value != int(cached_value):
+                    assert cell.number_format.startswith("0.000"), (ws.title, cell.coordinate)
+        for table in ws.tables.values():
+            box = CellRange(table.ref)
+            for k, column in enumerate(table.tableColumns):
+                if column.name in ("Reference", "Candidate", "Candidate A", "Candidate B", "Reference 1"):
+                    for r in range(box.min_row + 1, box.max_row + 1):
+                        assert _fill(ws.cell(r, box.min_col + k)) == INPUT_FILL, (ws.title, r, column.name)
+    assert formulas > 0 or path != TEMPLATE
+    if path == TEMPLATE:
+        assert _fill(book["Rank"]["B2"]) == INPUT_FILL and _fill(book["Rank"]["B3"]) != INPUT_FILL
+        assert book["Spill"][f"E{FIRST}"].number_format == "0" and book["Spill"][f"D{FIRST}"].number_format == "0.000"
+
+
+def _column_width(ws, letter: str) -> float:
+    for dims in ws.column_dimensions.values():
+        if dims.min and dims.max and dims.min <= openpyxl.utils.column_index_from_string(letter) <= dims.max:
+            return dims.width
+    return 8.43
+
+
+@pytest.mark.parametrize("path", ALL_WORKBOOKS, ids=lambda p: p.name)
+def test_widths_show_the_texts(path: Path) -> None:
+    """A text fits its column on one line, or wraps in a row tall enough for its lines (texts that may run on
+    into empty cells to their right, titles and notes, are not counted)."""
+    book = load(path, data_only=True)
+    for ws in book.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if not isinstance(cell.value, str) or not cell.value:
+                    continue
+                right = ws.cell(cell.row, cell.column + 1).value
+                if right is None and not cell.alignment.wrap_text:
+                    continue  # runs on into the empty cell to its right, as a title does
+                width = _column_width(ws, cell.column_letter)
+                if cell.coordinate in ws.merged_cells:
+                    merged = next(r for r in ws.merged_cells.ranges if cell.coordinate in r)
+                    width = sum(
+                        _column_width(ws, openpyxl.utils.get_column_letter(c))
+                        for c in range(merged.min_col, merged.max_col + 1)
+                    )
+                lines = template.lines_needed(cell.value, width)
+                if lines == 1:
+                    continue
+                assert cell.alignment.wrap_text, (ws.title, cell.coordinate, cell.value)
+                height = ws.row_dimensions[cell.row].height or template.LINE_HEIGHT
+                assert height >= template.LINE_HEIGHT * lines, (ws.title, cell.coordinate, cell.value)
+
+
+@pytest.mark.parametrize("path", ALL_WORKBOOKS, ids=lambda p: p.name)
+def test_every_sheet_has_a_page_setup(path: Path) -> None:
+    book = load(path)
+    for ws in book.worksheets:
+        assert ws.page_setup.orientation == "landscape", ws.title
+        assert ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+        assert (ws.page_setup.fitToWidth or 1, ws.page_setup.fitToHeight) == (1, 0), ws.title  # 1 is the default
+        assert not ws.print_area, ws.title  # the used range prints, so printing follows the tables
+        for table in ws.tables.values():
+            header = CellRange(table.ref).min_row
+            assert ws.print_title_rows == f"${header}:${header}", ws.title
+
+
+# --- 5. the samples ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(template.SAMPLES))
+def test_samples_are_tables_with_hand_checked_values(name: str) -> None:
+    sheet = load(WORKBOOKS / "samples" / f"{name}.xlsx")["Pairs"]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert sheet.tables["tblSamples"].ref == f"A1:{openpyxl.utils.get_column_letter(len(rows[0]))}{len(rows)}"
+    header = rows[0]
+    cand_col = header.index("Candidate")
+    expected_col = header.index("expected")
+    checked = 0
+    for row in rows[1:]:
+        refs = [v for v in row[:cand_col] if v]
+        cand, expected = row[cand_col], row[expected_col]
+        if cand is None:
+            assert expected is None
+            continue
+        assert score(refs, cand).bleu == pytest.approx(expected, rel=0, abs=1e-12), (refs, cand)
+        checked += 1
+    assert checked >= 3
+
+
+# --- the command line still reads the template ---------------------------------------------------------------------
+
+
+def test_command_line_reads_rank_pairs_and_compare() -> None:
+    runner = CliRunner()
+    for sheet, n in (("Rank", N), ("Pairs", len(template.PAIRS))):
+        out = runner.invoke(main, ["score", str(TEMPLATE), "--sheet", sheet, "--format", "json", "-o", "-", "-q"])
+        assert out.exit_code == 0, out.output
+        lines = [json.loads(line) for line in out.output.splitlines()]
+        assert len(lines) == n
+    out = runner.invoke(
+        main, ["compare", str(TEMPLATE), "--sheet", "Compare", "--a", "Candidate A", "--b", "Candidate B"]
+    )
+    assert out.exit_code == 0 and "(12 pairs, 0 skipped" in out.output
+
+
+def test_readme_shows_every_rendered_page() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pictures = sorted((ROOT / "docs").glob("*.png"))
+    assert len(pictures) > len(template.SHEETS) and all(f"](docs/{p.name})" in readme for p in pictures)
+    assert {p.name for p in pictures} >= {f"sample-{name}-01.png" for name in template.SAMPLES}
+    assert all(p.stat().st_size < 150_000 for p in pictures)  # small: rendered at 70 dpi
+
+
+# --- LibreOffice renders every sheet -------------------------------------------------------------------------------
+
+
+def _need(program: str) -> str:
+    path = shutil.which(program)
+    if path is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{program} is missing: .ci/run installs it (libreoffice-calc-nogui, poppler-utils)")
+        pytest.skip(f"{program} is not installed (apt-get install libreoffice-calc-nogui poppler-utils)")
+    return path
+
+
+def test_libreoffice_prints_every_text_whole(tmp_path: Path) -> None:
+    soffice = _need("soffice")
+    pdftotext = _need("pdftotext")
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{tmp_path}/profile",  # a private profile: parallel runs do not collide
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path),
+            str(TEMPLATE),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+    pdf = tmp_path / "bleu2_ranking.pdf"
+    pages = subprocess.run([pdftotext, str(pdf), "-"], check=True, capture_output=True, text=True).stdout
+    flat = [" ".join(page.split()) for page in pages.split("\f") if page.strip()]
+    pictures = sorted(p.name for p in (ROOT / "docs").glob("template-*.png"))
+    assert pictures == [f"template-{n:02d}.png" for n in range(1, len(flat) + 1)], "run docs/render.py"
+    assert flat[0].startswith("bleu-xl: BLEU-2 scores") and "What it does" in flat[0]  # Start here prints first
+    everything = "".join("".join(flat).split())  # without spaces: LibreOffice may break a line inside a path
+    for _, rows in template.START_HERE:
+        for _, body in rows:
+            assert "".join(body.split()) in everything, body  # printed whole: not cut off at the page's edge
+    rank = next(p for p in flat if p.startswith("bleu-xl: rank copy variants"))
+    for variant in template.RANK_VARIANTS:
+        if variant.isascii():  # a machine without CJK fonts prints those glyphs as boxes
+            assert variant in rank, variant
