@@ -38,6 +38,7 @@ __all__ = [
 REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
 CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
 HEADER_SEARCH_ROWS = 50
+LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whatever the sheet
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
 
@@ -186,8 +187,9 @@ def _resolve(spec: str, headers: list[str], what: str, sheet: str, *, header_row
 
 
 def _listing(headers: Sequence[str]) -> str:
-    named = [f"{column_letter(i)} {h!r}" for i, h in enumerate(headers) if h]
-    return ", ".join(named) if named else "(none)"
+    named = [f"{column_letter(i)} {h[:40]!r}" for i, h in enumerate(headers) if h]
+    more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
+    return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
 
 
 def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:

@@ -118,8 +118,7 @@ def write_scored_workbook(
     _stream_rows(frame, out, "xl/worksheets/sheet1.xml", rows, styles, count, numbers=(first_result, len(header) - 1))
 
 
-# CR is escaped too: XML readers turn a raw CR into LF, so "a\rb" would come back as "a\nb".
-_XML_ESCAPES = re.compile("[\x00-\x08\x0b-\x1f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_")
+_XML_ESCAPES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -139,6 +138,10 @@ def xml_text(text: str) -> str:
         text = text.replace("<", "&lt;")
     if ">" in text:
         text = text.replace(">", "&gt;")
+    if "\r" in text:
+        # XML readers turn a raw CR into LF ("a\rb" would come back as "a\nb"); a character reference stays a
+        # CR in every reader (Excel, LibreOffice, openpyxl, calamine), where openpyxl ignores _x000D_.
+        text = text.replace("\r", "&#13;")
     return text
 
 

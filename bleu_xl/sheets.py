@@ -697,12 +697,19 @@ def write_csv(
         if isinstance(shown, str):
             return shown if raw else neutralise(shown)
         if decimal_comma and isinstance(shown, float):
-            return repr(shown).replace(".", ",")
+            return _DecimalComma(shown)
         return shown
 
     writer.writerow([field(v) for v in header])
     for row in rows:
         writer.writerow([field(v) for v in row])
+
+
+class _DecimalComma(float):
+    """A number that the csv module writes unquoted (it is a float) with a decimal comma (its ``str``)."""
+
+    def __str__(self) -> str:
+        return repr(float(self)).replace(".", ",")
 
 
 def displayed(value: Any) -> Any:
