@@ -209,7 +209,11 @@ def test_csv_output_delimiter_and_extension_rules(tmp_path: Path) -> None:
     source = xlsx(tmp_path / "in.xlsx", [["Reference", "Candidate"], [REF, CAND]])
     tsv = tmp_path / "out.tsv"
     assert run("score", str(source), "-o", str(tsv), "-q").exit_code == 0
-    assert tsv.read_text(encoding="utf-8-sig").splitlines()[0].split("\t")[:3] == ['"Reference"', '"Candidate"', '"BLEU-2"']
+    assert tsv.read_text(encoding="utf-8-sig").splitlines()[0].split("\t")[:3] == [
+        '"Reference"',
+        '"Candidate"',
+        '"BLEU-2"',
+    ]
     semi = tmp_path / "semi.csv"
     assert run("score", str(source), "-o", str(semi), "--delimiter", ";", "-q").exit_code == 0
     assert semi.read_text(encoding="utf-8-sig").splitlines()[0].startswith('"Reference";"Candidate"')
