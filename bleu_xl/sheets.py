@@ -19,6 +19,7 @@ import locale
 import math
 import os
 import re
+import signal
 import stat
 import sys
 import tempfile
@@ -535,6 +536,21 @@ def parse_text(data: bytes, delimiter: str | None, encoding: str | None = None) 
 # --- writing ----------------------------------------------------------------------------------------------------
 
 
+_STOP_SIGNALS = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+def _hold_signals() -> set[int] | None:
+    """Delay SIGTERM/SIGHUP (POSIX) over a few statements that must not be cut in two."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+
+
+def _release_signals(previous: set[int] | None) -> None:
+    if previous is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -572,16 +588,19 @@ class OutputFile:
         if fcntl is None:
             return
         lock_path = self.target.with_name(f".{self.target.name}.bleu-xl-lock")
+        held = _hold_signals()  # the lock file is known to release() before a signal can stop the run
         try:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise InputError(f"{self.path}: another bleu-xl run is writing this file; wait for it") from None
+            self._lock, self._lock_path = fd, lock_path
         except OSError as exc:
             raise InputError(f"{self.path}: cannot write in {self.target.parent} ({exc.strerror})") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise InputError(f"{self.path}: another bleu-xl run is writing this file; wait for it") from None
-        self._lock, self._lock_path = fd, lock_path
+        finally:
+            _release_signals(held)
 
     def _check_target(self) -> None:
         try:
@@ -628,12 +647,15 @@ class OutputFile:
     @contextlib.contextmanager
     def open_path(self, *, encoding: str = "utf-8") -> Iterator[Path]:
         """A temporary path beside the target for a writer that opens files itself; renamed into place after."""
+        held = _hold_signals()  # a SIGTERM between creating the file and the try below would leave it behind
         try:
             fd, tmp = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".partial")
         except OSError as exc:
+            _release_signals(held)
             self.release()
             raise InputError(f"{self.path}: cannot write in {self.target.parent} ({exc.strerror})") from None
         try:
+            _release_signals(held)  # a signal that came meanwhile is handled here, inside the cleanup
             if hasattr(os, "fchmod"):  # mkstemp makes 0600: give the mode any new file gets under the umask
                 os.fchmod(fd, 0o666 & ~_umask())
             os.close(fd)
