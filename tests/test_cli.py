@@ -454,6 +454,7 @@ def test_libreoffice_reads_the_scored_workbook(workbook: Path, tmp_path: Path) -
     subprocess.run(
         [
             soffice,
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile-cli-scored",  # private: runs never collide
             "--headless",
             "--convert-to",
             "csv:Text - txt - csv (StarCalc):44,34,76",
@@ -529,3 +530,40 @@ def test_progress_bar_on_a_terminal_leaves_the_output_unchanged(tmp_path: Path) 
     assert b"scoring" in shown and b"100%" in shown  # the bar, drawn up to the end, on the terminal
     assert b"\x1b[2K" in shown  # rich redrew the line: a live bar, not plain text
     assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()
+
+
+# --- named rows and typed errors (issue 15) ---------------------------------------------------------------------
+
+
+def test_rows_are_named_and_notes_are_typed_errors() -> None:
+    table = sheets.Sheet(
+        "t",
+        [["Reference", "Candidate"], [REF, INTACTO], [cells.CellError("#N/A"), SHORT], [REF, None], ["...", "x"]],
+        ["t"],
+    )
+    result = batch.score_table(table, batch.find_layout(table), workers=1)
+    scored, missing, blank, no_words = result.outcomes
+    assert isinstance(scored, batch.ScoredPair)
+    s = score(REF, INTACTO)
+    assert scored.bleu == s.bleu and scored.references == 1
+    assert scored.stats == (((9, 8), (10, 9), 10, 11))  # matches, totals, c, r
+    assert scored.details == (0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10)
+    assert isinstance(missing, cells.CellError) and (missing.code, missing.message) == ("#N/A", "#N/A in the reference")
+    assert blank == "" and not isinstance(blank, cells.CellError)
+    assert isinstance(no_words, cells.CellError) and no_words.code == "#VALUE!"
+    assert no_words.message == "reference has no words"
+    assert result.result_row(0) == [s.bleu, 1, *scored.details, None]
+    assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
+    assert (result.scored, result.blank, result.problems) == (1, 1, 2)
+
+
+def test_report_signatures_have_real_types() -> None:
+    import typing
+
+    from bleu_xl import report
+
+    for function in (report.write_comparison_workbook, report.write_scored_workbook, report.write_cell):
+        hints = typing.get_type_hints(function)
+        assert typing.Any not in [hint for name, hint in hints.items() if name not in {"value"}], function
+    hints = typing.get_type_hints(report.write_comparison_workbook)
+    assert (hints["table"], hints["layout"], hints["comparison"]) == (sheets.Sheet, batch.Layout, batch.Comparison)

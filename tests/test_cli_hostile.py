@@ -203,15 +203,20 @@ def long_input(tmp_path: Path, rows: int) -> Path:
     return source
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
-def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
-    source = long_input(tmp_path, 150_000)
-    process = subprocess.Popen(
+def start_scoring(tmp_path: Path, rows: int) -> subprocess.Popen:
+    """``bleu-xl score`` of a long CSV into out.xlsx, in a child process that the test then signals."""
+    source = long_input(tmp_path, rows)
+    return subprocess.Popen(
         [*COMMAND, "score", str(source), "-o", str(tmp_path / "out.xlsx"), "-q"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
+    process = start_scoring(tmp_path, 150_000)
     deadline = time.monotonic() + 120
     workers: set[int] = set()
     while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
@@ -230,13 +235,7 @@ def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
 
 
 def test_sighup_while_writing_removes_the_partial_file(tmp_path: Path) -> None:
-    source = long_input(tmp_path, 60_000)
-    process = subprocess.Popen(
-        [*COMMAND, "score", str(source), "-o", str(tmp_path / "out.xlsx"), "-q"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = start_scoring(tmp_path, 60_000)
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".out.xlsx.*.partial")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.002)
@@ -252,16 +251,19 @@ def test_sighup_while_writing_removes_the_partial_file(tmp_path: Path) -> None:
 INJECTIONS = ['=HYPERLINK("http://x","click")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "\tTAB", "\rCR"]
 
 
-def injection_workbook(tmp_path: Path) -> Path:
-    path = tmp_path / "inject.xlsx"
+def string_workbook(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    """A workbook of text cells as Excel saves them (shared strings; "=..." stays text)."""
     book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False})
     sheet = book.add_worksheet("Copy")
-    sheet.write_row(0, 0, ["Reference", "Candidate"])
-    for r, text in enumerate(INJECTIONS, start=1):
-        sheet.write_string(r, 0, REF)
-        sheet.write_string(r, 1, text)
+    for r, row in enumerate([header, *rows]):
+        for c, text in enumerate(row):
+            sheet.write_string(r, c, text)
     book.close()
     return path
+
+
+def injection_workbook(tmp_path: Path) -> Path:
+    return string_workbook(tmp_path / "inject.xlsx", ["Reference", "Candidate"], [[REF, t] for t in INJECTIONS])
 
 
 def test_csv_output_neutralises_formula_triggers(tmp_path: Path) -> None:
@@ -316,13 +318,9 @@ def test_libreoffice_runs_no_formula_from_the_csv(tmp_path: Path) -> None:
 
 def test_user_text_is_not_markup_and_escapes_are_shown_escaped(tmp_path: Path) -> None:
     hostile = ["[/bold] closes nothing", "[link=http://evil]click[/link]", "title \x1b]0;owned\x07 here"]
-    path = tmp_path / "markup.xlsx"
-    book = xlsxwriter.Workbook(str(path))
-    sheet = book.add_worksheet("Copy")
-    sheet.write_row(0, 0, ["Reference", "Candidate [bold]x[/bold]"])
-    for r, text in enumerate(hostile, start=1):
-        sheet.write_row(r, 0, [text, text])
-    book.close()
+    path = string_workbook(
+        tmp_path / "markup.xlsx", ["Reference", "Candidate [bold]x[/bold]"], [[t, t] for t in hostile]
+    )
     result = run("score", str(path), "-o", str(tmp_path / "out.xlsx"))
     assert result.exit_code == 0, result.output
     assert "[/bold] closes nothing" in result.stdout and "[link=http://evil]click[/link]" in result.stdout
@@ -454,13 +452,7 @@ def test_special_files_are_never_replaced(tmp_path: Path) -> None:
 
 def test_cr_and_control_characters_round_trip_through_the_scored_workbook(tmp_path: Path) -> None:
     texts = ["a\rb", "a\r\nb", "tab\there", "x_x000D_y", "bell\x07"]
-    path = tmp_path / "cr.xlsx"
-    book = xlsxwriter.Workbook(str(path))
-    sheet = book.add_worksheet("Copy")
-    sheet.write_row(0, 0, ["Reference", "Candidate"])
-    for r, text in enumerate(texts, start=1):
-        sheet.write_row(r, 0, [REF, text])
-    book.close()
+    path = string_workbook(tmp_path / "cr.xlsx", ["Reference", "Candidate"], [[REF, text] for text in texts])
     assert CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Copy").to_python()[1][1] == "a\rb"
     assert run("score", str(path), "-q").exit_code == 0
     out = tmp_path / "cr-scored.xlsx"
