@@ -239,8 +239,10 @@ def _find_header_row(
         for spec in given
         if spec and (column_index(spec) is None or any(holds_named_one(row, spec) for row in texts))
     ]
-    need_candidate = candidate_col is None or not named
-    need_reference = reference_text is None and (not reference_cols or not named)
+    need_candidate = candidate_col is None
+    need_reference = reference_text is None and not reference_cols
+    if not (named or need_candidate or need_reference):  # all given by letter: a header row only if one has names
+        need_candidate, need_reference = True, reference_text is None
 
     def holds_named(row: list[str]) -> bool:
         folded = {fold(t) for t in row if t}
@@ -387,9 +389,9 @@ def score_chunk(pairs: list[tuple[Any, Any]], max_n: int, smoothing: str) -> lis
         return ScoredPair(bleu, tuple(details), stats, nrefs)
 
     outcomes = score_pairs(pairs, max_n, keep)
-    for i, outcome in enumerate(outcomes):
+    for i, (outcome, (_, cand)) in enumerate(zip(outcomes, pairs)):
         if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
-            side = "candidate" if isinstance(pairs[i][1], CellError) else "reference"
+            side = "candidate" if isinstance(cand, CellError) else "reference"
             outcomes[i] = CellError(outcome.code, f"{outcome.code} in the {side}")
     return outcomes
 

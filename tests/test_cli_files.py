@@ -341,3 +341,9 @@ def test_scored_workbook_layout(tmp_path: Path) -> None:
     assert summary.page_setup.orientation == "landscape" and summary.sheet_properties.pageSetUpPr.fitToPage
     [chart] = summary._charts
     assert chart.anchor._from.col == 2 and chart.anchor._from.row == 0  # beside the label/value pairs
+
+
+def test_letters_with_a_fixed_reference_still_skip_the_header_row(tmp_path: Path) -> None:
+    path = xlsx(tmp_path / "ids.xlsx", [["ID", "Candidate"], ["1", CAND], ["2", REF]])
+    rows = scored(path, "--reference", REF, "--candidate-col", "B")
+    assert [r["BLEU-2"] for r in rows] == [PAIR, 1.0]  # "Candidate" is a header, not a candidate

@@ -20,6 +20,8 @@ import openpyxl
 import pytest
 import xlsxwriter
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 
 from benchmarks.synthetic import make_pairs
@@ -131,6 +133,45 @@ def test_the_cell_budget_counts_real_cells_not_the_dimension(tmp_path: Path) -> 
     done = run_process("score", str(path), "--format", "json", "-o", "-", "-q")
     assert done.returncode == 0, done.stderr
     assert f'"BLEU-2": {score(REF, CAND).bleu}' in done.stdout
+
+
+CELL_FORMS = {
+    "excel": '<c r="{col}{row}" t="s"><v>1</v></c>',
+    "no r": '<c t="s"><v>1</v></c>',
+    "newline": '<c\nr="{col}{row}"><v>1</v></c>',
+    "prefixed": '<x:c r="{col}{row}"><x:v>1</x:v></x:c>',
+}
+SHEET_ROWS = st.lists(
+    st.tuples(
+        st.integers(1, 1_048_576),
+        st.lists(st.tuples(st.integers(0, 16_383), st.sampled_from(sorted(CELL_FORMS))), max_size=4),
+    ),
+    max_size=12,
+)
+
+
+def rows_xml(rows: list) -> bytes:
+    return "".join(
+        f'<row r="{r}">'
+        + "".join(CELL_FORMS[form].format(col=sheets.column_letter(c), row=r) for c, form in cells)
+        + "</row>"
+        for r, cells in rows
+    ).encode()
+
+
+@given(SHEET_ROWS)
+def test_fast_extent_scan_equals_the_general_one(rows: list) -> None:
+    data = rows_xml(rows)
+    fast = sheets.extent_fast(data)
+    forms = {form for _, cells in rows for _, form in cells}
+    if forms <= {"excel"}:
+        assert fast is not None and (*fast, 0) == sheets.extent_general(data)
+    else:
+        assert fast is None  # anything but Excel's own form takes the general scan
+    last_row, letters, missing = sheets.extent_general(data)
+    assert last_row == max((r for r, _ in rows), default=0)
+    with_r = {sheets.column_letter(c).encode() for _, cells in rows for c, form in cells if form != "no r"}
+    assert letters == with_r and missing == sum(form == "no r" for _, cells in rows for _, form in cells)
 
 
 def test_binary_sheet_parts_are_refused(tmp_path: Path) -> None:
