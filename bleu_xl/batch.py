@@ -121,6 +121,7 @@ class Result:
     corpus: Score | None
     max_n: int
     smoothing: str
+    number_formats: dict[int, int | str] = field(default_factory=dict)  # the input columns' own formats
 
     @property
     def scored(self) -> int:
@@ -476,7 +477,8 @@ def score_table(
         total = sum_stats((o.stats for o in scored), max_n)
         corpus = score_from_stats(total, max_n, smoothing, max(o.references for o in scored))
     header = [layout.headers[i] or column_letter(i) for i in range(len(layout.headers))]
-    return Result(header, sheet.rows[layout.data_start :], layout, outcomes, ranks, corpus, max_n, smoothing)
+    data = sheet.rows[layout.data_start :]
+    return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))
 
 
 def rank_within_reference(pairs: list[tuple[Any, Any]], outcomes: list[Outcome]) -> list[int | None]:

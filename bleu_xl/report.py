@@ -100,9 +100,11 @@ def write_scored_workbook(
     # A column's format is also the style of its streamed cells; the style numbers are known once closed.
     column_formats = [text_format] * len(header)
     scores.set_column(0, first_result - 1, 40, text_format)
-    for col, kind in _date_kinds(result.rows, first_result).items():
-        column_formats[col] = book.add_format({"num_format": DATE_FORMATS[kind], "valign": "top"})
-        scores.set_column(col, col, 20, column_formats[col])
+    own = {col: number_format for col, number_format in result.number_formats.items() if col < first_result}
+    dates = {col: DATE_FORMATS[kind] for col, kind in _date_kinds(result.rows, first_result).items()}
+    for col, number_format in {**dates, **own}.items():  # the input's own format first, else one for dates
+        column_formats[col] = book.add_format({"num_format": number_format, "valign": "top"})
+        scores.set_column(col, col, 20 if col in dates else 12, column_formats[col])
     for offset, name in enumerate(names[:-1]):
         is_count = name in {"rank", "r", "c"} or name.endswith((" num", " den"))
         column_formats[first_result + offset] = count_format if is_count else score_format

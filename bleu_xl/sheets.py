@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
+import datetime as dt
 import io
 import json
 import locale
@@ -109,6 +110,7 @@ class Sheet:
     uncached_count: int = 0
     encoding: str | None = None
     delimiter: str | None = None
+    number_formats: dict[int, int | str] = field(default_factory=dict)
 
 
 # --- columns ----------------------------------------------------------------------------------------------------
@@ -195,6 +197,7 @@ class SheetScan:
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     uncached: set[tuple[int, int]] = field(default_factory=set)
     uncached_count: int = 0
+    member: str = ""
 
 
 def check_workbook_zip(file: Path) -> list[str]:
@@ -232,6 +235,7 @@ def _check_workbook(file: Path) -> dict[str, SheetScan]:
         for info in infos:
             if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
                 scan = _scan_part(file, archive, info, is_sheet=info.filename in sheets.values())
+                scan.member = info.filename
                 scans.update((name, scan) for name, member in sheets.items() if member == info.filename)
     return scans
 
@@ -455,10 +459,51 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
         name,
         rows,
         names,
+        number_formats=_number_formats(file, scan.member, rows) if scan.member else {},
         hidden_columns=frozenset(scan.hidden_columns),
         uncached=frozenset(scan.uncached),
         uncached_count=scan.uncached_count,
     )
+
+
+FORMAT_SAMPLE_ROWS = 1_000
+_NUMBER_TYPES = (int, float, dt.date, dt.time)  # datetime is a date
+
+
+def _number_formats(file: Path, member: str, rows: list[list[Any]]) -> dict[int, int | str]:
+    """Column -> the number format of its first number or date (in the first rows): a built-in format's id or a
+    custom format's code, so that the scored workbook shows them as the input did."""
+    first: dict[bytes, int] = {}
+    for r, row in enumerate(rows[:FORMAT_SAMPLE_ROWS]):
+        for c, value in enumerate(row):
+            if isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool):
+                first.setdefault(f"{column_letter(c)}{r + 1}".encode(), c)
+    if not first:
+        return {}
+    styles: dict[int, int] = {}
+    with zipfile.ZipFile(file) as archive:
+        with archive.open(member) as part:
+            carry = b""
+            while len(styles) < len(first) and (chunk := part.read(SCAN_CHUNK)):
+                data = carry + chunk
+                cut = data.rfind(b">") + 1
+                for cell in _CELL_START.finditer(data, 0, cut):
+                    attributes = dict(_ATTRIBUTE.findall(cell.group(1)))
+                    col = first.get(attributes.get(b"r", b""))
+                    if col is not None and col not in styles:
+                        styles[col] = int(attributes.get(b"s", b"0") or 0)
+                carry = data[cut:]
+        if "xl/styles.xml" not in archive.namelist():
+            return {}
+        root = _read_xml(file, archive, "xl/styles.xml")
+    codes = {int(n.get("numFmtId", "0")): n.get("formatCode", "") for n in root.iterfind("m:numFmts/m:numFmt", _NS)}
+    xfs = [int(xf.get("numFmtId", "0")) for xf in root.iterfind("m:cellXfs/m:xf", _NS)]
+    formats: dict[int, int | str] = {}
+    for col, style in styles.items():
+        number_format = xfs[style] if style < len(xfs) else 0
+        if number_format:  # General (0) needs nothing
+            formats[col] = codes.get(number_format, number_format) if number_format >= 164 else number_format
+    return formats
 
 
 def ansi_code_page() -> str:

@@ -260,11 +260,13 @@ def test_types_are_kept(tmp_path: Path) -> None:
     path = tmp_path / "types.xlsx"
     book = xlsxwriter.Workbook(str(path))
     sheet = book.add_worksheet("Copy")
-    sheet.write_row(0, 0, ["ID", "Launch", "Approved", "Reference", "Candidate"])
+    sheet.write_row(0, 0, ["ID", "Launch", "Approved", "Reference", "Candidate", "Share", "Price"])
     sheet.write_number(1, 0, 1)
     sheet.write_datetime(1, 1, dt.datetime(2026, 3, 1), book.add_format({"num_format": "dd/mm/yyyy"}))
     sheet.write_boolean(1, 2, True)
     sheet.write_row(1, 3, [REF, CAND])
+    sheet.write_number(1, 5, 0.25, book.add_format({"num_format": 9}))  # built-in 0%
+    sheet.write_number(1, 6, 12.5, book.add_format({"num_format": '#,##0.00 "€"'}))
     book.close()
     [row] = scored(path)
     assert row["ID"] == 1 and isinstance(row["ID"], int) and row["Launch"] == "2026-03-01" and row["Approved"] is True
@@ -274,8 +276,11 @@ def test_types_are_kept(tmp_path: Path) -> None:
     assert run("score", str(path), "-q").exit_code == 0
     scores = openpyxl.load_workbook(tmp_path / "types-scored.xlsx")["Scores"]
     assert scores["A2"].value == 1 and scores["A2"].data_type == "n"
-    assert scores["B2"].value == dt.datetime(2026, 3, 1) and scores["B2"].is_date  # a date with a date format
+    assert scores["B2"].value == dt.datetime(2026, 3, 1) and scores["B2"].number_format == "dd/mm/yyyy"  # its own
     assert scores["C2"].value is True and scores["C2"].data_type == "b"
+    assert scores["F2"].value == 0.25 and scores["F2"].number_format == "0%"
+    assert scores["G2"].value == 12.5 and scores["G2"].number_format == '#,##0.00 "€"'
+    assert scores["H1"].value == "BLEU-2" and scores["H2"].number_format == "0.0000"
 
 
 # --- 4. outputs users can share ----------------------------------------------------------------------------------
