@@ -103,7 +103,8 @@ class Layout:
         """Which header row and columns are used: printed on every run, so a wrong guess is visible."""
         where = "no header row" if self.header_row is None else f"header row {self.header_row + 1}"
         if self.reference_text is not None:
-            refs = "the --reference text" if self.reference_source == "--reference" else self.reference_source
+            labelled = f"the cell {self.reference_source} (labelled Reference above the headers)"
+            refs = "the --reference text" if self.reference_source == "--reference" else labelled
         else:
             refs = ", ".join(self.name(c) for c in self.reference_cols)
         return f"{where}; candidate {self.name(self.candidate_col)}; reference {refs}"

@@ -352,3 +352,23 @@ def test_letters_with_a_fixed_reference_still_skip_the_header_row(tmp_path: Path
     path = xlsx(tmp_path / "ids.xlsx", [["ID", "Candidate"], ["1", CAND], ["2", REF]])
     rows = scored(path, "--reference", REF, "--candidate-col", "B")
     assert [r["BLEU-2"] for r in rows] == [PAIR, 1.0]  # "Candidate" is a header, not a candidate
+
+
+def test_rank_sheet_as_an_excel_table_under_a_title(tmp_path: Path) -> None:
+    """The template's Rank layout, as the template branch may make it: a title, the labelled reference, then an
+    Excel Table whose header row holds Candidate."""
+    path = tmp_path / "rank.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Rank")
+    sheet.write_string(0, 0, "bleu-xl: rank copy variants against one approved reference")
+    sheet.write_row(1, 0, ["Reference", REF])
+    sheet.add_table(4, 0, 6, 2, {"columns": [{"header": "#"}, {"header": "Candidate"}, {"header": "Rank"}]})
+    sheet.write_row(5, 0, ["1", CAND])
+    sheet.write_row(6, 0, ["2", REF])
+    book.close()
+    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    assert [r["BLEU-2"] for r in json_rows(result)] == [PAIR, 1.0]
+    assert "header row 5; candidate B 'Candidate'; reference the cell B2" in result.stderr
+    committed = Path(__file__).resolve().parent.parent / "workbooks" / "bleu2_ranking.xlsx"
+    for sheet_name in ("Rank", "Pairs"):
+        assert run("score", str(committed), "--sheet", sheet_name, "-o", "-", "-q").exit_code == 0
