@@ -772,7 +772,7 @@ def write_csv(
     writer = csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
     decimal_comma = delimiter == ";"
 
-    def field(value: Any) -> Any:
+    def csv_field(value: Any) -> Any:
         shown = displayed(value)
         if isinstance(shown, str):
             return shown if raw else neutralise(shown)
@@ -780,9 +780,9 @@ def write_csv(
             return _DecimalComma(shown)
         return shown
 
-    writer.writerow([field(v) for v in header])
+    writer.writerow([csv_field(v) for v in header])
     for row in rows:
-        writer.writerow([field(v) for v in row])
+        writer.writerow([csv_field(v) for v in row])
 
 
 class _DecimalComma(float):

@@ -372,3 +372,11 @@ def test_rank_sheet_as_an_excel_table_under_a_title(tmp_path: Path) -> None:
     committed = Path(__file__).resolve().parent.parent / "workbooks" / "bleu2_ranking.xlsx"
     for sheet_name in ("Rank", "Pairs"):
         assert run("score", str(committed), "--sheet", sheet_name, "-o", "-", "-q").exit_code == 0
+
+
+def test_encoding_applies_to_csv_output_too(tmp_path: Path) -> None:
+    path = tmp_path / "ansi.csv"
+    path.write_bytes("Référence,Candidat\r\nL’été,L’été\r\n".encode("cp1252"))
+    out = tmp_path / "out.csv"
+    assert run("score", str(path), "-o", str(out), "--encoding", "cp1252", "-q").exit_code == 0
+    assert out.read_bytes().decode("cp1252").startswith('"Référence","Candidat"')  # no BOM, cp1252 as asked
