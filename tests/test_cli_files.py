@@ -380,3 +380,7 @@ def test_encoding_applies_to_csv_output_too(tmp_path: Path) -> None:
     out = tmp_path / "out.csv"
     assert run("score", str(path), "-o", str(out), "--encoding", "cp1252", "-q").exit_code == 0
     assert out.read_bytes().decode("cp1252").startswith('"Référence","Candidat"')  # no BOM, cp1252 as asked
+    book = xlsx(tmp_path / "cjk.xlsx", [["Reference", "Candidate"], ["東京タワー", "東京"]])
+    message = refused(book, "-o", str(tmp_path / "cjk.csv"), "--encoding", "cp1252")
+    assert "a cell cannot be written in cp1252 ('東京タワー')" in message and "use --encoding utf-8" in message
+    assert not (tmp_path / "cjk.csv").exists()
