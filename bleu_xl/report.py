@@ -42,7 +42,12 @@ def write_cell(sheet: Worksheet, row: int, col: int, value: Any, number_format: 
 #: Number formats of the scored workbook: scores to four places, counts as whole numbers, dates as ISO dates.
 SCORE_FORMAT = "0.0000"
 COUNT_FORMAT = "0"
-DATE_FORMATS = {dt.datetime: "yyyy-mm-dd hh:mm:ss", dt.date: "yyyy-mm-dd", dt.time: "hh:mm:ss"}
+DATE_FORMATS = {
+    dt.datetime: "yyyy-mm-dd hh:mm:ss",
+    dt.date: "yyyy-mm-dd",
+    dt.time: "hh:mm:ss",
+    dt.timedelta: "[h]:mm:ss",  # a duration, as the reader gives [h]:mm cells
+}
 
 
 def _print_setup(sheet: Worksheet, *, repeat_header: bool) -> None:
@@ -151,8 +156,11 @@ EXCEL_EPOCH = dt.datetime(1899, 12, 30)  # serial 0, so that 1900-03-01 is 61 as
 FIRST_SERIAL_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's 1900 leap-year bug shifts serials: keep as text
 
 
-def excel_serial(value: dt.date | dt.time) -> int | float | None:
-    """A date, date-time or time as Excel's serial number (days since 1899-12-30); ``None`` before 1900-03-01."""
+def excel_serial(value: dt.date | dt.time | dt.timedelta) -> int | float | None:
+    """A date, date-time, time or duration as Excel's serial number (days since 1899-12-30, or days); ``None``
+    for a date before 1900-03-01."""
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds() / 86400
     if isinstance(value, dt.time):
         return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6) / 86400
     moment = value.replace(tzinfo=None) if isinstance(value, dt.datetime) else dt.datetime.combine(value, dt.time())

@@ -467,7 +467,7 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
 
 
 FORMAT_SAMPLE_ROWS = 1_000
-_NUMBER_TYPES = (int, float, dt.date, dt.time)  # datetime is a date
+_NUMBER_TYPES = (int, float, dt.date, dt.time, dt.timedelta)  # datetime is a date
 
 
 def _number_formats(file: Path, member: str, rows: list[list[Any]]) -> dict[int, int | str]:
@@ -804,6 +804,10 @@ def displayed(value: Any) -> Any:
         return value
     if isinstance(value, (int, str)):
         return value
+    if isinstance(value, dt.timedelta):  # a duration as Excel's [h]:mm:ss shows it
+        seconds = round(value.total_seconds())
+        hours, rest = divmod(abs(seconds), 3600)
+        return f"{'-' if seconds < 0 else ''}{hours}:{rest // 60:02d}:{rest % 60:02d}"
     return cell_text(value) or ""
 
 

@@ -267,9 +267,12 @@ def test_types_are_kept(tmp_path: Path) -> None:
     sheet.write_row(1, 3, [REF, CAND])
     sheet.write_number(1, 5, 0.25, book.add_format({"num_format": 9}))  # built-in 0%
     sheet.write_number(1, 6, 12.5, book.add_format({"num_format": '#,##0.00 "€"'}))
+    sheet.write_string(0, 7, "Took")
+    sheet.write_number(1, 7, 1.5, book.add_format({"num_format": "[h]:mm:ss"}))  # 36 hours
     book.close()
     [row] = scored(path)
     assert row["ID"] == 1 and isinstance(row["ID"], int) and row["Launch"] == "2026-03-01" and row["Approved"] is True
+    assert row["Share"] == 0.25 and row["Took"] == "36:00:00"
     csv_out = tmp_path / "types.csv"
     assert run("score", str(path), "-o", str(csv_out), "-q").exit_code == 0
     assert csv_out.read_text(encoding="utf-8-sig").splitlines()[1].startswith('1,"2026-03-01","TRUE"')
@@ -280,7 +283,8 @@ def test_types_are_kept(tmp_path: Path) -> None:
     assert scores["C2"].value is True and scores["C2"].data_type == "b"
     assert scores["F2"].value == 0.25 and scores["F2"].number_format == "0%"
     assert scores["G2"].value == 12.5 and scores["G2"].number_format == '#,##0.00 "€"'
-    assert scores["H1"].value == "BLEU-2" and scores["H2"].number_format == "0.0000"
+    assert scores["H2"].value == dt.timedelta(hours=36) and scores["H2"].number_format == "[h]:mm:ss"
+    assert scores["I1"].value == "BLEU-2" and scores["I2"].number_format == "0.0000"
 
 
 # --- 4. outputs users can share ----------------------------------------------------------------------------------
