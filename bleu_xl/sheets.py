@@ -227,17 +227,32 @@ def _check_workbook(file: Path) -> dict[str, SheetScan]:
                 f"{file}: refused: a compression ratio of {unpacked / packed:.0f} looks like a zip bomb "
                 f"(limit {MAX_RATIO})"
             )
-        for info in infos:  # DTDs first: the workbook part is parsed next
-            if info.filename.endswith((".xml", ".rels")) and not info.filename.startswith("xl/worksheets/"):
-                _scan_part(file, archive, info, is_sheet=False)
+        for member in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels"):  # parsed next: their DTDs first
+            if member in names:
+                _scan_part(file, archive, archive.getinfo(member), is_sheet=False)
         sheets = _sheet_parts(file, archive, names)
         scans: dict[str, SheetScan] = {}
         for info in infos:
-            if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
-                scan = _scan_part(file, archive, info, is_sheet=info.filename in sheets.values())
+            if info.filename in sheets.values():  # wherever the workbook puts its sheets, whatever their names
+                scan = _scan_part(file, archive, info, is_sheet=True)
                 scan.member = info.filename
                 scans.update((name, scan) for name, member in sheets.items() if member == info.filename)
+            elif _looks_like_xml(archive, info):  # every other XML part, by its content, not its name
+                _scan_part(file, archive, info, is_sheet=False)
     return scans
+
+
+def _looks_like_xml(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    if info.is_dir():
+        return False
+    try:
+        with archive.open(info) as member:
+            head = member.read(64)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError):
+        return True  # let the scan report the corrupt member
+    return head.lstrip(codecs.BOM_UTF8 + b" \t\r\n").startswith(b"<") or head.startswith(
+        (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    )
 
 
 def _read_xml(file: Path, archive: zipfile.ZipFile, member: str) -> Any:
@@ -260,7 +275,9 @@ def _sheet_parts(file: Path, archive: zipfile.ZipFile, names: set[str]) -> dict[
     for node in root.iterfind("m:sheets/m:sheet", _NS):
         parts[node.get("name", "")] = targets.get(node.get(_REL_ID, ""), "")
     for member in [*parts.values(), *names]:
-        if member.startswith(("xl/worksheets/", "xl/chartsheets/", "xl/macrosheets/")) and member.endswith(".bin"):
+        referenced = member in parts.values() and member and not member.endswith(".xml")
+        in_sheet_folder = member.startswith(("xl/worksheets/", "xl/chartsheets/", "xl/macrosheets/"))
+        if referenced or (in_sheet_folder and member.endswith(".bin")):
             raise InputError(f"{file}: refused: {member} is a binary sheet part, which bleu-xl does not read")
     return parts
 

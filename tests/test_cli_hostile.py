@@ -67,7 +67,7 @@ def raw_xlsx(path: Path, sheet_xml: bytes, *, target: str = "worksheets/sheet1.x
         b'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.'
         b'openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="' + target.encode() + b'"/>'
         b"</Relationships>",
-        "xl/" + target: sheet_xml,
+        target.lstrip("/") if target.startswith("/") else "xl/" + target: sheet_xml,
         **(extra or {}),
     }
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -177,6 +177,14 @@ def test_fast_extent_scan_equals_the_general_one(rows: list) -> None:
 def test_binary_sheet_parts_are_refused(tmp_path: Path) -> None:
     path = raw_xlsx(tmp_path / "bin.xlsx", b"\x00\x01binary records", target="worksheets/sheet1.bin")
     assert "xl/worksheets/sheet1.bin is a binary sheet part" in one_line_refusal(run_process("score", str(path)))
+    path = raw_xlsx(tmp_path / "dat.xlsx", b"\x00\x01binary records", target="/data/sheet.dat")
+    assert "data/sheet.dat is a binary sheet part" in one_line_refusal(run_process("score", str(path)))
+
+
+def test_a_sheet_part_outside_the_usual_folder_is_measured_too(tmp_path: Path) -> None:
+    cells = header_rows() + '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
+    path = raw_xlsx(tmp_path / "moved.xlsx", sheet_xml(cells), target="/data/cells.xml")
+    assert "data/cells.xml has cells over" in one_line_refusal(run_process("score", str(path)))
 
 
 # --- row 2: the reader's panics ------------------------------------------------------------------------------------
