@@ -263,24 +263,43 @@ def start_scoring(tmp_path: Path, rows: int) -> subprocess.Popen:
     )
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
-def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
-    process = start_scoring(tmp_path, 150_000)
+def wait_for_workers(process: subprocess.Popen) -> set[int]:
+    """The pool's worker processes, once scoring has started them."""
     deadline = time.monotonic() + 120
     workers: set[int] = set()
     while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
-        workers |= descendants(process.pid)  # the pool's workers: scoring has started
+        workers |= descendants(process.pid)
         time.sleep(0.01)
     assert len(workers) >= 2, "the run never started its worker pool"
-    process.send_signal(signal.SIGTERM)
-    stderr = process.communicate(timeout=60)[1]  # no hang: nothing holds stderr open
-    assert process.returncode == 128 + signal.SIGTERM
-    assert "terminated by SIGTERM" in stderr and "Traceback" not in stderr
+    return workers
+
+
+def wait_gone(workers: set[int]) -> None:
     end = time.monotonic() + 10
     while any(alive(pid) for pid in workers) and time.monotonic() < end:
         time.sleep(0.05)
     assert not any(alive(pid) for pid in workers), "a worker outlived the run"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
+    process = start_scoring(tmp_path, 150_000)
+    workers = wait_for_workers(process)
+    process.send_signal(signal.SIGTERM)
+    stderr = process.communicate(timeout=60)[1]  # no hang: nothing holds stderr open
+    assert process.returncode == 128 + signal.SIGTERM
+    assert "terminated by SIGTERM" in stderr and "Traceback" not in stderr
+    wait_gone(workers)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.csv"]  # no output, no partial, no lock
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
+    process = start_scoring(tmp_path, 150_000)
+    workers = wait_for_workers(process)
+    process.kill()  # SIGKILL: no handler runs in the parent
+    process.communicate(timeout=60)
+    wait_gone(workers)
 
 
 def test_sighup_while_writing_removes_the_partial_file(tmp_path: Path) -> None:
