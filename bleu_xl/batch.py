@@ -219,10 +219,12 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
 
 
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
+    """Whether a row holds a known header (exact only, or also numbered and qualified ones)."""
     return any((_known(t, names) == "exact") if exact else _known(t, names) for t in texts if t)
 
 
-def holds_named_one(row: list[str], spec: str) -> bool:
+def _holds_header(row: list[str], spec: str) -> bool:
+    """Whether a row holds the header a column was given by (compared folded)."""
     return any(fold(t) == fold(spec) for t in row if t)
 
 
@@ -239,7 +241,7 @@ def _find_header_row(
     named = [
         fold(spec)
         for spec in given
-        if spec and (column_index(spec) is None or any(holds_named_one(row, spec) for row in texts))
+        if spec and (column_index(spec) is None or any(_holds_header(row, spec) for row in texts))
     ]
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
@@ -267,7 +269,7 @@ def _find_header_row(
     first = next((row for row in texts if any(row)), [])
     missing = "candidate column"
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
-        if spec and column_index(spec) is None and not any(holds_named_one(row, spec) for row in texts):
+        if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
             missing = f"{what} column {spec!r}"
             break
     raise InputError(f"sheet {sheet.name!r}: no {missing}; headers found: {_listing(first)}")
