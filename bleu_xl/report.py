@@ -54,7 +54,7 @@ def _print_setup(sheet: Worksheet, *, repeat_header: bool) -> None:
     """Landscape, one page wide (as many pages down as it takes), the header row on every page."""
     sheet.set_landscape()
     sheet.fit_to_pages(1, 0)
-    sheet.hide_gridlines(0)
+    sheet.hide_gridlines(0)  # gridlines on paper too: rows of numbers are hard to follow without them
     if repeat_header:
         sheet.repeat_rows(0)
 
