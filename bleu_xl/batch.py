@@ -6,71 +6,127 @@ references) are the ones of ``bleu_xl.cells``, so a row scores exactly as the sa
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import multiprocessing
 import os
-import re
+import signal
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from .bleu import BleuError, Stats, check_settings, score_from_stats, signature, sum_stats
+from .bleu import BleuError, Score, Stats, check_settings, score_from_stats, signature, sum_stats
 from .cells import CellError, cell_text, detail_values, prepared_references, reference_set, score_pairs
 from .compare import PairedResult, paired_test
 from .sheets import InputError, Sheet, column_index, column_letter
 from .tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["Comparison", "Layout", "Result", "compare_table", "find_layout", "result_header", "score_table"]
+__all__ = [
+    "Comparison",
+    "Layout",
+    "Result",
+    "ScoredPair",
+    "compare_table",
+    "find_layout",
+    "result_header",
+    "score_table",
+]
 
-REFERENCE_HEADER = re.compile(r"^(reference|référence|referência|referencia)s?\b", re.IGNORECASE)
-CANDIDATE_HEADER = re.compile(r"^(candidate|candidat|candidato)s?\b", re.IGNORECASE)
+#: Header names after folding (trimmed, accents removed, any case), singular and plural.
+REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
+CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
 HEADER_SEARCH_ROWS = 50
+LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whatever the sheet
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
 
-#: A scored row, flat so that it pickles fast from the worker processes: the result columns
-#: (BLEU, then value, numerator and denominator per order, BP, r, c), the number of references, then the
-#: matches and totals per order.
-Scored = tuple
+
+class ScoredPair(NamedTuple):
+    """One scored row: its BLEU, the other result columns, its statistics and its number of references."""
+
+    bleu: float
+    details: tuple[Any, ...]  # value, numerator, denominator per order, then BP, r, c (BLEU2_DETAIL's columns)
+    stats: Stats
+    references: int
 
 
-def detail_width(max_n: int) -> int:
-    return 3 * max_n + 4
+#: A row's outcome: its scores, ``""`` for a blank candidate, or the :class:`CellError` that is its note.
+Outcome = ScoredPair | str
 
 
-def stats_of(row: Scored, max_n: int) -> Stats:
-    w = detail_width(max_n)
-    return Stats(row[w + 1 : w + 1 + max_n], row[w + 1 + max_n : w + 1 + 2 * max_n], row[w - 1], row[w - 2])
+def fold(text: str) -> str:
+    """A header as the column rules compare it: trimmed, single spaces, accents removed, any case."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(bare.casefold().split())
+
+
+def _known(header: str, names: frozenset[str]) -> str:
+    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2), ``"qualified"`` for
+    one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
+    folded = fold(header)
+    if folded in names:
+        return "exact"
+    first, _, rest = folded.partition(" ")
+    if first not in names or not rest:
+        return ""
+    return "numbered" if rest.isdigit() else "qualified"
 
 
 @dataclass
 class Layout:
-    """Where the data is: the header row, the candidate column, and the reference columns or single text."""
+    """Where the data is: the header row, the candidate column, and the reference columns or single text.
 
-    header_row: int
+    ``header_row`` and the column numbers are 0-based (``None``: no header row); ``headers`` holds the header
+    text of every column (``""`` for none).
+    """
+
+    header_row: int | None
     candidate_col: int
     reference_cols: list[int] = field(default_factory=list)
     reference_text: str | None = None
     reference_source: str = ""
+    headers: list[str] = field(default_factory=list)
+
+    @property
+    def data_start(self) -> int:
+        return 0 if self.header_row is None else self.header_row + 1
+
+    def name(self, col: int) -> str:
+        """A column as the messages show it: its letter and header, ``C "Candidate"``."""
+        header = self.headers[col] if col < len(self.headers) else ""
+        return f"{column_letter(col)} {header!r}" if header else column_letter(col)
+
+    def describe(self) -> str:
+        """Which header row and columns are used: printed on every run, so a wrong guess is visible."""
+        where = "no header row" if self.header_row is None else f"header row {self.header_row + 1}"
+        if self.reference_text is not None:
+            labelled = f"the cell {self.reference_source} (labelled Reference above the headers)"
+            refs = "the --reference text" if self.reference_source == "--reference" else labelled
+        else:
+            refs = ", ".join(self.name(c) for c in self.reference_cols)
+        return f"{where}; candidate {self.name(self.candidate_col)}; reference {refs}"
 
 
 @dataclass
 class Result:
-    """Per-row outcomes (a :data:`Scored` tuple, or the row's note) and what the summary needs."""
+    """Per-row outcomes (a :class:`ScoredPair`, or the row's note) and what the summary needs."""
 
     header: list[str]
     rows: list[list[Any]]
     layout: Layout
-    outcomes: list[Scored | str]
+    outcomes: list[Outcome]
     ranks: list[int | None]
-    corpus: Any
+    corpus: Score | None
     max_n: int
     smoothing: str
+    number_formats: dict[int, int | str] = field(default_factory=dict)  # the input columns' own formats
 
     @property
     def scored(self) -> int:
-        return sum(1 for o in self.outcomes if not isinstance(o, str))
+        return sum(1 for o in self.outcomes if isinstance(o, ScoredPair))
 
     @property
     def blank(self) -> int:
@@ -78,28 +134,30 @@ class Result:
 
     @property
     def problems(self) -> int:
-        return sum(1 for o in self.outcomes if isinstance(o, str) and o)
+        return sum(1 for o in self.outcomes if isinstance(o, CellError))
 
     def bleu(self, i: int) -> float | None:
         outcome = self.outcomes[i]
-        return None if isinstance(outcome, str) else outcome[0]
+        return outcome.bleu if isinstance(outcome, ScoredPair) else None
 
     def result_row(self, i: int) -> list[Any]:
         """The values of the result columns of row ``i`` (blank cells are ``None``)."""
         outcome = self.outcomes[i]
-        if isinstance(outcome, str):
-            return [None] * (3 * self.max_n + 5) + [(outcome.message or outcome) if outcome else None]
-        return [*outcome[: detail_width(self.max_n)], self.ranks[i], None]
+        if isinstance(outcome, ScoredPair):
+            return [outcome.bleu, self.ranks[i], *outcome.details, None]
+        note = (outcome.message or str(outcome)) if isinstance(outcome, CellError) else None
+        return [None] * (len(result_header(self.max_n)) - 1) + [note]
 
     def signature(self) -> str:
         return self.corpus.signature if self.corpus else signature(self.max_n, self.smoothing)
 
 
 def result_header(max_n: int) -> list[str]:
-    names = [f"BLEU-{max_n}"]
+    """The result columns: BLEU-N and its rank, then value, numerator and denominator per order, BP, r, c, note."""
+    names = [f"BLEU-{max_n}", "rank"]
     for n in range(1, max_n + 1):
         names += [f"p{n}", f"p{n} num", f"p{n} den"]
-    return [*names, "BP", "r", "c", "rank", "note"]
+    return [*names, "BP", "r", "c", "note"]
 
 
 # --- finding the columns ----------------------------------------------------------------------------------------
@@ -110,19 +168,111 @@ def _header_text(value: Any) -> str:
     return "" if text is None or isinstance(text, CellError) else str(text).strip()
 
 
-def _resolve(spec: str, headers: list[str], what: str, sheet: str) -> int:
-    lowered = [h.casefold() for h in headers]
-    if spec.casefold() in lowered:
-        return lowered.index(spec.casefold())
+def _resolve(spec: str, headers: list[str], what: str, sheet: str, *, header_row: int | None) -> int:
+    """A column given by header (any case and accents) or by letter; a header held twice is ambiguous."""
+    if header_row is not None:
+        matches = [i for i, h in enumerate(headers) if h and fold(h) == fold(spec)]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            letters = ", ".join(column_letter(i) for i in matches)
+            raise InputError(
+                f"sheet {sheet!r}: {len(matches)} columns are headed {spec!r} ({letters}); "
+                f"give the {what} column by letter, e.g. --{what}-col {column_letter(matches[-1])}"
+            )
     index = column_index(spec)
     if index is not None:
         return index
+    if header_row is None:
+        raise InputError(f"sheet {sheet!r}: with no header row, give the {what} column by letter (not {spec!r})")
     raise InputError(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}")
 
 
-def _listing(headers: list[str]) -> str:
-    named = [h for h in headers if h]
-    return ", ".join(named) if named else "(none)"
+def _listing(headers: Sequence[str]) -> str:
+    named = [f"{column_letter(i)} {h[:40]!r}" for i, h in enumerate(headers) if h]
+    more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
+    return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
+
+
+def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:
+    """The columns chosen by header: the one exact name, else the numbered ones (several references), else the
+    one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
+    kinds = {i: _known(h, names) for i, h in enumerate(headers) if i != skip}
+    visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
+    for kind in ("exact", "numbered", "qualified"):
+        found = [i for i, k in visible.items() if k == kind]
+        if len(found) == 1 or (found and kind == "numbered" and what == "reference"):
+            return found
+        if found:
+            listed = ", ".join(f"{column_letter(i)} {headers[i]!r}" for i in found)
+            raise InputError(
+                f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); "
+                f"choose one with --{what}-col, e.g. --{what}-col {column_letter(found[0])}"
+            )
+    hidden = [i for i, k in kinds.items() if k and i in sheet.hidden_columns]
+    if hidden:
+        raise InputError(
+            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {headers[hidden[0]]!r} is hidden, "
+            f"and hidden columns are not chosen by themselves; give --{what}-col {column_letter(hidden[0])}"
+        )
+    return []
+
+
+def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
+    """Whether a row holds a known header (exact only, or also numbered and qualified ones)."""
+    return any((_known(t, names) == "exact") if exact else _known(t, names) for t in texts if t)
+
+
+def _holds_header(row: list[str], spec: str) -> bool:
+    """Whether a row holds the header a column was given by (compared folded)."""
+    return any(fold(t) == fold(spec) for t in row if t)
+
+
+def _find_header_row(
+    sheet: Sheet, reference_cols: Sequence[str], candidate_col: str | None, reference_text: str | None
+) -> int | None:
+    """The first row that holds the headers: every column given by name, and a known candidate and reference
+    header where those are not given (so titles above are skipped). Without reference columns (a labelled
+    reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
+    columns are given by letter and no row holds headers: every row is data."""
+    texts = [[_header_text(v) for v in row] for row in sheet.rows[:HEADER_SEARCH_ROWS]]
+    given = [candidate_col, *reference_cols]
+    # A column given by name; a letter-like name ("mt", "ID") counts as a name where a row holds it as a header.
+    named = [
+        fold(spec)
+        for spec in given
+        if spec and (column_index(spec) is None or any(_holds_header(row, spec) for row in texts))
+    ]
+    need_candidate = candidate_col is None
+    need_reference = reference_text is None and not reference_cols
+    if not (named or need_candidate or need_reference):  # all given by letter: a header row only if one has names
+        need_candidate, need_reference = True, reference_text is None
+
+    def holds_named(row: list[str]) -> bool:
+        folded = {fold(t) for t in row if t}
+        return all(spec in folded for spec in named)
+
+    for i, row in enumerate(texts):
+        if (
+            holds_named(row)
+            and (not need_candidate or _has(row, CANDIDATE_NAMES))
+            and (not need_reference or _has(row, REFERENCE_NAMES))
+        ):
+            return i
+    if reference_text is None and not reference_cols:  # a reference labelled above the headers?
+        for exact in (True, False):
+            for i, row in enumerate(texts):
+                if holds_named(row) and (not need_candidate or _has(row, CANDIDATE_NAMES, exact=exact)):
+                    return i
+    if candidate_col is not None and not named and (reference_cols or reference_text is not None):
+        return None
+    first = next((row for row in texts if any(row)), [])
+    missing = "candidate column"
+    for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
+        if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
+            missing = f"{what} column {spec!r}"
+            break
+    raise InputError(f"sheet {sheet.name!r}: no {missing}; headers found: {_listing(first)}")
 
 
 def find_layout(
@@ -130,38 +280,50 @@ def find_layout(
     reference_cols: Sequence[str] = (),
     candidate_col: str | None = None,
     reference_text: str | None = None,
+    *,
+    header_row: int | None = None,
+    no_header: bool = False,
 ) -> Layout:
-    """Find the header row and columns by header (any case, English, French or Portuguese) or as given."""
+    """Find the header row and the columns by the column rules (README), or take them as given.
+
+    ``header_row`` is 1-based as Excel numbers rows; ``no_header`` says every row is data.
+    """
     rows = sheet.rows
     if not rows or all(_header_text(v) == "" for row in rows[:HEADER_SEARCH_ROWS] for v in row):
         raise InputError(f"sheet {sheet.name!r} is empty")
-    header_row = 0
-    for i, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
-        texts = [_header_text(v) for v in row]
-        wanted = candidate_col.casefold() if candidate_col else None
-        if any(CANDIDATE_HEADER.match(t) or (wanted and t.casefold() == wanted) for t in texts):
-            header_row = i
-            break
-    headers = [_header_text(v) for v in rows[header_row]]
+    if no_header:
+        index: int | None = None
+    elif header_row is not None:
+        if not 1 <= header_row <= len(rows):
+            raise InputError(f"sheet {sheet.name!r}: --header-row {header_row} is past its {len(rows):,} rows")
+        index = header_row - 1
+    else:
+        index = _find_header_row(sheet, reference_cols, candidate_col, reference_text)
+    width = max(len(row) for row in rows)
+    headers = [_header_text(v) for v in rows[index]] if index is not None else []
+    headers += [""] * (width - len(headers))
+
+    def resolve(spec: str, what: str) -> int:
+        return _resolve(spec, headers, what, sheet.name, header_row=index)
 
     if candidate_col:
-        cand = _resolve(candidate_col, headers, "candidate", sheet.name)
+        cand = resolve(candidate_col, "candidate")
     else:
-        found = [i for i, h in enumerate(headers) if CANDIDATE_HEADER.match(h)]
+        found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet)
         if not found:
             raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(headers)}")
         cand = found[0]
 
-    layout = Layout(header_row, cand)
+    layout = Layout(index, cand, headers=headers)
     if reference_text is not None:
         layout.reference_text = reference_text
         layout.reference_source = "--reference"
     elif reference_cols:
-        layout.reference_cols = [_resolve(spec, headers, "reference", sheet.name) for spec in reference_cols]
+        layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
     else:
-        layout.reference_cols = [i for i, h in enumerate(headers) if REFERENCE_HEADER.match(h) and i != cand]
+        layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, skip=cand)
         if not layout.reference_cols:
-            labelled = _labelled_reference(rows[:header_row])
+            labelled = _labelled_reference(rows[: index or 0])
             if labelled is None:
                 raise InputError(
                     f"sheet {sheet.name!r}: no reference column (and no labelled reference cell above the "
@@ -170,14 +332,35 @@ def find_layout(
             layout.reference_text, layout.reference_source = labelled
     if layout.reference_cols:
         layout.reference_source = ", ".join(headers[i] or column_letter(i) for i in layout.reference_cols)
+    for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
+        _check_cached(sheet, layout, col, what)
+        if all(col >= len(row) or cell_text(row[col]) is None for row in rows[layout.data_start :]):
+            below = "" if index is None else f" below the header row {index + 1}"
+            raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}")
     return layout
+
+
+def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
+    """Refuse a column whose blank cells are formulas saved without their values: its scores would be wrong."""
+    if not sheet.uncached_count:
+        return
+    kept_all = len(sheet.uncached) == sheet.uncached_count
+    last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
+    for r in range(layout.data_start, last + 1):
+        row = sheet.rows[r] if r < len(sheet.rows) else []
+        if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
+            raise InputError(
+                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas saved without their "
+                f"values (row {r + 1}; openpyxl saves formulas so), and every reader sees them blank; open the "
+                "file in Excel or LibreOffice, save it, and score it again"
+            )
 
 
 def _labelled_reference(rows: list[list[Any]]) -> tuple[str, str] | None:
     """A cell labelled "Reference" above the header row, with the reference text to its right (the Rank sheet)."""
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
-            if REFERENCE_HEADER.match(_header_text(value)):
+            if _known(_header_text(value), REFERENCE_NAMES) == "exact":
                 for right in range(c + 1, len(row)):
                     text = cell_text(row[right])
                     if text is not None and not isinstance(text, CellError):
@@ -192,7 +375,7 @@ def pairs_of(sheet: Sheet, layout: Layout) -> list[tuple[Any, Any]]:
     """(reference set, candidate) per data row, with the cell semantics of the Excel functions."""
     fixed = reference_set([layout.reference_text]) if layout.reference_text is not None else None
     pairs = []
-    for row in sheet.rows[layout.header_row + 1 :]:
+    for row in sheet.rows[layout.data_start :]:
         cand = cell_text(row[layout.candidate_col]) if layout.candidate_col < len(row) else None
         if layout.reference_text is not None:
             refs = fixed
@@ -202,13 +385,19 @@ def pairs_of(sheet: Sheet, layout: Layout) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def score_chunk(pairs: list[tuple[Any, Any]], max_n: int, smoothing: str) -> list[Scored | str]:
-    """A :data:`Scored` tuple per pair, or the pair's note."""
+def score_chunk(pairs: list[tuple[Any, Any]], max_n: int, smoothing: str) -> list[Outcome]:
+    """A :class:`ScoredPair` per pair, or the pair's note (an input error says on which side it was)."""
 
-    def keep(stats: Stats, nrefs: int) -> Scored:
-        return (*detail_values(stats, max_n, smoothing), nrefs, *stats.matches, *stats.totals)
+    def keep(stats: Stats, nrefs: int) -> ScoredPair:
+        bleu, *details = detail_values(stats, max_n, smoothing)
+        return ScoredPair(bleu, tuple(details), stats, nrefs)
 
-    return score_pairs(pairs, max_n, keep)
+    outcomes = score_pairs(pairs, max_n, keep)
+    for i, (outcome, (_, cand)) in enumerate(zip(outcomes, pairs)):
+        if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
+            side = "candidate" if isinstance(cand, CellError) else "reference"
+            outcomes[i] = CellError(outcome.code, f"{outcome.code} in the {side}")
+    return outcomes
 
 
 # Pairs shared with forked workers: each worker reads its slice from its copy of the parent's memory, so only
@@ -216,13 +405,27 @@ def score_chunk(pairs: list[tuple[Any, Any]], max_n: int, smoothing: str) -> lis
 _SHARED: list[tuple[Any, Any]] = []
 
 
-def _score_shared(task: tuple[int, int, int, str]) -> list[Scored | str]:
+def _score_shared(task: tuple[int, int, int, str]) -> list[Outcome]:
     start, stop, max_n, smoothing = task
     return score_chunk(_SHARED[start:stop], max_n, smoothing)
 
 
-def _score_sent(task: tuple[list[tuple[Any, Any]], int, str]) -> list[Scored | str]:
+def _score_sent(task: tuple[list[tuple[Any, Any]], int, str]) -> list[Outcome]:
     return score_chunk(*task)
+
+
+def _worker_setup() -> None:
+    """In each worker: die with the default action on SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux)
+    be killed when the parent dies, so that no worker outlives the run."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before prctl: stop now
+            os._exit(1)
 
 
 def score_table(
@@ -234,12 +437,16 @@ def score_table(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Result:
-    """Score every data row; large tables are split over a process pool (same results as one process)."""
+    """Score every data row; large tables are split over a process pool (same results as one process).
+
+    The pool is terminated when scoring stops for any reason (an error, Ctrl-C, a termination signal turned
+    into an exception), so no worker is left behind.
+    """
     check_settings(max_n, smoothing)
     pairs = pairs_of(sheet, layout)
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     workers = workers if workers is not None else (os.cpu_count() or 1)
-    outcomes: list[Scored | str] = []
+    outcomes: list[Outcome] = []
     if workers > 1 and len(pairs) >= PARALLEL_MIN_PAIRS:
         global _SHARED
         if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux"):
@@ -248,14 +455,16 @@ def score_table(
             context, fn = multiprocessing.get_context("fork"), _score_shared
             tasks: list[Any] = [(a, b, max_n, smoothing) for a, b in bounds]
         else:
-            context, fn = None, _score_sent
+            context, fn = multiprocessing.get_context(), _score_sent
             tasks = [(pairs[a:b], max_n, smoothing) for a, b in bounds]
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                for part in pool.map(fn, tasks):
+            with context.Pool(workers, initializer=_worker_setup) as pool:  # leaving it terminates the workers
+                for part in pool.imap(fn, tasks):
                     outcomes += part
                     if progress:
                         progress(len(part))
+                pool.close()
+                pool.join()
         finally:
             _SHARED = []
     else:
@@ -265,30 +474,30 @@ def score_table(
                 progress(b - a)
 
     ranks = rank_within_reference(pairs, outcomes)
-    scored = [o for o in outcomes if not isinstance(o, str)]
+    scored = [o for o in outcomes if isinstance(o, ScoredPair)]
     corpus = None
     if scored:
-        total = sum_stats((stats_of(o, max_n) for o in scored), max_n)
-        corpus = score_from_stats(total, max_n, smoothing, max(o[detail_width(max_n)] for o in scored))
-    header = [_header_text(v) or column_letter(i) for i, v in enumerate(sheet.rows[layout.header_row])]
-    data = sheet.rows[layout.header_row + 1 :]
-    return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing)
+        total = sum_stats((o.stats for o in scored), max_n)
+        corpus = score_from_stats(total, max_n, smoothing, max(o.references for o in scored))
+    header = [layout.headers[i] or column_letter(i) for i in range(len(layout.headers))]
+    data = sheet.rows[layout.data_start :]
+    return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))
 
 
-def rank_within_reference(pairs: list[tuple[Any, Any]], outcomes: list[Scored | str]) -> list[int | None]:
+def rank_within_reference(pairs: list[tuple[Any, Any]], outcomes: list[Outcome]) -> list[int | None]:
     """RANK.EQ among the candidates that share a reference: 1 is best, equal scores share a rank."""
-    groups: dict[Any, list[int]] = {}
+    groups: dict[Any, list[tuple[int, float]]] = {}
     for i, ((refs, _), outcome) in enumerate(zip(pairs, outcomes)):
-        if not isinstance(outcome, str):
-            groups.setdefault(refs, []).append(i)
+        if isinstance(outcome, ScoredPair):
+            groups.setdefault(refs, []).append((i, outcome.bleu))
     ranks: list[int | None] = [None] * len(outcomes)
     for members in groups.values():
-        ordered = sorted((outcomes[i][0] for i in members), reverse=True)
+        ordered = sorted((value for _, value in members), reverse=True)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):
             first.setdefault(value, position)
-        for i in members:
-            ranks[i] = first[outcomes[i][0]]
+        for i, value in members:
+            ranks[i] = first[value]
     return ranks
 
 
@@ -308,13 +517,14 @@ class Comparison:
 def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345) -> Comparison:
     """Paired bootstrap of the candidate column (A) against column ``b_col`` (B); rows with a blank side are
     skipped in both."""
-    headers = [_header_text(v) for v in sheet.rows[layout.header_row]]
+    b_index = _resolve(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
     b_layout = Layout(
         layout.header_row,
-        _resolve(b_col, headers, "candidate B", sheet.name),
+        b_index,
         layout.reference_cols,
         layout.reference_text,
         layout.reference_source,
+        layout.headers,
     )
     pairs_a, pairs_b = pairs_of(sheet, layout), pairs_of(sheet, b_layout)
     rows = [
@@ -335,17 +545,17 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
     )
 
     def bleu_column(pairs: list[tuple[Any, Any]]) -> list[float | None]:
-        return [None if isinstance(o, str) else o[0] for o in score_chunk(pairs, 2, "add1")]
+        return [o.bleu if isinstance(o, ScoredPair) else None for o in score_chunk(pairs, 2, "add1")]
 
     def name(index: int) -> str:
-        return headers[index] or column_letter(index)
+        return layout.headers[index] or column_letter(index)
 
     return Comparison(
         result,
         len(usable),
         len(pairs_a) - len(usable),
         name(layout.candidate_col),
-        name(b_layout.candidate_col),
+        name(b_index),
         bleu_column(pairs_a),
         bleu_column(pairs_b),
     )

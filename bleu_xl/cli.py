@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,14 +17,27 @@ from typing import Any
 import click
 
 from . import __version__
-from .batch import Result, compare_table, find_layout, result_header, score_table
+from .batch import Layout, Result, compare_table, find_layout, result_header, score_table
 from .bleu import SMOOTHING_METHODS, BleuError
 from .explain import explain
-from .sheets import InputError, atomic_output, read_input, write_csv, write_json_lines
+from .sheets import InputError, OutputFile, Sheet, output_delimiter, read_input, write_csv, write_json_lines
 from .tokenizer import tokenize
 
 EXIT_INPUT = 2
 PROGRESS_MIN_ROWS = 5_000
+OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json"}
+DELIMITER_NAMES = {",": ",", ";": ";", "\\t": "\t", "\t": "\t", "tab": "\t", "|": "|"}
+# C0 and C1 controls (ESC starts terminal escapes: window titles, OSC-8 links) and the bidirectional overrides.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """User text made safe for a terminal: control characters shown escaped (``\\x1b``, ``\\n``)."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def echo(text: str, *, err: bool = False) -> None:
+    click.echo(printable(text), err=err)
 
 
 class Failure(click.ClickException):
@@ -29,7 +46,38 @@ class Failure(click.ClickException):
     exit_code = EXIT_INPUT
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"bleu-xl: error: {self.message}", err=True)
+        echo(f"bleu-xl: error: {self.message}", err=True)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: a BaseException, so that no ``except Exception`` on the way swallows it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`Terminated` while a command runs, so that the cleanups run: the
+    worker pool is terminated and the partial output removed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    parent = os.getpid()
+
+    def stop(signum: int, frame: Any) -> None:
+        if os.getpid() != parent:  # a forked worker before its own setup ran: just go
+            os._exit(128 + signum)
+        raise Terminated(signum)
+
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {sig: signal.signal(sig, stop) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _guard(fn: Any) -> Any:
@@ -37,25 +85,41 @@ def _guard(fn: Any) -> Any:
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            with _stop_on_signals():
+                return fn(*args, **kwargs)
         except (InputError, BleuError) as exc:
             raise Failure(str(exc)) from None
         except click.ClickException:
             raise
+        except Terminated as exc:
+            name = signal.Signals(exc.signum).name
+            echo(f"bleu-xl: terminated by {name}; stopped the workers, no output written", err=True)
+            raise SystemExit(128 + exc.signum) from None
         except KeyboardInterrupt:
             raise SystemExit(130) from None
         except BrokenPipeError:  # the reader went away (| head): stop quietly, as other command-line tools do
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise SystemExit(141) from None
+        except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise Failure(f"{where}{exc.strerror or exc}") from None
         except Exception as exc:
             if os.environ.get("BLEU_XL_DEBUG"):
                 raise
-            click.echo(f"bleu-xl: internal error: {type(exc).__name__}: {exc} (BLEU_XL_DEBUG=1 shows more)", err=True)
+            echo(f"bleu-xl: internal error: {type(exc).__name__}: {exc} (BLEU_XL_DEBUG=1 shows more)", err=True)
             raise SystemExit(1) from None
 
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def _delimiter(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value not in DELIMITER_NAMES:
+        raise InputError(f"--delimiter {value!r}: use , ; tab or |")
+    return DELIMITER_NAMES[value]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -69,20 +133,65 @@ def main() -> None:
     """
 
 
+def _table_options(fn: Any) -> Any:
+    """The options that say how to read the input table, shared by score and compare."""
+    for option in reversed(
+        [
+            click.option("--sheet", help="Sheet to read (default: the first)."),
+            click.option("--header-row", type=click.IntRange(1), help="The row that holds the headers (1 = first)."),
+            click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
+            click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
+            click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
+def _read_table(
+    input_path: str,
+    sheet: str | None,
+    encoding: str | None,
+    delimiter: str | None,
+    header_row: int | None,
+    no_header: bool,
+    reference_cols: tuple[str, ...],
+    candidate_col: str | None,
+    reference_text: str | None,
+    *,
+    announce: bool = True,
+) -> tuple[Sheet, Layout]:
+    if reference_text is not None and reference_cols:
+        raise InputError("give either --reference or --reference-col, not both")
+    if header_row is not None and no_header:
+        raise InputError("give either --header-row or --no-header, not both")
+    table = read_input(input_path, sheet, encoding=encoding, delimiter=_delimiter(delimiter))
+    layout = find_layout(
+        table, reference_cols, candidate_col, reference_text, header_row=header_row, no_header=no_header
+    )
+    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
+    if announce:
+        echo(f"bleu-xl: {input_path}{read_as}: {layout.describe()}", err=True)
+    return table, layout
+
+
 @main.command("score")
 @click.argument("input_path", metavar="INPUT")
-@click.option("-o", "--output", help="Output file (default: INPUT-scored.xlsx beside the input; - for stdout).")
-@click.option("--sheet", help="Sheet to read (default: the first).")
+@click.option(
+    "-o", "--output", help="Output file: .xlsx, .csv, .tsv, .json or .jsonl (default: INPUT-scored.xlsx; - for stdout)."
+)
 @click.option(
     "--reference-col", "reference_cols", multiple=True, help="Reference column (letter or header); repeat for several."
 )
 @click.option("--candidate-col", help="Candidate column (letter or header).")
 @click.option("--reference", "reference_text", help="Score every candidate against this one text.")
+@_table_options
 @click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
 @click.option(
     "--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), help="Output format (default: from -o, else xlsx)."
 )
+@click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--quiet", "-q", is_flag=True, help="No summary and no progress bar.")
 @_guard
@@ -90,19 +199,26 @@ def score_command(
     input_path: str,
     output: str | None,
     sheet: str | None,
+    header_row: int | None,
+    no_header: bool,
+    encoding: str | None,
+    delimiter: str | None,
     reference_cols: tuple[str, ...],
     candidate_col: str | None,
     reference_text: str | None,
     max_n: int,
     smoothing: str,
     fmt: str | None,
+    raw: bool,
     force: bool,
     quiet: bool,
 ) -> None:
     """Score every candidate of a workbook or CSV and write the scores, ranks and a summary.
 
-    Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato)
-    or given with --reference-col and --candidate-col. The input is never modified.
+    Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato;
+    an exact name wins, a qualified one such as "Candidate text" only when it is the only one, hidden columns
+    never) or given with --reference-col and --candidate-col. The columns and header row used are printed on
+    standard error. The input is never modified.
 
     \b
     Examples:
@@ -110,34 +226,45 @@ def score_command(
       bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
     """
-    if reference_text is not None and reference_cols:
-        raise InputError("give either --reference or --reference-col, not both")
     output, fmt = _output_target(input_path, output, fmt)
+    target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
+    try:
+        start = time.perf_counter()
+        table, layout = _read_table(
+            input_path, sheet, encoding, delimiter, header_row, no_header, reference_cols, candidate_col, reference_text
+        )
+        timings["read"] = time.perf_counter() - start
 
-    start = time.perf_counter()
-    table = read_input(input_path, sheet)
-    layout = find_layout(table, reference_cols, candidate_col, reference_text)
-    timings["read"] = time.perf_counter() - start
+        start = time.perf_counter()
+        rows = max(len(table.rows) - layout.data_start, 0)
+        show_progress = not quiet and sys.stderr.isatty() and rows >= PROGRESS_MIN_ROWS
+        if show_progress:
+            from rich.progress import Progress
 
-    start = time.perf_counter()
-    rows = max(len(table.rows) - layout.header_row - 1, 0)
-    show_progress = not quiet and sys.stderr.isatty() and rows >= PROGRESS_MIN_ROWS
-    if show_progress:
-        from rich.progress import Progress
+            with Progress(transient=True, console=_console(err=True)) as bar:
+                task = bar.add_task("scoring", total=rows)
+                result = score_table(
+                    table, layout, max_n=max_n, smoothing=smoothing, progress=lambda n: bar.advance(task, n)
+                )
+        else:
+            result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
+        timings["score"] = time.perf_counter() - start
 
-        with Progress(transient=True, console=_console(err=True)) as bar:
-            task = bar.add_task("scoring", total=rows)
-            result = score_table(
-                table, layout, max_n=max_n, smoothing=smoothing, progress=lambda n: bar.advance(task, n)
-            )
-    else:
-        result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
-    timings["score"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    write_result(result, output, fmt, force=force, protect=[input_path], input_name=input_path, sheet=table.name)
-    timings["write"] = time.perf_counter() - start
+        start = time.perf_counter()
+        write_result(
+            result,
+            target,
+            fmt,
+            input_name=input_path,
+            sheet=table,
+            encoding=encoding,
+            delimiter=output_delimiter(_delimiter(delimiter), output, table),
+            raw=raw,
+        )
+        timings["write"] = time.perf_counter() - start
+    finally:
+        target.release()
 
     if os.environ.get("BLEU_XL_TIMINGS"):
         click.echo(" ".join(f"{k}={v:.2f}s" for k, v in timings.items()), err=True)
@@ -146,18 +273,23 @@ def score_command(
 
 
 def _output_target(input_path: str, output: str | None, fmt: str | None) -> tuple[str, str]:
+    """The output path and format; an extension that is unknown or says another format is refused."""
     if output is None:
         if input_path == "-":
             return "-", fmt or "csv"
         stem = Path(input_path)
         fmt = fmt or "xlsx"
         return str(stem.with_name(f"{stem.stem}-scored.{'jsonl' if fmt == 'json' else fmt}")), fmt
-    if fmt is None:
-        suffix = Path(output).suffix.lower()
-        fmt = {".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json"}.get(
-            suffix, "csv" if output == "-" else "xlsx"
+    if output == "-":
+        return output, fmt or "csv"
+    suffix = Path(output).suffix.lower()
+    if suffix not in OUTPUT_FORMATS:
+        raise InputError(
+            f"{output}: unknown output extension {suffix or '(none)'!r}; use .xlsx, .csv, .tsv, .json or .jsonl"
         )
-    return output, fmt
+    if fmt is not None and OUTPUT_FORMATS[suffix] != fmt:
+        raise InputError(f"{output}: a {suffix} file cannot hold --format {fmt}; change the extension or the format")
+    return output, OUTPUT_FORMATS[suffix]
 
 
 def output_rows(result: Result) -> Iterator[list[Any]]:
@@ -168,7 +300,15 @@ def output_rows(result: Result) -> Iterator[list[Any]]:
 
 
 def write_result(
-    result: Result, output: str, fmt: str, *, force: bool, protect: list[str], input_name: str, sheet: str
+    result: Result,
+    target: OutputFile,
+    fmt: str,
+    *,
+    input_name: str,
+    sheet: Sheet,
+    encoding: str | None = None,
+    delimiter: str = ",",
+    raw: bool = False,
 ) -> None:
     # A result column named like an input column (a scored template already has "BLEU-2") gets a suffix, so
     # that JSON keys and CSV headers stay distinct.
@@ -177,22 +317,30 @@ def write_result(
     if fmt == "xlsx":
         from .report import write_scored_workbook
 
-        with atomic_output(output, force=force, binary=True, protect=protect) as out:
-            write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, sheet=sheet)
+        with target.open(binary=True) as out:
+            write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, sheet=sheet.name)
+    elif fmt == "csv":
+        # UTF-8 with a BOM, so that Excel on Windows reads it as UTF-8 (not to standard output: pipelines).
+        codec = encoding or ("utf-8" if target.path == "-" else "utf-8-sig")
+        if codec.replace("_", "-").lower() in {"utf-8", "utf8"} and target.path != "-":
+            codec = "utf-8-sig"
+        with target.open(binary=False, encoding=codec) as out:
+            write_csv(out, header, output_rows(result), delimiter=delimiter, raw=raw)
     else:
-        writer = write_csv if fmt == "csv" else write_json_lines
-        with atomic_output(output, force=force, binary=False, protect=protect) as out:
-            writer(out, header, output_rows(result))
+        with target.open(binary=False) as out:
+            write_json_lines(out, header, output_rows(result))
 
 
 def _console(err: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(stderr=err, highlight=False)
+    # No markup, emoji or highlighting: user text is shown as it is, never interpreted.
+    return Console(stderr=err, highlight=False, markup=False, emoji=False)
 
 
 def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> None:
     from rich.table import Table
+    from rich.text import Text
 
     console = _console(err)
     corpus = f"{result.corpus.bleu:.4f}" if result.corpus else "-"
@@ -205,15 +353,16 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
     # The best scores first: with one reference that is rank order; with a reference per row, the best pairs.
     scored = sorted(
         (i for i in range(len(result.rows)) if result.ranks[i] is not None),
-        key=lambda i: (-result.bleu(i), i),
+        key=lambda i: (-(result.bleu(i) or 0.0), i),
     )
     for i in scored[:top]:
-        text = str(result.rows[i][result.layout.candidate_col])
-        table.add_row(str(result.ranks[i]), f"{result.bleu(i):.4f}", text if len(text) <= 70 else text[:67] + "...")
+        text = printable(str(result.rows[i][result.layout.candidate_col]))
+        shown = text if len(text) <= 70 else text[:67] + "..."
+        table.add_row(str(result.ranks[i]), f"{result.bleu(i):.4f}", Text(shown))
     console.print(table)
-    console.print(f"corpus BLEU-{result.max_n} {corpus}   reference: {result.layout.reference_source}")
+    console.print(Text(printable(f"corpus BLEU-{result.max_n} {corpus}   reference: {result.layout.reference_source}")))
     console.print(f"signature {result.signature()}")
-    console.print(f"written to {output if output != '-' else 'standard output'}")
+    console.print(Text(printable(f"written to {output if output != '-' else 'standard output'}")))
 
 
 @main.command("pair")
@@ -256,10 +405,10 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
         return
-    click.echo(f"reference tokens ({s.r}): {' '.join(detail['reference_tokens'])}")
+    echo(f"reference tokens ({s.r}): {' '.join(detail['reference_tokens'])}")
     # On a terminal, matched words are green and the others red (click drops the colours elsewhere).
     marked = " ".join(
-        click.style(token, fg="green", bold=True) if hit else click.style(token, fg="red")
+        click.style(printable(token), fg="green", bold=True) if hit else click.style(printable(token), fg="red")
         for token, hit in zip(explanation.candidate_tokens, explanation.matched_tokens())
     )
     click.echo(f"candidate tokens ({s.c}): {marked}")
@@ -269,7 +418,7 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
         click.echo(f"{name} = {p['numerator']}/{p['denominator']} = {p['value']:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
     click.echo(f"BLEU-2 = {s.bleu:.4f}")
-    click.echo(f"explain: {detail['explain']}")
+    echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
 
 
@@ -277,9 +426,9 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
 @click.argument("input_path", metavar="INPUT")
 @click.option("--a", "a_col", required=True, help="The first candidate column (letter or header).")
 @click.option("--b", "b_col", required=True, help="The second candidate column (letter or header).")
-@click.option("--sheet", help="Sheet to read (default: the first).")
 @click.option("--reference-col", "reference_cols", multiple=True, help="Reference column; repeat for several.")
 @click.option("--reference", "reference_text", help="Compare both columns against this one text.")
+@_table_options
 @click.option(
     "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
 )
@@ -292,9 +441,13 @@ def compare_command(
     input_path: str,
     a_col: str,
     b_col: str,
-    sheet: str | None,
     reference_cols: tuple[str, ...],
     reference_text: str | None,
+    sheet: str | None,
+    header_row: int | None,
+    no_header: bool,
+    encoding: str | None,
+    delimiter: str | None,
     samples: int,
     seed: int,
     output: str | None,
@@ -311,18 +464,35 @@ def compare_command(
     Example:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
     """
-    if reference_text is not None and reference_cols:
-        raise InputError("give either --reference or --reference-col, not both")
-    table = read_input(input_path, sheet)
-    layout = find_layout(table, reference_cols, a_col, reference_text)
-    comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
-    result = comparison.result
-    verdict = result.verdict(comparison.a_name, comparison.b_name)
+    target = None
     if output:
-        from .report import write_comparison_workbook
+        if Path(output).suffix.lower() != ".xlsx":
+            raise InputError(f"{output}: the comparison is written as a workbook; give a .xlsx name")
+        target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
+    try:
+        table, layout = _read_table(
+            input_path,
+            sheet,
+            encoding,
+            delimiter,
+            header_row,
+            no_header,
+            reference_cols,
+            a_col,
+            reference_text,
+            announce=False,  # the output is the comparison itself, and names both columns
+        )
+        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+        result = comparison.result
+        verdict = result.verdict(comparison.a_name, comparison.b_name)
+        if target:
+            from .report import write_comparison_workbook
 
-        with atomic_output(output, force=force, binary=True, protect=[input_path]) as out:
-            write_comparison_workbook(out, table, layout, comparison, verdict, input_name=input_path)
+            with target.open(binary=True) as out:
+                write_comparison_workbook(out, table, layout, comparison, verdict, input_name=input_path)
+    finally:
+        if target:
+            target.release()
     if as_json:
         payload = {
             "a": comparison.a_name,
@@ -346,14 +516,14 @@ def compare_command(
         (comparison.a_name, result.score_a, result.interval_a),
         (comparison.b_name, result.score_b, result.interval_b),
     ):
-        click.echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
-    click.echo(
+        echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+    echo(
         f"difference (B - A) {result.difference:+.4f}, p = {result.p_value:.4f} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
     )
-    click.echo(verdict)
+    echo(verdict)
     if output:
-        click.echo(f"written to {output}")
+        echo(f"written to {output}")
 
 
 @main.command("excel-setup")
@@ -421,17 +591,37 @@ def lite_bundle_command(folder: str) -> None:
 
 @main.command("template")
 @click.argument("folder", default="workbooks", required=False)
+@click.option("--force", is_flag=True, help="Replace workbooks that are already there.")
 @_guard
-def template_command(folder: str) -> None:
+def template_command(folder: str, force: bool) -> None:
     """Write the ranking template and the sample workbooks into FOLDER (default: workbooks).
 
-    \b
-    Example:
-      bleu-xl template my-workbooks
-    """
-    from .template import build_all
+    Given a name ending in .xlsx, write only the template, to that file. Existing workbooks (perhaps edited)
+    are kept unless --force is given.
 
-    build_all(Path(folder), log=lambda path: click.echo(f"wrote {path}"))
+    \b
+    Examples:
+      bleu-xl template my-workbooks
+      bleu-xl template my-ranking.xlsx
+    """
+    from .template import SAMPLES, build_all, build_template
+
+    target = Path(folder)
+    if target.suffix.lower() == ".xlsx":
+        output = OutputFile(folder, force=force)
+        with output.open_path() as path:
+            build_template(path)
+        echo(f"wrote {folder}")
+        return
+    paths = [target / "bleu2_ranking.xlsx", *(target / "samples" / f"{name}.xlsx" for name in SAMPLES)]
+    existing = [path for path in paths if path.exists() or path.is_symlink()]
+    for path in existing:
+        if not path.is_file():
+            raise InputError(f"{path}: not a regular file; bleu-xl writes only regular files")
+    if existing and not force:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise InputError(f"{existing[0]}: already exists{more}; use --force to replace the workbooks")
+    build_all(target, log=lambda path: echo(f"wrote {path}"))
 
 
 if __name__ == "__main__":  # pragma: no cover

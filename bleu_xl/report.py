@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import math
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 import xlsxwriter
+from xlsxwriter.format import Format
+from xlsxwriter.workbook import Workbook
+from xlsxwriter.worksheet import Worksheet
 
-from .batch import Result
+from .batch import Comparison, Layout, Result, result_header
 from .bleu import signature
-from .cells import cell_text
-from .sheets import column_letter
+from .cells import CellError, cell_text
+from .sheets import Sheet, column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["write_cell", "write_comparison_workbook", "write_scored_workbook"]
@@ -23,7 +27,7 @@ EXCEL_MAX_TEXT = 32_767
 BINS = 10
 
 
-def write_cell(sheet: Any, row: int, col: int, value: Any, number_format: Any = None) -> None:
+def write_cell(sheet: Worksheet, row: int, col: int, value: Any, number_format: Format | None = None) -> None:
     """Write one value with its own type; text always with write_string (dates as ISO text)."""
     if value is None or value == "":
         return
@@ -35,48 +39,89 @@ def write_cell(sheet: Any, row: int, col: int, value: Any, number_format: Any = 
         sheet.write_string(row, col, (value if isinstance(value, str) else cell_text(value) or "")[:EXCEL_MAX_TEXT])
 
 
+#: Number formats of the scored workbook: scores to four places, counts as whole numbers, dates as ISO dates.
+SCORE_FORMAT = "0.0000"
+COUNT_FORMAT = "0"
+DATE_FORMATS = {
+    dt.datetime: "yyyy-mm-dd hh:mm:ss",
+    dt.date: "yyyy-mm-dd",
+    dt.time: "hh:mm:ss",
+    dt.timedelta: "[h]:mm:ss",  # a duration, as the reader gives [h]:mm cells
+}
+
+
+def _print_setup(sheet: Worksheet, *, repeat_header: bool) -> None:
+    """Landscape, one page wide (as many pages down as it takes), the header row on every page."""
+    sheet.set_landscape()
+    sheet.fit_to_pages(1, 0)
+    sheet.hide_gridlines(0)  # gridlines on paper too: rows of numbers are hard to follow without them
+    if repeat_header:
+        sheet.repeat_rows(0)
+
+
+def _date_kinds(rows: Sequence[Sequence[Any]], width: int) -> dict[int, type]:
+    """The input columns that hold dates or times, and the kind of the first one found in each."""
+    kinds: dict[int, type] = {}
+    for row in rows:
+        for c, value in enumerate(row[:width]):
+            kind = type(value)
+            if kind in DATE_FORMATS and c not in kinds:
+                kinds[c] = kind
+    return kinds
+
+
 def write_scored_workbook(
-    out: IO[bytes], result: Result, header: list[str], rows: Iterator[list[Any]], *, input_name: str, sheet: str
+    out: IO[bytes],
+    result: Result,
+    header: list[str],
+    rows: Iterator[list[Any]],
+    *,
+    input_name: str,
+    sheet: str,
 ) -> None:
     """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart.
 
-    XlsxWriter writes the workbook's frame (formats, header row, data bars, filter, Summary and chart); the data
-    rows are then streamed into the Scores sheet as inline strings and numbers. XlsxWriter spends about 7 us a
-    cell, which is minutes for a full 1,048,576-row sheet; the streamed rows take a fraction of that.
+    XlsxWriter writes the workbook's frame (formats, header row, data bars, filter, page setup, Summary and
+    chart); the data rows are then streamed into the Scores sheet as inline strings and numbers. XlsxWriter
+    spends about 7 us a cell, which is minutes for a full 1,048,576-row sheet; the streamed rows take a fraction
+    of that. Input cells keep their type: numbers, booleans, errors, and dates as dates with a date format.
     """
     count = len(result.rows)
     frame = io.BytesIO()
     book = xlsxwriter.Workbook(frame, SAFE_OPTIONS)
-    bold = book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1, "text_wrap": True})
-    score_format = book.add_format({"num_format": "0.0000"})
+    bold = book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1, "text_wrap": True, "valign": "top"})
+    score_format = book.add_format({"num_format": SCORE_FORMAT})
+    count_format = book.add_format({"num_format": COUNT_FORMAT})
+    text_format = book.add_format({"text_wrap": True, "valign": "top"})  # multi-line cells keep their lines
     scores = book.add_worksheet("Scores")
     summary = book.add_worksheet("Summary")
 
     first_result = len(result.header)
+    names = result_header(result.max_n)
     for col, name in enumerate(header):
         scores.write_string(0, col, name, bold)
-    score_cols = (
-        {first_result} | {first_result + 1 + 3 * k for k in range(result.max_n)} | {first_result + 3 * result.max_n + 1}
-    )
     scores.freeze_panes(1, 0)
-    scores.set_column(0, first_result - 1, 40)
-    scores.set_column(first_result, len(header) - 1, 9)
-    for col in score_cols:  # also registers the format, so its style index is known for the streamed rows
-        scores.set_column(col, col, 9, score_format)
-    scores.set_column(len(header) - 1, len(header) - 1, 24)
+    _print_setup(scores, repeat_header=True)
+    # A column's format is also the style of its streamed cells; the style numbers are known once closed.
+    column_formats = [text_format] * len(header)
+    scores.set_column(0, first_result - 1, 40, text_format)
+    own = {col: number_format for col, number_format in result.number_formats.items() if col < first_result}
+    dates = {col: DATE_FORMATS[kind] for col, kind in _date_kinds(result.rows, first_result).items()}
+    for col, number_format in {**dates, **own}.items():  # the input's own format first, else one for dates
+        column_formats[col] = book.add_format({"num_format": number_format, "valign": "top"})
+        scores.set_column(col, col, 20 if col in dates else 12, column_formats[col])
+    for offset, name in enumerate(names[:-1]):
+        is_count = name in {"rank", "r", "c"} or name.endswith((" num", " den"))
+        column_formats[first_result + offset] = count_format if is_count else score_format
+        scores.set_column(first_result + offset, first_result + offset, 9, column_formats[first_result + offset])
+    scores.set_column(len(header) - 1, len(header) - 1, 24, text_format)
     if count:
-        scores.conditional_format(
-            1,
-            first_result,
-            count,
-            first_result,
-            DATA_BAR,
-        )
+        scores.conditional_format(1, first_result, count, first_result, DATA_BAR)
         scores.autofilter(0, 0, count, len(header) - 1)
-    _write_summary(book, summary, result, input_name, sheet, bold, score_format)
+    _write_summary(book, summary, result, input_name, sheet, bold, score_format, count_format)
     book.close()
 
-    styles = [f' s="{score_format.xf_index}"' if c in score_cols else "" for c in range(len(header))]
+    styles = [f' s="{number_format.xf_index}"' for number_format in column_formats]
     _stream_rows(frame, out, "xl/worksheets/sheet1.xml", rows, styles, count, numbers=(first_result, len(header) - 1))
 
 
@@ -100,20 +145,52 @@ def xml_text(text: str) -> str:
         text = text.replace("<", "&lt;")
     if ">" in text:
         text = text.replace(">", "&gt;")
+    if "\r" in text:
+        # XML readers turn a raw CR into LF ("a\rb" would come back as "a\nb"); a character reference stays a
+        # CR in every reader (Excel, LibreOffice, openpyxl, calamine), where openpyxl ignores _x000D_.
+        text = text.replace("\r", "&#13;")
     return text
 
 
+EXCEL_EPOCH = dt.datetime(1899, 12, 30)  # serial 0, so that 1900-03-01 is 61 as in Excel
+FIRST_SERIAL_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's 1900 leap-year bug shifts serials: keep as text
+
+
+def excel_serial(value: dt.date | dt.time | dt.timedelta) -> int | float | None:
+    """A date, date-time, time or duration as Excel's serial number (days since 1899-12-30, or days); ``None``
+    for a date before 1900-03-01."""
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds() / 86400
+    if isinstance(value, dt.time):
+        return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6) / 86400
+    moment = value.replace(tzinfo=None) if isinstance(value, dt.datetime) else dt.datetime.combine(value, dt.time())
+    if moment < FIRST_SERIAL_DATE:
+        return None
+    delta = moment - EXCEL_EPOCH
+    if not isinstance(value, dt.datetime):
+        return delta.days
+    return delta.days + (delta.seconds + delta.microseconds / 1e6) / 86400
+
+
 def _cell_xml(ref: str, value: Any, style: str) -> str:
+    """One streamed cell, of the value's own type: number, boolean, error, date (a serial number) or text."""
     kind = type(value)
     if kind is float or kind is int:
         if math.isfinite(value):
             return f'<c r="{ref}"{style}><v>{value!r}</v></c>'
         value = str(value)
     elif kind is bool:
-        return f'<c r="{ref}" t="b"><v>{int(value)}</v></c>'
+        return f'<c r="{ref}"{style} t="b"><v>{int(value)}</v></c>'
+    elif kind is CellError:
+        return f'<c r="{ref}" t="e"><v>{xml_text(value.code)}</v></c>'
+    elif kind in DATE_FORMATS:
+        serial = excel_serial(value)
+        if serial is not None:
+            return f'<c r="{ref}"{style}><v>{serial!r}</v></c>'
+        value = cell_text(value) or ""
     elif kind is not str:
-        value = cell_text(value) or ""  # dates as ISO text, as the scores read them
-    return f'<c r="{ref}" t="inlineStr"><is><t xml:space="preserve">{xml_text(value)}</t></is></c>'
+        value = cell_text(value) or ""
+    return f'<c r="{ref}"{style} t="inlineStr"><is><t xml:space="preserve">{xml_text(value)}</t></is></c>'
 
 
 def _stream_rows(
@@ -183,25 +260,44 @@ def _stream_rows(
                 stream.detach()
 
 
-def _write_summary(book: Any, summary: Any, result: Result, input_name: str, sheet: str, bold: Any, fmt: Any) -> None:
-    corpus = result.corpus.bleu if result.corpus else None
-    facts = [
-        ("Input", input_name),
-        ("Sheet", sheet),
-        ("Reference", result.layout.reference_source),
-        (f"Corpus BLEU-{result.max_n}", corpus),
-        ("Signature", result.signature()),
-        ("Rows", len(result.rows)),
-        ("Scored pairs", result.scored),
-        ("Blank candidates", result.blank),
-        ("Rows with a note", result.problems),
-    ]
-    summary.set_column(0, 0, 22)
-    summary.set_column(1, 1, 70)
-    for r, (name, value) in enumerate(facts):
-        summary.write_string(r, 0, name, bold)
-        write_cell(summary, r, 1, value, fmt)
+Fact = tuple[str, Any, Format | None]
 
+
+def _write_facts(book: Workbook, summary: Worksheet, facts: list[Fact], bold: Format) -> None:
+    """Label and value side by side in columns A and B (values wrap), one page wide when printed."""
+    wrap = book.add_format({"text_wrap": True, "valign": "top"})
+    summary.set_column(0, 0, 24)
+    summary.set_column(1, 1, 46, wrap)
+    _print_setup(summary, repeat_header=False)
+    for r, (name, value, number_format) in enumerate(facts):
+        summary.write_string(r, 0, name, bold)
+        write_cell(summary, r, 1, value, number_format)
+
+
+def _write_summary(
+    book: Workbook,
+    summary: Worksheet,
+    result: Result,
+    input_name: str,
+    sheet: str,
+    bold: Format,
+    score_format: Format,
+    count_format: Format,
+) -> None:
+    """The corpus score, signature and counts as label/value pairs, the score distribution, and its chart beside."""
+    corpus = result.corpus.bleu if result.corpus else None
+    facts: list[Fact] = [
+        ("Input", input_name, None),
+        ("Sheet", sheet, None),
+        ("Reference", result.layout.reference_source, None),
+        (f"Corpus BLEU-{result.max_n}", corpus, score_format),
+        ("Signature", result.signature(), None),
+        ("Rows", len(result.rows), count_format),
+        ("Scored pairs", result.scored, count_format),
+        ("Blank candidates", result.blank, count_format),
+        ("Rows with a note", result.problems, count_format),
+    ]
+    _write_facts(book, summary, facts, bold)
     top = len(facts) + 1
     summary.write_string(top, 0, f"BLEU-{result.max_n} from", bold)
     summary.write_string(top, 1, "candidates", bold)
@@ -212,7 +308,7 @@ def _write_summary(book: Any, summary: Any, result: Result, input_name: str, she
             counts[min(int(value * BINS), BINS - 1)] += 1
     for b, n in enumerate(counts):
         summary.write_string(top + 1 + b, 0, f"{b / BINS:.1f} to {(b + 1) / BINS:.1f}")
-        summary.write_number(top + 1 + b, 1, n)
+        summary.write_number(top + 1 + b, 1, n, count_format)
     chart = book.add_chart({"type": "column"})
     chart.add_series(
         {
@@ -226,58 +322,59 @@ def _write_summary(book: Any, summary: Any, result: Result, input_name: str, she
     chart.set_legend({"none": True})
     chart.set_x_axis({"name": f"BLEU-{result.max_n}"})
     chart.set_y_axis({"name": "candidates"})
-    summary.insert_chart(top, 3, chart)
+    chart.set_size({"width": 480, "height": 300})
+    summary.insert_chart(0, 2, chart, {"x_offset": 12})  # beside the facts: on the same printed page
 
 
 def write_comparison_workbook(
-    out: IO[bytes], table: Any, layout: Any, comparison: Any, verdict: str, *, input_name: str
+    out: IO[bytes], table: Sheet, layout: Layout, comparison: Comparison, verdict: str, *, input_name: str
 ) -> None:
     """The input rows with the BLEU-2 of both columns, and a Summary sheet with the paired test."""
     book = xlsxwriter.Workbook(out, {"constant_memory": True, **SAFE_OPTIONS})
     bold = book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})
-    score_format = book.add_format({"num_format": "0.0000"})
+    score_format = book.add_format({"num_format": SCORE_FORMAT})
+    count_format = book.add_format({"num_format": COUNT_FORMAT})
     scores = book.add_worksheet("Scores")
     summary = book.add_worksheet("Summary")
     header = [
-        *(cell_text(v) or "" for v in table.rows[layout.header_row]),
+        *(h or column_letter(i) for i, h in enumerate(layout.headers)),
         f"BLEU-2 {comparison.a_name}",
         f"BLEU-2 {comparison.b_name}",
     ]
     width = len(header) - 2
     for c, name in enumerate(header):
         scores.write_string(0, c, name, bold)
-    for r, row in enumerate(table.rows[layout.header_row + 1 :], start=1):
+    for r, row in enumerate(table.rows[layout.data_start :], start=1):
         for c, value in enumerate(row[:width]):
             write_cell(scores, r, c, value)
         for c, value in ((width, comparison.scores_a[r - 1]), (width + 1, comparison.scores_b[r - 1])):
             write_cell(scores, r, c, value, score_format)
     scores.freeze_panes(1, 0)
+    _print_setup(scores, repeat_header=True)
     result = comparison.result
-    facts = [
-        ("Input", input_name),
-        ("Reference", layout.reference_source),
-        (f"Corpus BLEU-2 {comparison.a_name}", result.score_a),
+    facts: list[Fact] = [
+        ("Input", input_name, None),
+        ("Reference", layout.reference_source, None),
+        (f"Corpus BLEU-2 {comparison.a_name}", result.score_a, score_format),
         (
             f"{result.interval_a.level:.0%} interval {comparison.a_name}",
             f"{result.interval_a.low:.4f} to {result.interval_a.high:.4f}",
+            None,
         ),
-        (f"Corpus BLEU-2 {comparison.b_name}", result.score_b),
+        (f"Corpus BLEU-2 {comparison.b_name}", result.score_b, score_format),
         (
             f"{result.interval_b.level:.0%} interval {comparison.b_name}",
             f"{result.interval_b.low:.4f} to {result.interval_b.high:.4f}",
+            None,
         ),
-        ("Difference (B - A)", result.difference),
-        ("p-value", result.p_value),
-        ("Verdict", verdict),
-        ("Null hypothesis", "A and B are equally good against these references (paired bootstrap, Koehn 2004)"),
-        ("Pairs compared", comparison.used),
-        ("Rows skipped", comparison.skipped),
-        ("Resamples, seed", f"{result.samples}, {result.seed}"),
-        ("Signature", signature()),
+        ("Difference (B - A)", result.difference, score_format),
+        ("p-value", result.p_value, score_format),
+        ("Verdict", verdict, None),
+        ("Null hypothesis", "A and B are equally good against these references (paired bootstrap, Koehn 2004)", None),
+        ("Pairs compared", comparison.used, count_format),
+        ("Rows skipped", comparison.skipped, count_format),
+        ("Resamples, seed", f"{result.samples}, {result.seed}", None),
+        ("Signature", signature(), None),
     ]
-    summary.set_column(0, 0, 30)
-    summary.set_column(1, 1, 80)
-    for r, (name, value) in enumerate(facts):
-        summary.write_string(r, 0, name, bold)
-        write_cell(summary, r, 1, value, score_format)
+    _write_facts(book, summary, facts, bold)
     book.close()

@@ -80,6 +80,7 @@ def test_score_workbook(workbook: Path) -> None:
         "Reference",
         "Candidate",
         "BLEU-2",
+        "rank",
         "p1",
         "p1 num",
         "p1 den",
@@ -89,14 +90,13 @@ def test_score_workbook(workbook: Path) -> None:
         "BP",
         "r",
         "c",
-        "rank",
         "note",
     ]
     row = [c.value for c in ws[2]]
     s = score(REF, INTACTO)
     assert row[:3] == ["1", REF, INTACTO]
-    assert row[3:] == [s.bleu, 0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10, 1, None]
-    assert [ws.cell(r, 14).value for r in range(2, 9)] == [
+    assert row[3:] == [s.bleu, 1, 0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10, None]
+    assert [ws.cell(r, 5).value for r in range(2, 9)] == [
         1,
         2,
         3,
@@ -154,18 +154,19 @@ def test_output_is_whole_or_absent(workbook: Path, monkeypatch) -> None:
 
     monkeypatch.setattr(report, "write_scored_workbook", broken)
     result = CliRunner().invoke(main, ["score", str(workbook)])
-    assert result.exit_code == 1 and "disk full" in result.output
+    assert result.exit_code == 2 and "disk full" in result.output
     assert sorted(p.name for p in workbook.parent.iterdir()) == ["copy.xlsx"]  # no output, no temp file
 
 
 def test_csv_and_json_output(workbook: Path, tmp_path: Path) -> None:
     csv_out = tmp_path / "s.csv"
     assert run("score", str(workbook), "-o", str(csv_out), "-q").exit_code == 0
-    text = csv_out.read_text(encoding="utf-8")
-    assert '"=HYPERLINK(""http://x"",""click"")"' in text  # quoted, kept as it is
-    assert text.splitlines()[0].startswith('"ID","Reference","Candidate","BLEU-2"')
+    text = csv_out.read_text(encoding="utf-8-sig")
+    assert csv_out.read_bytes().startswith(codecs.BOM_UTF8)  # so that Excel on Windows reads UTF-8
+    assert '"\'=HYPERLINK(""http://x"",""click"")"' in text  # quoted, and neutralised (OWASP)
+    assert text.splitlines()[0].startswith('"ID","Reference","Candidate","BLEU-2","rank"')
     result = run("score", str(workbook), "--format", "json", "-o", "-", "-q")
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert lines[2]["Candidate"] == FORMULA and lines[3]["Candidate"] == DDE
     assert lines[0]["BLEU-2"] == score(REF, INTACTO).bleu and lines[0]["rank"] == 1
     assert lines[4]["BLEU-2"] is None and lines[5]["note"] == "reference has no words"
@@ -183,7 +184,7 @@ def test_text_inputs(tmp_path: Path, encoding: str, delimiter: str, suffix: str)
         assert path.read_bytes().startswith(codecs.BOM_UTF16_LE)  # as Excel's "Unicode text" export
     result = run("score", str(path), "--format", "json", "-o", "-", "-q")
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert lines[0]["BLEU-2"] == score(REF, INTACTO).bleu
     assert lines[1]["Candidat"] == "東京タワー, été"
 
@@ -192,8 +193,8 @@ def test_stdin_tsv() -> None:
     data = f"reference\tcandidate\n{REF}\t{SHORT}\n".encode()
     result = run("score", "-", "-q", input=data)
     assert result.exit_code == 0
-    assert result.output.splitlines()[1].endswith(
-        f'{score(REF, SHORT).bleu},1.0,5,5,1.0,4,4,{score(REF, SHORT).bp},11,5,1,""'
+    assert result.stdout.splitlines()[1].endswith(
+        "\t".join(map(str, [score(REF, SHORT).bleu, 1, 1, 5, 5, 1, 4, 4, score(REF, SHORT).bp, 11, 5, '""']))
     )
 
 
@@ -220,12 +221,12 @@ def test_columns_by_letter_and_name_and_fixed_reference(tmp_path: Path) -> None:
         "-",
         "-q",
     )
-    line = json.loads(result.output.splitlines()[0])
+    line = json.loads(result.stdout.splitlines()[0])
     assert line["p1 num"] == 2 and line["p1 den"] == 7  # clipped by the largest count in one reference
     result = run(
         "score", str(path), "--reference", "the cat", "--candidate-col", "mt", "--format", "json", "-o", "-", "-q"
     )
-    assert json.loads(result.output.splitlines()[0])["r"] == 2
+    assert json.loads(result.stdout.splitlines()[0])["r"] == 2
 
 
 def test_template_like_layout_with_labelled_reference(tmp_path: Path) -> None:
@@ -244,14 +245,14 @@ def test_template_like_layout_with_labelled_reference(tmp_path: Path) -> None:
     )
     result = run("score", str(path), "--format", "json", "-o", "-", "-q")
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["rank"] for line in lines] == [1, 2]
     assert lines[0]["r"] == 11
 
 
 def test_pair_command() -> None:
     result = run("pair", REF, INTACTO, "--json")
-    detail = json.loads(result.output)
+    detail = json.loads(result.stdout)
     assert detail["p1"] == {"value": 0.9, "numerator": 9, "denominator": 10, "smoothed": False}
     assert detail["p2"]["numerator"] == 8 and detail["r"] == 11 and detail["c"] == 10
     assert detail["bleu2"] == score(REF, INTACTO).bleu
@@ -322,9 +323,9 @@ def test_unknown_sheet(workbook: Path) -> None:
 
 def test_missing_columns_lists_headers(tmp_path: Path) -> None:
     path = make_xlsx(tmp_path / "cols.xlsx", [["Source", "Target"], ["a", "b"]])
-    assert "no candidate column; headers found: Source, Target" in refused(path)
+    assert "no candidate column; headers found: A 'Source', B 'Target'" in refused(path)
     path = make_xlsx(tmp_path / "cols2.xlsx", [["Source", "Candidate"], ["a", "b"]])
-    assert "no reference column" in refused(path) and "Source, Candidate" in refused(path)
+    assert "no reference column" in refused(path) and "A 'Source', B 'Candidate'" in refused(path)
     assert "no candidate column 'Z1'" in refused(path, "--candidate-col", "Z1")
 
 
@@ -384,7 +385,7 @@ def test_absurd_dimensions(tmp_path: Path) -> None:
         )
     source.unlink()
     path = _workbook_with(tmp_path, "huge.xlsx", {"xl/worksheets/sheet1.xml": xml})
-    assert "claims 9,999,999 rows" in refused(path)
+    assert "has cells over 9,999,999 rows" in refused(path)
 
 
 def test_both_reference_options(workbook: Path) -> None:
@@ -453,6 +454,7 @@ def test_libreoffice_reads_the_scored_workbook(workbook: Path, tmp_path: Path) -
     subprocess.run(
         [
             soffice,
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile-cli-scored",  # private: runs never collide
             "--headless",
             "--convert-to",
             "csv:Text - txt - csv (StarCalc):44,34,76",
@@ -474,7 +476,7 @@ def test_libreoffice_reads_the_scored_workbook(workbook: Path, tmp_path: Path) -
 
 def test_result_columns_named_like_input_columns_get_a_suffix(tmp_path: Path) -> None:
     path = make_xlsx(tmp_path / "t.xlsx", [["Reference", "Candidate", "BLEU-2"], [REF, SHORT, 0.5]])
-    line = json.loads(run("score", str(path), "--format", "json", "-o", "-", "-q").output.splitlines()[0])
+    line = json.loads(run("score", str(path), "--format", "json", "-o", "-", "-q").stdout.splitlines()[0])
     assert line["BLEU-2"] == 0.5 and line["BLEU-2 (bleu-xl)"] == score(REF, SHORT).bleu
 
 
@@ -528,3 +530,40 @@ def test_progress_bar_on_a_terminal_leaves_the_output_unchanged(tmp_path: Path) 
     assert b"scoring" in shown and b"100%" in shown  # the bar, drawn up to the end, on the terminal
     assert b"\x1b[2K" in shown  # rich redrew the line: a live bar, not plain text
     assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()
+
+
+# --- named rows and typed errors (issue 15) ---------------------------------------------------------------------
+
+
+def test_rows_are_named_and_notes_are_typed_errors() -> None:
+    table = sheets.Sheet(
+        "t",
+        [["Reference", "Candidate"], [REF, INTACTO], [cells.CellError("#N/A"), SHORT], [REF, None], ["...", "x"]],
+        ["t"],
+    )
+    result = batch.score_table(table, batch.find_layout(table), workers=1)
+    scored, missing, blank, no_words = result.outcomes
+    assert isinstance(scored, batch.ScoredPair)
+    s = score(REF, INTACTO)
+    assert scored.bleu == s.bleu and scored.references == 1
+    assert scored.stats == (((9, 8), (10, 9), 10, 11))  # matches, totals, c, r
+    assert scored.details == (0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10)
+    assert isinstance(missing, cells.CellError) and (missing.code, missing.message) == ("#N/A", "#N/A in the reference")
+    assert blank == "" and not isinstance(blank, cells.CellError)
+    assert isinstance(no_words, cells.CellError) and no_words.code == "#VALUE!"
+    assert no_words.message == "reference has no words"
+    assert result.result_row(0) == [s.bleu, 1, *scored.details, None]
+    assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
+    assert (result.scored, result.blank, result.problems) == (1, 1, 2)
+
+
+def test_report_signatures_have_real_types() -> None:
+    import typing
+
+    from bleu_xl import report
+
+    for function in (report.write_comparison_workbook, report.write_scored_workbook, report.write_cell):
+        hints = typing.get_type_hints(function)
+        assert typing.Any not in [hint for name, hint in hints.items() if name not in {"value"}], function
+    hints = typing.get_type_hints(report.write_comparison_workbook)
+    assert (hints["table"], hints["layout"], hints["comparison"]) == (sheets.Sheet, batch.Layout, batch.Comparison)
