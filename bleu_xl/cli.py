@@ -137,7 +137,7 @@ def _table_options(fn: Any) -> Any:
     """The options that say how to read the input table, shared by score and compare."""
     for option in reversed(
         [
-            click.option("--sheet", help="Sheet to read (default: the first)."),
+            click.option("--sheet", help="Sheet to read (default: the first sheet that has the columns)."),
             click.option("--header-row", type=click.IntRange(1), help="The row that holds the headers (1 = first)."),
             click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
             click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
@@ -166,9 +166,28 @@ def _read_table(
     if header_row is not None and no_header:
         raise InputError("give either --header-row or --no-header, not both")
     table = read_input(input_path, sheet, encoding=encoding, delimiter=_delimiter(delimiter))
-    layout = find_layout(
-        table, reference_cols, candidate_col, reference_text, header_row=header_row, no_header=no_header
-    )
+
+    def layout_of(table: Sheet) -> Layout:
+        return find_layout(
+            table, reference_cols, candidate_col, reference_text, header_row=header_row, no_header=no_header
+        )
+
+    try:
+        layout = layout_of(table)
+    except InputError:
+        # Without --sheet, a workbook whose first sheet is a cover page (the template's "Start here") is read from
+        # its first sheet that has the columns; the line printed below names the sheet used.
+        if sheet is not None or table.encoding is not None or len(table.sheet_names) < 2:
+            raise
+        for name in table.sheet_names[1:]:
+            other = read_input(input_path, name, encoding=encoding, delimiter=_delimiter(delimiter))
+            try:
+                layout, table = layout_of(other), other
+                break
+            except InputError:
+                continue
+        else:
+            raise
     read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
     if announce:
         echo(f"bleu-xl: {input_path}{read_as}: {layout.describe()}", err=True)

@@ -314,7 +314,7 @@ def test_template_refuses_to_overwrite_and_writes_a_file_for_xlsx(tmp_path: Path
     assert zipfile.is_zipfile(edited)
     single = tmp_path / "my.xlsx"
     assert run("template", str(single)).exit_code == 0
-    assert single.is_file() and openpyxl.load_workbook(single).sheetnames[0] == "Rank"
+    assert single.is_file() and openpyxl.load_workbook(single).sheetnames[0] == "Start here"
     assert stat.S_IMODE(single.stat().st_mode) == 0o666 & ~_umask()
     assert run("template", str(single)).exit_code == 2 and single.is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my.xlsx", "mywb"]  # no temporary or lock file left
@@ -388,3 +388,21 @@ def test_encoding_applies_to_csv_output_too(tmp_path: Path) -> None:
     message = refused(book, "-o", str(tmp_path / "cjk.csv"), "--encoding", "cp1252")
     assert "a cell cannot be written in cp1252 ('東京タワー')" in message and "use --encoding utf-8" in message
     assert not (tmp_path / "cjk.csv").exists()
+
+
+def test_without_sheet_the_first_sheet_with_the_columns_is_read_and_named(tmp_path: Path) -> None:
+    """The template opens on its Start here page: `score` without --sheet reads Rank, says so, and scores it;
+    a workbook where no sheet has the columns still gets the first sheet's message."""
+    book_path = tmp_path / "ranking.xlsx"
+    template.build_template(book_path)
+    result = run("score", str(book_path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 0, result.stderr
+    assert "sheet 'Rank'" in result.stderr and "candidate B 'Candidate'" in result.stderr
+    rows = (tmp_path / "out.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert len(rows) == 1 + len(template.RANK_VARIANTS)
+    by_hand = score(template.RANK_REFERENCE, template.RANK_VARIANTS[1]).bleu
+    assert f"{by_hand:.4f}"[:5] in rows[2]
+
+    plain = xlsx(tmp_path / "plain.xlsx", [["Title"], ["nothing to score"]])
+    refused = run("score", str(plain))
+    assert refused.exit_code == 2 and "sheet 'Copy'" in refused.stderr

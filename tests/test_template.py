@@ -617,7 +617,7 @@ def test_command_line_reads_rank_pairs_and_compare() -> None:
     for sheet, n in (("Rank", N), ("Pairs", len(template.PAIRS))):
         out = runner.invoke(main, ["score", str(TEMPLATE), "--sheet", sheet, "--format", "json", "-o", "-", "-q"])
         assert out.exit_code == 0, out.output
-        lines = [json.loads(line) for line in out.output.splitlines()]
+        lines = [json.loads(line) for line in out.stdout.splitlines()]
         assert len(lines) == n
     out = runner.invoke(
         main, ["compare", str(TEMPLATE), "--sheet", "Compare", "--a", "Candidate A", "--b", "Candidate B"]
