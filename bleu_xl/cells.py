@@ -13,14 +13,13 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable, Sequence
-from operator import itemgetter
 from typing import Any
 
 from .bleu import (
     MAX_ORDER,
     SMOOTHING_METHODS,
     BleuError,
-    Precision,
+    Parts,
     References,
     Stats,
     bleu_parts,
@@ -208,28 +207,23 @@ def prepared_references(texts: tuple[str, ...], max_n: int) -> References:
 def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], Any]) -> list[Any]:
     """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
     results: list[Any] = []
-    append = results.append
     last_refs: Any = None
-    prepared: References | str = ""
-    count = 0
+    prepared: References | CellError = value_error("reference is blank")
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
-            append(check_pair(refs, cand))
+            results.append(check_pair(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
             try:
                 prepared = prepared_references(refs, max_n)
-                count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
-        elif not isinstance(prepared, str) and prepared.repeats is None:
-            prepared.share()  # the same references for a second candidate: worth preparing for many
-        if isinstance(prepared, str):
-            append(prepared)
+        if isinstance(prepared, CellError):
+            results.append(prepared)
         else:
-            append(make(pair_stats(prepared, tokenize(cand)), count))
+            results.append(make(pair_stats(prepared, tokenize(cand)), len(prepared)))
     return results
 
 
@@ -290,13 +284,12 @@ def parse_flag(value: Any) -> bool:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns, from a pair's statistics (no Score object: the hot path of a sheet).
-# BLEU and BP are C-level itemgetters: one Python call less per cell than a lambda.
-MEASURES: dict[str, Callable[[tuple[float, list[float], float]], float]] = {
-    "bleu": itemgetter(0),
-    "p1": lambda parts: parts[1][0],
-    "p2": lambda parts: parts[1][1],
-    "bp": itemgetter(2),
+# What each single-value function returns, from the formulas' parts (no Score object: the hot path of a sheet).
+MEASURES: dict[str, Callable[[Parts], float]] = {
+    "bleu": lambda parts: parts.bleu,
+    "p1": lambda parts: parts.precisions[0].value,
+    "p2": lambda parts: parts.precisions[1].value,
+    "bp": lambda parts: parts.bp,
 }
 
 
@@ -325,18 +318,19 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     check_settings(order, method)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, order, method)))
+    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, method)))
     return squeeze(reshape(values, rows_cols))
 
 
 def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list[Any]:
-    """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns."""
-    bleu, values, bp = bleu_parts(stats, max_n, smoothing)
-    kind = smoothing if stats.c else "none"  # an empty candidate: no smoothing, as in score_from_stats
+    """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns.
+
+    ``max_n`` is the order of ``stats`` (kept for the callers that pass it).
+    """
+    bleu, precisions, bp = bleu_parts(stats, smoothing)
     row: list[Any] = [bleu]
-    for m, t, value in zip(stats.matches, stats.totals, values):
-        p = Precision(m, t, kind)
-        row += (value, p.numerator, p.denominator)
+    for p in precisions:
+        row += (p.value, p.numerator, p.denominator)
     return [*row, bp, stats.r, stats.c]
 
 
