@@ -1,13 +1,14 @@
 """The scoring definition, case by case: the seeds' worked examples, their promises and the edge cases."""
 
 import math
+import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import bleu_xl
-from bleu_xl import BleuError, Precision, Score, corpus_score, score, score_many
+from bleu_xl import BleuError, Precision, Score, cells, corpus_score, score, score_many
 
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"
@@ -165,6 +166,35 @@ def test_clipping_repeated_ngrams_on_both_sides() -> None:
     # unigrams: a 6 in the candidate, 5 in the reference -> 5; b 2 and 1 -> 1. Bigrams: aa 4/3 -> 3, ab 1/1, bb 0,
     # ba 1/1 -> 5 of 7.
     assert s.precisions == (Precision(6, 8), Precision(5, 7))
+
+
+def _best_seconds(fn, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def test_clipping_is_linear_when_the_reference_repeats_every_ngram() -> None:
+    """Issue 14 row 5: a reference repeating many n-grams made each further candidate quadratic (4,000 words:
+    about 180x a single pair). Per candidate, the many-candidate paths must cost about what one pair costs (it
+    also tokenizes the reference); 3x leaves room for a noisy machine and is far below any quadratic cost."""
+    from benchmarks.bench_clipping import cjk_texts, repeated_words
+
+    reference, candidate = repeated_words(4000)
+    single = _best_seconds(lambda: score(reference, candidate))
+    many = _best_seconds(lambda: score_many(reference, [candidate] * 4)) / 4
+    assert many < 3 * single, (many, single)
+    assert score_many(reference, [candidate])[0].precisions == (Precision(4000, 4000), Precision(3999, 3999))
+
+    ref_cjk, cands = cjk_texts(32_767, 3)  # Excel's longest cell, each ideograph about 11 times over
+    column = [[c] for c in cands]
+    single = _best_seconds(lambda: [score(ref_cjk, c) for c in cands]) / len(cands)
+    in_range = _best_seconds(lambda: cells.bleu_cells(ref_cjk, column)) / len(cands)
+    assert in_range < 3 * single, (in_range, single)
+    assert cells.bleu_cells(ref_cjk, column) == [[score(ref_cjk, c).bleu] for c in cands]
 
 
 def test_multiple_references_clip_by_largest_count_in_one_reference() -> None:
