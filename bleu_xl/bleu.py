@@ -74,6 +74,12 @@ def smoothed_fraction(matches: int, total: int, smoothing: str) -> tuple[int, in
     return matches, total
 
 
+def precision_value(matches: int, total: int, smoothing: str) -> float:
+    """The smoothed fraction's value, 0 for a candidate with no n-grams of this order (without smoothing)."""
+    numerator, denominator = smoothed_fraction(matches, total, smoothing)
+    return numerator / denominator if denominator else 0.0
+
+
 class Precision(NamedTuple):
     """Clipped n-gram matches over candidate n-grams, with the smoothing that turns them into a value."""
 
@@ -96,9 +102,7 @@ class Precision(NamedTuple):
 
     @property
     def value(self) -> float:
-        """numerator / denominator, and 0 for a candidate with no n-grams of this order (without smoothing)."""
-        numerator, denominator = smoothed_fraction(*self)
-        return numerator / denominator if denominator else 0.0
+        return precision_value(*self)
 
 
 class Stats(NamedTuple):
@@ -111,30 +115,33 @@ class Stats(NamedTuple):
 
 
 class Parts(NamedTuple):
-    """What the BLEU formulas make of statistics: the score, the precisions behind it and the brevity penalty."""
+    """What the BLEU formulas make of statistics: the score and the brevity penalty, and the precisions behind
+    them on demand (a sheet's BLEU2 cells never need them)."""
 
     bleu: float
-    precisions: tuple[Precision, ...]
     bp: float
+    stats: Stats
+    smoothing: str  # as applied: never smoothed for an empty candidate
+
+    @property
+    def precisions(self) -> tuple[Precision, ...]:
+        return tuple(Precision(m, t, self.smoothing) for m, t in zip(self.stats.matches, self.stats.totals))
 
 
 def bleu_parts(stats: Stats, smoothing: str = "add1") -> Parts:
-    """BLEU, the precisions and BP of sentence or corpus statistics: the formulas, in one place.
+    """BLEU, BP and the precisions of sentence or corpus statistics: the formulas, in one place.
 
-    The order N is the number of precisions in ``stats``. An empty candidate (c = 0) scores 0 with BP 0 and is
+    The order N is the number of orders in ``stats``. An empty candidate (c = 0) scores 0 with BP 0 and is
     never smoothed, so its precisions are 0 / 0 = 0.
     """
     c, r = stats.c, stats.r
     kind = smoothing if c else "none"
-    precisions = []
     product = 1.0
     for matches, total in zip(stats.matches, stats.totals):
-        precision = Precision(matches, total, kind)
-        precisions.append(precision)
-        product *= precision.value
+        product *= precision_value(matches, total, kind)
     bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1.0 - r / c)
     # The geometric mean; a zero value makes the product 0 and the score 0.
-    return Parts(bp * product ** (1.0 / len(precisions)), tuple(precisions), bp)
+    return Parts(bp * product ** (1.0 / len(stats.matches)), bp, stats, kind)
 
 
 class Score(NamedTuple):
@@ -281,8 +288,8 @@ def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
 
 def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> Score:
     """Apply the BLEU formulas to sentence or corpus statistics of order ``max_n``."""
-    bleu, precisions, bp = bleu_parts(stats, smoothing)
-    return Score(bleu, precisions, bp, stats.r, stats.c, max_n, smoothing, refs)
+    parts = bleu_parts(stats, smoothing)
+    return Score(parts.bleu, parts.precisions, parts.bp, stats.r, stats.c, max_n, smoothing, refs)
 
 
 def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Score:

@@ -209,6 +209,7 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
     results: list[Any] = []
     last_refs: Any = None
     prepared: References | CellError = value_error("reference is blank")
+    count = 0
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
@@ -218,12 +219,13 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
             last_refs = refs
             try:
                 prepared = prepared_references(refs, max_n)
+                count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
         if isinstance(prepared, CellError):
             results.append(prepared)
         else:
-            results.append(make(pair_stats(prepared, tokenize(cand)), len(prepared)))
+            results.append(make(pair_stats(prepared, tokenize(cand)), count))
     return results
 
 
@@ -327,11 +329,11 @@ def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list
 
     ``max_n`` is the order of ``stats`` (kept for the callers that pass it).
     """
-    bleu, precisions, bp = bleu_parts(stats, smoothing)
-    row: list[Any] = [bleu]
-    for p in precisions:
+    parts = bleu_parts(stats, smoothing)
+    row: list[Any] = [parts.bleu]
+    for p in parts.precisions:
         row += (p.value, p.numerator, p.denominator)
-    return [*row, bp, stats.r, stats.c]
+    return [*row, parts.bp, stats.r, stats.c]
 
 
 @excel_safe

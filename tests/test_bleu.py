@@ -281,10 +281,11 @@ def test_score_from_stats_applies_the_formulas() -> None:
     assert s.bp == math.exp(1 - 11 / 10) and (s.r, s.c, s.refs) == (11, 10, 2)
     assert s.bleu == pytest.approx(s.bp * (0.9 * 0.1 / 9) ** (1 / 3), abs=1e-15)
     assert score_from_stats(stats, 3, "none").bleu == 0.0
-    assert bleu_parts(stats) == (s.bleu, s.precisions, s.bp)
+    parts = bleu_parts(stats)
+    assert (parts.bleu, parts.precisions, parts.bp) == (s.bleu, s.precisions, s.bp)
     # The empty-candidate rule: BP 0, precisions 0 / 0, never smoothed, whatever the smoothing.
     empty = bleu_parts(Stats((0, 0), (0, 0), 0, 7), "add1")
-    assert empty == (0.0, (Precision(0, 0, "none"), Precision(0, 0, "none")), 0.0)
+    assert (empty.bleu, empty.bp, empty.precisions) == (0.0, 0.0, (Precision(0, 0, "none"), Precision(0, 0, "none")))
     assert [(p.numerator, p.denominator, p.value) for p in empty.precisions] == [(0, 0, 0.0)] * 2
 
 
