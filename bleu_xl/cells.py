@@ -13,7 +13,7 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .bleu import (
     MAX_ORDER,
@@ -51,6 +51,7 @@ __all__ = [
 ]
 
 Grid = list[list[Any]]
+T = TypeVar("T")
 
 #: Excel's error values as pywin32 hands them over (ints) and as their text.
 ERROR_CODES = {
@@ -207,9 +208,9 @@ def prepared_references(texts: tuple[str, ...], max_n: int) -> References:
     return References(texts, max_n)
 
 
-def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], Any]) -> list[Any]:
+def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
     """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
-    results: list[Any] = []
+    results: list[T | str] = []
     last_refs: Any = None
     prepared: References | CellError = value_error("reference is blank")
     count = 0

@@ -158,7 +158,7 @@ def _check(level: float, samples: int) -> None:
 
 
 def bootstrap_ci(
-    references: Sequence[ReferenceLike],
+    references: Sequence[ReferenceLike | References],
     candidates: Sequence[str],
     *,
     level: float = 0.95,
@@ -177,7 +177,7 @@ def bootstrap_ci(
 
 
 def paired_test(
-    references: Sequence[ReferenceLike],
+    references: Sequence[ReferenceLike | References],
     candidates_a: Sequence[str],
     candidates_b: Sequence[str],
     *,
