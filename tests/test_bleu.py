@@ -161,6 +161,19 @@ def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[st
     assert clipped_counts(ngram_counts(cand, n), ref_counts) == dict(expected)
 
 
+@given(st.lists(st.one_of(st.sampled_from("abc"), st.tuples(st.sampled_from("ab"), st.sampled_from("ab")))))
+def test_c_counting_helper_is_the_obvious_count(items: list) -> None:
+    from collections import Counter
+
+    from bleu_xl.bleu import _count_elements, _count_into
+
+    fast: dict = {}
+    obvious: dict = {}
+    _count_elements(fast, items)
+    _count_into(obvious, items)
+    assert fast == obvious == Counter(items) and list(fast) == list(obvious)  # first-occurrence order too
+
+
 def test_clipping_repeated_ngrams_on_both_sides() -> None:
     s = score("a a a b a a", "a a b b a a a a")
     # unigrams: a 6 in the candidate, 5 in the reference -> 5; b 2 and 1 -> 1. Bigrams: aa 4/3 -> 3, ab 1/1, bb 0,
