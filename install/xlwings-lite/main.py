@@ -311,7 +311,7 @@ class Parts(NamedTuple):
 
     @property
     def precisions(self) -> tuple[Precision, ...]:
-        return tuple(Precision(m, t, self.smoothing) for m, t in zip(self.stats.matches, self.stats.totals))
+        return tuple([Precision(m, t, self.smoothing) for m, t in zip(self.stats.matches, self.stats.totals)])
 
 
 def bleu_parts(stats: Stats, smoothing: str = "add1") -> Parts:
