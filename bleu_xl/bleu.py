@@ -1,34 +1,38 @@
 """BLEU-N statistics and scores: sentence, many candidates against one reference set, corpus.
 
 Standard library only, so the same code runs in xlwings, in xlwings Lite (Pyodide) and on the command line.
+Every face turns statistics into numbers through :func:`bleu_parts`, the one place that knows the formulas,
+add-1 smoothing and the empty-candidate rule.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from itertools import compress, pairwise, repeat
-from operator import lt
+from itertools import pairwise
 from typing import NamedTuple, Union
-
-try:
-    from collections import _count_elements  # the C helper behind Counter, without Counter's overhead
-except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict, iterable: Iterable) -> None:
-        get = mapping.get
-        for item in iterable:
-            mapping[item] = get(item, 0) + 1
-
 
 from ._version import __version__
 from .tokenizer import tokenize
 
+
+def _count_into(counts: dict, items: Iterable) -> None:
+    """Add one to ``counts[item]`` for each item: the obvious version of :func:`_count_elements`."""
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+
+
+try:
+    # The C helper behind Counter, without Counter's own overhead: 0.83 us against 1.47 us for Counter() on the
+    # 20 bigrams of a bench_core text, four times a pair (about 2.5 us of 16). Held equal to _count_into by a test.
+    from collections import _count_elements
+except ImportError:  # pragma: no cover - other Pythons
+    _count_elements = _count_into
+
 __all__ = [
     "SMOOTHING_METHODS",
     "BleuError",
+    "Parts",
     "Precision",
     "References",
     "Score",
@@ -45,13 +49,11 @@ __all__ = [
 ]
 
 SMOOTHING_METHODS = ("add1", "none")
-# Builds a NamedTuple from a tuple without going through its generated Python __new__ (3x faster, per pair).
-_new_tuple = tuple.__new__
 MAX_ORDER = 9
-_NOT_SHARED = (None,) * MAX_ORDER  # the repeats of References that were not shared: none prepared
-_VALID_SETTINGS = frozenset((n, s) for n in range(1, MAX_ORDER + 1) for s in SMOOTHING_METHODS)
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
+Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
+Counts = dict[Gram, int]
 
 
 class BleuError(ValueError):
@@ -60,8 +62,6 @@ class BleuError(ValueError):
 
 def check_settings(max_n: int, smoothing: str) -> None:
     """Raise :class:`BleuError` unless ``max_n`` is in 1..9 and ``smoothing`` is a known method."""
-    if type(max_n) is int and (max_n, smoothing) in _VALID_SETTINGS:
-        return
     if isinstance(max_n, bool) or not isinstance(max_n, int) or not 1 <= max_n <= MAX_ORDER:
         raise BleuError(f"max_n must be a whole number from 1 to {MAX_ORDER}, not {max_n!r}")
     if smoothing not in SMOOTHING_METHODS:
@@ -71,6 +71,19 @@ def check_settings(max_n: int, smoothing: str) -> None:
 def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     """The string that pins every scoring choice, e.g. ``bleu-xl:0.1.0|n:2|smooth:add1|...|refs:1``."""
     return f"bleu-xl:{__version__}|n:{max_n}|smooth:{smoothing}|tok:words+cjk|norm:nfkc-casefold|refs:{refs}"
+
+
+def smoothed_fraction(matches: int, total: int, smoothing: str) -> tuple[int, int]:
+    """A precision as (numerator, denominator): add-1 smoothing turns a zero count into (0 + 1) / (total + 1)."""
+    if matches == 0 and smoothing == "add1":
+        return 1, total + 1
+    return matches, total
+
+
+def precision_value(matches: int, total: int, smoothing: str) -> float:
+    """The smoothed fraction's value, 0 for a candidate with no n-grams of this order (without smoothing)."""
+    numerator, denominator = smoothed_fraction(matches, total, smoothing)
+    return numerator / denominator if denominator else 0.0
 
 
 class Precision(NamedTuple):
@@ -83,24 +96,62 @@ class Precision(NamedTuple):
     @property
     def smoothed(self) -> bool:
         """True when add-1 smoothing replaced a zero count."""
-        return self.smoothing == "add1" and self.matches == 0
+        return smoothed_fraction(*self)[0] != self.matches
 
     @property
     def numerator(self) -> int:
-        return self.matches + 1 if self.smoothed else self.matches
+        return smoothed_fraction(*self)[0]
 
     @property
     def denominator(self) -> int:
-        return self.total + 1 if self.smoothed else self.total
+        return smoothed_fraction(*self)[1]
 
     @property
     def value(self) -> float:
-        return precision_value(self.matches, self.total, self.smoothing)
+        return precision_value(*self)
 
 
-@dataclass(frozen=True, init=False)
-class Score:
-    """A BLEU score with everything needed to explain it."""
+class Stats(NamedTuple):
+    """Sufficient statistics of one or more pairs: they add up over a corpus."""
+
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    c: int
+    r: int
+
+
+class Parts(NamedTuple):
+    """What the BLEU formulas make of statistics: the score and the brevity penalty, and the precisions behind
+    them on demand (a sheet's BLEU2 cells never need them)."""
+
+    bleu: float
+    bp: float
+    stats: Stats
+    smoothing: str  # as applied: never smoothed for an empty candidate
+
+    @property
+    def precisions(self) -> tuple[Precision, ...]:
+        return tuple([Precision(m, t, self.smoothing) for m, t in zip(self.stats.matches, self.stats.totals)])
+
+
+def bleu_parts(stats: Stats, smoothing: str = "add1") -> Parts:
+    """BLEU, BP and the precisions of sentence or corpus statistics: the formulas, in one place.
+
+    The order N is the number of orders in ``stats``. An empty candidate (c = 0) scores 0 with BP 0 and is
+    never smoothed, so its precisions are 0 / 0 = 0.
+    """
+    c, r = stats.c, stats.r
+    kind = smoothing if c else "none"
+    product = 1.0
+    for matches, total in zip(stats.matches, stats.totals):
+        product *= precision_value(matches, total, kind)
+    bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1.0 - r / c)
+    # The geometric mean; a zero value makes the product 0 and the score 0.
+    return Parts(bp * product ** (1.0 / len(stats.matches)), bp, stats, kind)
+
+
+class Score(NamedTuple):
+    """A BLEU score with everything needed to explain it (immutable, like the statistics it comes from)."""
 
     bleu: float
     precisions: tuple[Precision, ...]
@@ -110,23 +161,6 @@ class Score:
     max_n: int = 2
     smoothing: str = "add1"
     refs: int = 1
-
-    def __init__(
-        self,
-        bleu: float,
-        precisions: tuple[Precision, ...],
-        bp: float,
-        r: int,
-        c: int,
-        max_n: int = 2,
-        smoothing: str = "add1",
-        refs: int = 1,
-    ) -> None:
-        # The generated __init__ of a frozen dataclass sets each field through object.__setattr__; filling
-        # __dict__ at once is more than twice as fast, and a Score is built for every scored pair.
-        self.__dict__.update(
-            bleu=bleu, precisions=precisions, bp=bp, r=r, c=c, max_n=max_n, smoothing=smoothing, refs=refs
-        )
 
     @property
     def p1(self) -> float:
@@ -145,23 +179,14 @@ class Score:
         return self.bleu
 
 
-class Stats(NamedTuple):
-    """Sufficient statistics of one or more pairs: they add up over a corpus."""
-
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
-    c: int
-    r: int
-
-
-def ngram_counts(tokens: Sequence[str], n: int) -> dict:
+def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
     """Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above."""
-    counts: dict = {}
+    counts: Counts = {}
     _count_elements(counts, ngrams(tokens, n))
     return counts
 
 
-def ngrams(tokens: Sequence[str], n: int) -> Iterable:
+def ngrams(tokens: Sequence[str], n: int) -> Iterable[Gram]:
     """The n-grams of ``tokens`` in order: plain tokens for n = 1, tuples above."""
     if n == 1:
         return tokens
@@ -170,42 +195,28 @@ def ngrams(tokens: Sequence[str], n: int) -> Iterable:
     return zip(*[tokens[i:] for i in range(n)])
 
 
-def repeated_grams(ref_counts: dict) -> dict:
-    """The n-grams of ``ref_counts`` counted more than once, with their counts."""
-    return {gram: count for gram, count in ref_counts.items() if count > 1}
+def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
+    """Each candidate n-gram found in the reference, counted at most as often as it occurs there.
 
-
-def clipped_matches(grams: Iterable, ref_counts: dict, repeated: dict | None = None) -> int:
-    """Sum over the distinct candidate n-grams of min(candidate count, reference count).
-
-    Each distinct candidate n-gram found in the reference matches once, except where it repeats in both. Two
-    ways to find those, with the same result: without ``repeated``, count the candidate's hits (no reference
-    preparation: the cheaper way for a reference used once); with ``repeated``, which is
-    ``repeated_grams(ref_counts)`` prepared once for a shared reference, a set intersection in C and a count
-    of the few n-grams the reference repeats.
+    One dictionary look-up per distinct candidate n-gram: linear whatever either side repeats.
     """
-    if repeated is not None:
-        if not repeated:
-            return len(ref_counts.keys() & grams)
-        if not isinstance(grams, list):
-            grams = list(grams)
-        distinct = ref_counts.keys() & grams
-        matches = len(distinct)
-        for gram in distinct.intersection(repeated):
-            count = grams.count(gram)
-            if count > 1:
-                matches += min(count, repeated[gram]) - 1
-        return matches
+    get = ref_counts.get
+    return {gram: count if count < ref else ref for gram, count in candidate_counts.items() if (ref := get(gram))}
+
+
+def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
+    """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: ``pair_stats``
+    takes 5.4 us a bench_core pair against 6.9 us with the obvious sum, a tenth of ``score``. Linear all the
+    same; held equal to the obvious version by a property test."""
     hits = list(filter(ref_counts.__contains__, grams))
-    counts: dict = {}
+    counts: Counts = {}
     _count_elements(counts, hits)
     matches = len(hits)
-    if len(counts) == matches:
-        return matches
-    for gram, count in compress(counts.items(), map(lt, repeat(1), counts.values())):
-        excess = count - ref_counts[gram]
-        if excess > 0:
-            matches -= excess
+    if len(counts) < matches:  # some found n-gram repeats in the candidate: clip it at the reference's count
+        for gram, count in counts.items():
+            if count > ref_counts[gram]:
+                matches -= count - ref_counts[gram]
     return matches
 
 
@@ -215,41 +226,37 @@ class References:
     Built once and reused for every candidate scored against the same references.
     """
 
-    __slots__ = ("lengths", "max_counts", "max_n", "repeats", "tokens")
+    __slots__ = ("lengths", "max_counts", "max_n", "tokens")
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
-        self.max_n = max_n
-        self.repeats: list[dict] | None = None  # see share()
-        if isinstance(reference, str):  # the common case, kept short: one reference per call
-            tokens = tokenize(reference)
+        if isinstance(reference, str):  # one reference, the common case
+            tokens = [tokenize(reference)]
+        else:
+            try:
+                tokens = list(map(tokenize, reference))
+            except TypeError:
+                if isinstance(reference, Iterable):
+                    raise  # a text that is not a string: tokenize's message names its type
+                kind = type(reference).__name__
+                raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
+            if not tokens:
+                raise BleuError("no reference given")
+        if not all(tokens):
+            tokens = [words for words in tokens if words]  # blank references are ignored
             if not tokens:
                 raise BleuError("reference has no words")
-            self.tokens = [tokens]
-            self.lengths = [len(tokens)]
-            self.max_counts = list(map(ngram_counts, repeat(tokens, max_n), range(1, max_n + 1)))
-            return
-        texts = tuple(reference)
-        self.tokens = all_tokens = [t for t in map(_tokenize_text, texts) if t]
-        if not all_tokens:
-            raise BleuError("reference has no words" if texts else "no reference given")
-        self.lengths = sorted({len(t) for t in all_tokens})
-        self.max_counts = max_counts = list(map(ngram_counts, repeat(all_tokens[0], max_n), range(1, max_n + 1)))
-        for other in all_tokens[1:]:
-            for n, merged in enumerate(max_counts, start=1):
-                get = merged.get
+        self.max_n = max_n
+        self.tokens = tokens
+        self.lengths = sorted(set(map(len, tokens)))
+        self.max_counts = [ngram_counts(tokens[0], n) for n in range(1, max_n + 1)]
+        for other in tokens[1:]:
+            for n, merged in enumerate(self.max_counts, start=1):
                 for gram, count in ngram_counts(other, n).items():
-                    if count > get(gram, 0):
+                    if count > merged.get(gram, 0):
                         merged[gram] = count
 
     def __len__(self) -> int:
         return len(self.tokens)
-
-    def share(self) -> References:
-        """Prepare to score many candidates: find the n-grams the references repeat, once, so that clipping
-        each candidate needs no counts of its own (see :func:`clipped_matches`). Returns ``self``."""
-        if self.repeats is None:
-            self.repeats = list(map(repeated_grams, self.max_counts))
-        return self
 
     def closest_length(self, c: int) -> int:
         """The reference length closest to ``c``; a tie goes to the shorter."""
@@ -262,24 +269,14 @@ class References:
 def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     """Clipped matches and totals of one tokenized candidate against a reference set."""
     c = len(candidate_tokens)
-    max_counts = refs.max_counts
-    repeats = refs.repeats or _NOT_SHARED
-    m = clipped_matches(candidate_tokens, max_counts[0], repeats[0])
-    matches = [m]
-    for n in range(2, refs.max_n + 1):
+    matches, totals = [], []
+    m = c
+    for n, ref_counts in enumerate(refs.max_counts, start=1):
         # An n-gram can only match where its (n-1)-gram prefix did: after an order without one, the rest are 0.
-        m = clipped_matches(ngrams(candidate_tokens, n), max_counts[n - 1], repeats[n - 1]) if m and c >= n else 0
+        m = clipped_matches(ngrams(candidate_tokens, n), ref_counts) if m else 0
         matches.append(m)
-    lengths = refs.lengths
-    r = lengths[0] if len(lengths) == 1 else refs.closest_length(c)
-    # Stats(...) without its Python-level __new__: this runs for every pair.
-    return _new_tuple(Stats, (tuple(matches), _totals(c, refs.max_n), c, r))
-
-
-@lru_cache(maxsize=1024)
-def _totals(c: int, max_n: int) -> tuple[int, ...]:
-    """The number of candidate n-grams of each order for a candidate of ``c`` tokens."""
-    return tuple(c - n if c > n else 0 for n in range(max_n))
+        totals.append(c - n + 1 if c >= n else 0)
+    return Stats(tuple(matches), tuple(totals), c, refs.closest_length(c))
 
 
 def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
@@ -296,38 +293,10 @@ def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
     return Stats(tuple(matches), tuple(totals), c, r)
 
 
-def precision_value(matches: int, total: int, smoothing: str) -> float:
-    """(matches + 1) / (total + 1) for a zero count under add-1, else matches / total (0 when total is 0)."""
-    if matches == 0 and smoothing == "add1":
-        return 1.0 / (total + 1)
-    return matches / total if total else 0.0
-
-
-def bleu_parts(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> tuple[float, list[float], float]:
-    """BLEU, the precision values and BP of sentence or corpus statistics (the formulas, without a Score)."""
-    matches, totals, c, r = stats
-    if c == 0:
-        return 0.0, [0.0] * max_n, 0.0
-    # precision_value, inlined, in a loop rather than a comprehension (cheaper for two or four orders): this runs
-    # for every scored pair. m > 0 implies t > 0: m / t never divides by zero.
-    add1 = smoothing == "add1"
-    values = []
-    for m, t in zip(matches, totals):
-        values.append(m / t if m else 1.0 / (t + 1) if add1 else 0.0)
-    bp = 1.0 if c >= r else math.exp(1.0 - r / c)
-    # The geometric mean; a zero value makes the product 0 and the score 0.
-    return bp * math.prod(values) ** (1.0 / max_n), values, bp
-
-
 def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> Score:
-    """Apply the BLEU formulas to sentence or corpus statistics."""
-    bleu, _, bp = bleu_parts(stats, max_n, smoothing)
-    matches, totals, c, r = stats
-    kind = smoothing if c else "none"  # an empty candidate scores 0 everywhere: no smoothing
-    precisions = []
-    for m, t in zip(matches, totals):
-        precisions.append(_new_tuple(Precision, (m, t, kind)))
-    return Score(bleu, tuple(precisions), bp, r, c, max_n, smoothing, refs)
+    """Apply the BLEU formulas to sentence or corpus statistics of order ``max_n``."""
+    parts = bleu_parts(stats, smoothing)
+    return Score(parts.bleu, parts.precisions, parts.bp, stats.r, stats.c, max_n, smoothing, refs)
 
 
 def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Score:
@@ -337,12 +306,11 @@ def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing
     0.7071
     """
     check_settings(max_n, smoothing)
-    refs = References(reference, max_n)
-    return _score_one(refs, candidate, max_n, smoothing)
+    return _score_one(References(reference, max_n), candidate, smoothing)
 
 
-def _score_one(refs: References, candidate: str, max_n: int, smoothing: str) -> Score:
-    return score_from_stats(pair_stats(refs, _tokenize_text(candidate)), max_n, smoothing, len(refs.tokens))
+def _score_one(refs: References, candidate: str, smoothing: str) -> Score:
+    return score_from_stats(pair_stats(refs, tokenize(candidate)), refs.max_n, smoothing, len(refs))
 
 
 def score_many(
@@ -352,34 +320,48 @@ def score_many(
     max_n: int = 2,
     smoothing: str = "add1",
 ) -> list[Score]:
-    """Score many candidates against one reference (or one reference set), tokenizing the reference once."""
+    """Score many candidates against one reference (or one reference set), tokenizing the reference once.
+
+    ``candidates`` must not be a string: a string is an iterable of characters, which is never what was meant.
+    """
     check_settings(max_n, smoothing)
+    _refuse_text(candidates, "candidates")
     refs = reference if isinstance(reference, References) else References(reference, max_n)
     if refs.max_n != max_n:
         raise BleuError(f"references were prepared for max_n={refs.max_n}, not {max_n}")
-    refs.share()
-    return [_score_one(refs, candidate, max_n, smoothing) for candidate in candidates]
+    return [_score_one(refs, candidate, smoothing) for candidate in candidates]
+
+
+def _refuse_text(value: object, name: str) -> None:
+    """A TypeError for a string given where a sequence of texts is wanted (wrong type, not a bad value)."""
+    if isinstance(value, str):
+        raise TypeError(f"{name} must be a sequence of strings, not one string (wrap it in a list)")
 
 
 def corpus_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int = 2
-) -> list[tuple[Stats, int]]:
-    """The statistics and number of references of every pair of a corpus, with the corpus input checks.
+) -> Iterable[tuple[Stats, int]]:
+    """The statistics and number of references of every pair of a corpus, one pair at a time, after the corpus
+    input checks (done before the first pair).
 
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`References` of ``candidates[i]``.
     """
-    if isinstance(references, str) or isinstance(candidates, str):
-        raise BleuError("give a sequence of references and a sequence of candidates")
+    _refuse_text(references, "references")
+    _refuse_text(candidates, "candidates")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if not candidates:
         raise BleuError("no pairs to score")
-    out = []
+    return _each_pair_stats(references, candidates, max_n)
+
+
+def _each_pair_stats(
+    references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int
+) -> Iterable[tuple[Stats, int]]:
     for ref, cand in zip(references, candidates):
         refs = ref if isinstance(ref, References) else References(ref, max_n)
-        out.append((pair_stats(refs, _tokenize_text(cand)), len(refs)))
-    return out
+        yield pair_stats(refs, tokenize(cand)), len(refs)
 
 
 def corpus_score(
@@ -394,12 +376,6 @@ def corpus_score(
     ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
     """
     check_settings(max_n, smoothing)
-    pairs = corpus_stats(references, candidates, max_n)
+    pairs = list(corpus_stats(references, candidates, max_n))
     total = sum_stats((stats for stats, _ in pairs), max_n)
     return score_from_stats(total, max_n, smoothing, max(n for _, n in pairs))
-
-
-def _tokenize_text(text: str) -> list[str]:
-    if not isinstance(text, str):
-        raise TypeError(f"references and candidates must be strings, not {type(text).__name__}")
-    return tokenize(text)

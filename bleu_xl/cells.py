@@ -13,18 +13,16 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable, Sequence
-from operator import itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 from .bleu import (
     MAX_ORDER,
     SMOOTHING_METHODS,
     BleuError,
-    Precision,
+    Parts,
     References,
     Stats,
     bleu_parts,
-    check_settings,
     pair_stats,
     score_from_stats,
     signature,
@@ -52,6 +50,7 @@ __all__ = [
 ]
 
 Grid = list[list[Any]]
+T = TypeVar("T")
 
 #: Excel's error values as pywin32 hands them over (ints) and as their text.
 ERROR_CODES = {
@@ -69,6 +68,7 @@ ERROR_TEXTS = frozenset(
 DETAIL_HEADERS = ["BLEU2", "p1", "p1 num", "p1 den", "p2", "p2 num", "p2 den", "BP", "r", "c"]
 BLANK = ""
 REFERENCE_CACHE_SIZE = 4096
+MAX_SAMPLES = 100_000  # bounds time, not memory (resamples come one at a time): 12 s for 1,000 pairs
 
 
 class CellError(str):
@@ -205,17 +205,16 @@ def prepared_references(texts: tuple[str, ...], max_n: int) -> References:
     return References(texts, max_n)
 
 
-def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], Any]) -> list[Any]:
+def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
     """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
-    results: list[Any] = []
-    append = results.append
+    results: list[T | str] = []
     last_refs: Any = None
-    prepared: References | str = ""
+    prepared: References | CellError = value_error("reference is blank")
     count = 0
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
-            append(check_pair(refs, cand))
+            results.append(check_pair(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
@@ -224,12 +223,10 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
                 count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
-        elif not isinstance(prepared, str) and prepared.repeats is None:
-            prepared.share()  # the same references for a second candidate: worth preparing for many
-        if isinstance(prepared, str):
-            append(prepared)
+        if isinstance(prepared, CellError):
+            results.append(prepared)
         else:
-            append(make(pair_stats(prepared, tokenize(cand)), count))
+            results.append(make(pair_stats(prepared, tokenize(cand)), count))
     return results
 
 
@@ -290,13 +287,12 @@ def parse_flag(value: Any) -> bool:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns, from a pair's statistics (no Score object: the hot path of a sheet).
-# BLEU and BP are C-level itemgetters: one Python call less per cell than a lambda.
-MEASURES: dict[str, Callable[[tuple[float, list[float], float]], float]] = {
-    "bleu": itemgetter(0),
-    "p1": lambda parts: parts[1][0],
-    "p2": lambda parts: parts[1][1],
-    "bp": itemgetter(2),
+# What each single-value function returns, from the formulas' parts (no Score object: the hot path of a sheet).
+MEASURES: dict[str, Callable[[Parts], float]] = {
+    "bleu": lambda parts: parts.bleu,
+    "p1": lambda parts: parts.precisions[0].value,
+    "p2": lambda parts: parts.precisions[1].value,
+    "bp": lambda parts: parts.bp,
 }
 
 
@@ -322,22 +318,19 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
     order = parse_max_n(max_n, 2)
     method = parse_smoothing(smoothing)
-    check_settings(order, method)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, order, method)))
+    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, method)))
     return squeeze(reshape(values, rows_cols))
 
 
 def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list[Any]:
     """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns."""
-    bleu, values, bp = bleu_parts(stats, max_n, smoothing)
-    kind = smoothing if stats.c else "none"  # an empty candidate: no smoothing, as in score_from_stats
-    row: list[Any] = [bleu]
-    for m, t, value in zip(stats.matches, stats.totals, values):
-        p = Precision(m, t, kind)
-        row += (value, p.numerator, p.denominator)
-    return [*row, bp, stats.r, stats.c]
+    parts = bleu_parts(stats, smoothing)
+    row: list[Any] = [parts.bleu]
+    for p in parts.precisions:
+        row += (p.value, p.numerator, p.denominator)
+    return [*row, parts.bp, stats.r, stats.c]
 
 
 @excel_safe
@@ -386,7 +379,6 @@ def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: An
     """One corpus-level BLEU over all pairs where both sides are filled in."""
     order = parse_max_n(max_n, 2)
     method = parse_smoothing(smoothing)
-    check_settings(order, method)
     rows = filled_rows(references, candidates, max_n=order)
     if not rows:
         return BLANK
@@ -429,7 +421,7 @@ def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any =
         [prepared for prepared, _ in rows],
         [cand for _, cand in rows],
         level=parse_level(level),
-        samples=parse_whole(samples, 1000, "samples", 1, 100_000),
+        samples=parse_whole(samples, 1000, "samples", 1, MAX_SAMPLES),
     )
     return [[interval.low, interval.score, interval.high]]
 
@@ -444,7 +436,7 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
         [prepared for prepared, _, _ in rows],
         [a for _, a, _ in rows],
         [b for _, _, b in rows],
-        samples=parse_whole(samples, 1000, "samples", 1, 100_000),
+        samples=parse_whole(samples, 1000, "samples", 1, MAX_SAMPLES),
     )
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 

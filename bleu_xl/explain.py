@@ -9,14 +9,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .bleu import ReferenceLike, References, Score, check_settings, ngram_counts, pair_stats, score_from_stats
+from .bleu import (
+    ReferenceLike,
+    References,
+    Score,
+    check_settings,
+    clipped_counts,
+    ngram_counts,
+    pair_stats,
+    score_from_stats,
+)
 from .tokenizer import is_cjk, tokenize
 
 __all__ = ["Explanation", "OrderReport", "explain"]
 
 ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
 
-Gram = tuple[str, int]  # an n-gram written out ("veio bem") and its count
+Shown = tuple[str, int]  # an n-gram written out ("veio bem") and its count
 
 
 @dataclass(frozen=True)
@@ -24,9 +33,9 @@ class OrderReport:
     """One n-gram order: what matched (clipped counts), what the candidate added, what it missed."""
 
     n: int
-    matched: tuple[Gram, ...]
-    extra: tuple[Gram, ...]
-    missing: tuple[Gram, ...]
+    matched: tuple[Shown, ...]
+    extra: tuple[Shown, ...]
+    missing: tuple[Shown, ...]
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,7 @@ class Explanation:
         return tuple(marks)
 
 
-def _listing(grams: Sequence[Gram]) -> str:
+def _listing(grams: Sequence[Shown]) -> str:
     return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
 
 
@@ -88,9 +97,10 @@ def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothi
     for n in range(1, max_n + 1):
         ref_counts = refs.max_counts[n - 1]
         cand_counts = ngram_counts(tokens, n)
+        clipped = clipped_counts(cand_counts, ref_counts)
         matched, extra, missing = [], [], []
         for gram, count in cand_counts.items():  # dicts keep first-occurrence order
-            hit = min(count, ref_counts.get(gram, 0))
+            hit = clipped.get(gram, 0)
             if hit:
                 matched.append((_text(gram), hit))
             if count > hit:

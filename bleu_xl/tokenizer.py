@@ -9,7 +9,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["CJK_RANGES", "is_cjk", "prepare", "tokenize"]
+__all__ = ["CJK_RANGES", "is_cjk", "prepare", "tokenize", "tokenize_literally"]
 
 #: Code point ranges (inclusive) whose letters, marks and numbers are scored one character at a time.
 CJK_RANGES: tuple[tuple[int, int], ...] = (
@@ -135,16 +135,50 @@ def prepare() -> None:
     _pattern(False)
 
 
+def tokenize_literally(text: str) -> list[str]:
+    """The token rules read literally, one character at a time: slow and obviously right.
+
+    :func:`tokenize` must give exactly these tokens for every text (the property tests hold the two equal).
+
+    >>> tokenize_literally("L'été, 2026 — 東京タワー!")
+    ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    """
+    tokens: list[str] = []
+    word = ""
+    for ch in unicodedata.normalize("NFKC", text).casefold():
+        if not _is_lmn(ch):
+            if word:
+                tokens.append(word)
+            word = ""
+        elif is_cjk(ch):
+            if word:
+                tokens.append(word)
+            word = ""
+            tokens.append(ch)
+        else:
+            word += ch
+    if word:
+        tokens.append(word)
+    return tokens
+
+
 def tokenize(text: str) -> list[str]:
-    """Split ``text`` into BLEU tokens.
+    """Split ``text`` into BLEU tokens: the tokens of :func:`tokenize_literally`, by fast paths.
 
     The text is normalised with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
     in a CJK range is a token by itself, any other run of letters, marks and numbers is a word, and everything else
     (spaces, punctuation, symbols, emoji, ``_``) separates words and is dropped.
 
+    Fast paths: ASCII and Latin-1 text through one ``bytes.translate`` and ``split``, other text through one
+    regex built from the Unicode database (limited to the Basic Multilingual Plane when the text allows).
+    Measured on bench_core's 20,000 texts (20% CJK): 2.0 us a text against 72 us for the literal reading (36x);
+    a pair costs about 16 us in all, so the literal tokenizer would put ``score`` far below sacrebleu.
+
     >>> tokenize("L'été, 2026 — 東京タワー!")
     ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text to tokenize must be a string, not {type(text).__name__}")
     if text.isascii():
         return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
     encoded = text.encode("latin-1", "replace")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
 import openpyxl
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import _paired_bs_test
 
@@ -75,6 +78,66 @@ def test_interval_covers_the_corpus_score() -> None:
         bootstrap_ci(REFS, CANDS_A, level=1.5)
     with pytest.raises(BleuError):
         bootstrap_ci(REFS, CANDS_A[:-1])
+
+
+# --- the same numbers as before resamples were drawn one at a time ---------------------------------------------
+
+# Computed on main before the change (bleu-xl 0.1.0, commit d273c86), where every resample was built up front.
+GOLDEN = [(r, c) for r, c in make_pairs(300, seed=31, min_len=6) if tokenize(r)][:200]
+G_REFS = [r for r, _ in GOLDEN]
+G_A = [c for _, c in GOLDEN]
+G_B = [r if i % 3 == 0 else c for i, (r, c) in enumerate(GOLDEN)]
+G_DOUBTFUL = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(G_A)]
+
+
+def test_bootstrap_gives_the_numbers_of_main_for_a_seed() -> None:
+    ci = bootstrap_ci(G_REFS, G_A, samples=500, seed=12345)
+    assert (ci.score, ci.low, ci.high) == (0.6222720333966405, 0.586108577627687, 0.6566807965846718)
+    ci = bootstrap_ci(G_REFS, G_A, samples=500, seed=7)
+    assert (ci.low, ci.high) == (0.5847786546554031, 0.6542767142460736)
+    ci = bootstrap_ci(G_REFS, G_A, samples=300, seed=5, max_n=4, smoothing="none", level=0.9)
+    assert (ci.score, ci.low, ci.high) == (0.47489083103376784, 0.447707548564216, 0.5059586119120456)
+    ci = bootstrap_ci(G_REFS[:1], G_A[:1], samples=50, seed=3)  # one pair: every resample is that pair
+    assert (ci.low, ci.high) == (0.35018063965685026, 0.35018063965685026)
+    row = cells.ci_cells([[r] for r in G_REFS[:50]], [[c] for c in G_A[:50]], 0.9, 300)
+    assert row == [[0.6081165624214323, 0.6603899352190586, 0.7101441834451422]]
+
+
+def test_paired_test_gives_the_numbers_of_main_for_a_seed() -> None:
+    p = paired_test(G_REFS, G_A, G_B, samples=500, seed=7)
+    assert (p.score_a, p.score_b, p.p_value) == (0.6222720333966405, 0.7436435088301655, 1 / 501)
+    assert (p.interval_b.low, p.interval_b.high) == (0.6987696279998828, 0.7833555143468811)
+    p = paired_test(G_REFS, G_A, G_DOUBTFUL, samples=400, seed=99)
+    assert (p.score_b, p.p_value) == (0.6226535406074409, 0.04738154613466334)
+    assert (p.interval_b.low, p.interval_b.high) == (0.5857995488697587, 0.6547453145174977)
+
+
+@given(st.lists(st.integers(0, 20), min_size=1, max_size=30), st.data())
+def test_fast_gather_is_the_obvious_gather(column: list[int], data: st.DataObject) -> None:
+    from bleu_xl.compare import _fast_gather, _gather
+
+    indices = data.draw(st.lists(st.integers(0, len(column) - 1), min_size=1, max_size=40))
+    assert list(_fast_gather(indices)(column)) == _gather(indices)(column) == [column[i] for i in indices]
+
+
+def test_bootstrap_memory_grows_with_the_pairs_not_the_resamples() -> None:
+    """10,000 resamples of 3,000 pairs: under 200 MB (1.08 GiB when every resample was built up front), and
+    no more than a hundred resamples need."""
+    pairs = [(r, c) for r, c in make_pairs(6000, seed=4, min_len=14, max_len=26) if tokenize(r)][:3000]
+    refs = [" ".join(tokenize(r)) for r, _ in pairs]
+    cands = [" ".join(tokenize(c)) for _, c in pairs]
+
+    def peak(samples: int) -> int:
+        tracemalloc.start()
+        try:
+            bootstrap_ci(refs, cands, samples=samples)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    few, many = peak(100), peak(10_000)
+    assert many < 200 * 2**20
+    assert many < 1.5 * few + 2**20, (few, many)  # the 10,000 scores themselves: 80 KB a list
 
 
 # --- paired test against sacrebleu ----------------------------------------------------------------------------------

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_xl import BleuError, corpus_score, score, tokenize
+from bleu_xl import BleuError, cells, corpus_score, score, score_many, tokenize
 
 texts = st.text(max_size=60)
 wordy = st.lists(
@@ -51,3 +55,52 @@ def test_identity_gives_one(text, max_n) -> None:
 def test_corpus_bounded(pairs) -> None:
     s = corpus_score([r for r, _ in pairs], [c for _, c in pairs])
     assert 0.0 <= s.bleu <= 1.0
+
+
+def _definition(refs: list[list[str]], cand: list[str], max_n: int, smoothing: str) -> tuple[float, list, int]:
+    """BLEU written from the README's definition with Counter and exact fractions, independently of bleu.py."""
+    precisions = []
+    for n in range(1, max_n + 1):
+        grams = Counter(tuple(cand[i : i + n]) for i in range(len(cand) - n + 1))
+        most: Counter = Counter()
+        for ref in refs:
+            most |= Counter(tuple(ref[i : i + n]) for i in range(len(ref) - n + 1))
+        matches, total = sum((grams & most).values()), max(len(cand) - n + 1, 0)
+        if not cand:
+            precisions.append(Fraction(0))
+        elif matches == 0 and smoothing == "add1":
+            precisions.append(Fraction(1, total + 1))
+        else:
+            precisions.append(Fraction(matches, total) if total else Fraction(0))
+    c = len(cand)
+    r = min((len(ref) for ref in refs), key=lambda length: (abs(length - c), length))
+    bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1 - r / c)
+    return bp * math.prod(precisions) ** (1 / max_n), precisions, r
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    refs=st.lists(wordy, min_size=1, max_size=3),
+    cands=st.lists(st.one_of(texts, wordy), min_size=1, max_size=4),
+    max_n=st.integers(1, 5),
+    smoothing=st.sampled_from(["add1", "none"]),
+)
+def test_every_face_gives_the_definition(refs, cands, max_n, smoothing) -> None:
+    """score, score_many and the cells agree with the definition written out independently."""
+    ref_tokens = [tokenize(r) for r in refs]
+    many = score_many(refs, cands, max_n=max_n, smoothing=smoothing)
+    for cand, from_many in zip(cands, many):
+        bleu, precisions, r = _definition(ref_tokens, tokenize(cand), max_n, smoothing)
+        s = score(refs, cand, max_n=max_n, smoothing=smoothing)
+        assert s == from_many
+        assert [p.value for p in s.precisions] == [float(p) for p in precisions]
+        assert s.r == r and math.isclose(s.bleu, bleu, rel_tol=1e-12, abs_tol=1e-15)
+    row = [list(refs)]  # one row of references serves every candidate
+    column = [[c] for c in cands]
+    in_cells = cells.bleu_cells(row, column, "bleu", max_n, smoothing)
+    # A blank cell stays blank and a cell holding an error text ("#N/A") is that error; the rest are scores.
+    shown = [cells.cell_text(c) for c in cands]
+    expected = [
+        ["" if text is None else text if isinstance(text, cells.CellError) else s.bleu] for text, s in zip(shown, many)
+    ]
+    assert (in_cells if isinstance(in_cells, list) else [[in_cells]]) == expected

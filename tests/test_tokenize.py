@@ -1,4 +1,4 @@
-"""The tokenizer, rule by rule, and against a character-by-character reading of the specification."""
+"""The tokenizer, rule by rule, and its fast paths against the character-by-character reading of the rules."""
 
 import unicodedata
 
@@ -7,27 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_xl import tokenize
-from bleu_xl.tokenizer import CJK_RANGES, is_cjk
-
-
-def spec_tokenize(text: str) -> list[str]:
-    """The specification read literally, one character at a time (slow, obviously right)."""
-    tokens: list[str] = []
-    word = ""
-    for ch in unicodedata.normalize("NFKC", text).casefold():
-        lmn = unicodedata.category(ch)[0] in "LMN"
-        cjk = any(lo <= ord(ch) <= hi for lo, hi in CJK_RANGES)
-        if lmn and not cjk:
-            word += ch
-            continue
-        if word:
-            tokens.append(word)
-            word = ""
-        if lmn:
-            tokens.append(ch)
-    if word:
-        tokens.append(word)
-    return tokens
+from bleu_xl.tokenizer import CJK_RANGES, is_cjk, tokenize_literally
 
 
 @pytest.mark.parametrize(
@@ -61,6 +41,13 @@ def spec_tokenize(text: str) -> list[str]:
 )
 def test_examples(text: str, tokens: list[str]) -> None:
     assert tokenize(text) == tokens
+    assert tokenize_literally(text) == tokens  # the slow reading the fast paths are held to is right too
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"le chat", ["le", "chat"]])
+def test_non_string_is_a_type_error_naming_the_type(bad: object) -> None:
+    with pytest.raises(TypeError, match=f"must be a string, not {type(bad).__name__}$"):
+        tokenize(bad)  # type: ignore[arg-type]
 
 
 def test_combining_marks_are_not_python_word_characters() -> None:
@@ -80,27 +67,27 @@ def test_is_cjk_bounds() -> None:
 
 def test_ascii_fast_path_matches_general_path() -> None:
     text = "Hello, World! It's 2026: price_tag=$10.99 (NEW) ~ a-b"
-    assert tokenize(text) == spec_tokenize(text)
+    assert tokenize(text) == tokenize_literally(text)
     # The same text with one non-ASCII char takes the general path and must split the same way.
-    assert tokenize(text + " é") == [*spec_tokenize(text), "é"]
+    assert tokenize(text + " é") == [*tokenize_literally(text), "é"]
 
 
 @settings(max_examples=800, deadline=None)
 @given(st.text())
 def test_matches_literal_specification_on_any_unicode(text: str) -> None:
-    assert tokenize(text) == spec_tokenize(text)
+    assert tokenize(text) == tokenize_literally(text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(min_codepoint=0x2E80, max_codepoint=0xFFFF)))
 def test_matches_specification_around_cjk_blocks(text: str) -> None:
-    assert tokenize(text) == spec_tokenize(text)
+    assert tokenize(text) == tokenize_literally(text)
 
 
 @settings(max_examples=800, deadline=None)
 @given(st.text(alphabet=st.characters(max_codepoint=0xFF)))
 def test_latin1_fast_path_matches_specification(text: str) -> None:
-    assert tokenize(text) == spec_tokenize(text)
+    assert tokenize(text) == tokenize_literally(text)
 
 
 def test_latin1_special_characters_take_the_general_path() -> None:
@@ -114,7 +101,7 @@ def test_latin1_special_characters_take_the_general_path() -> None:
     )
 )
 def test_fast_path_with_typographic_punctuation_matches_specification(text: str) -> None:
-    assert tokenize(text) == spec_tokenize(text)
+    assert tokenize(text) == tokenize_literally(text)
 
 
 def test_typographic_punctuation() -> None:
@@ -132,7 +119,7 @@ _AROUND_FULL_WIDTH = st.one_of(
 @settings(max_examples=800, deadline=None)
 @given(st.text(alphabet=_AROUND_FULL_WIDTH))
 def test_full_width_forms_match_specification(text: str) -> None:
-    assert tokenize(text) == spec_tokenize(text)
+    assert tokenize(text) == tokenize_literally(text)
 
 
 @pytest.mark.parametrize(
@@ -145,4 +132,4 @@ def test_full_width_forms_match_specification(text: str) -> None:
     ],
 )
 def test_full_width_examples(text: str, tokens: list[str]) -> None:
-    assert tokenize(text) == tokens == spec_tokenize(text)
+    assert tokenize(text) == tokens == tokenize_literally(text)

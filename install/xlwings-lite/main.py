@@ -142,16 +142,50 @@ def prepare() -> None:
     _pattern(False)
 
 
+def tokenize_literally(text: str) -> list[str]:
+    """The token rules read literally, one character at a time: slow and obviously right.
+
+    :func:`tokenize` must give exactly these tokens for every text (the property tests hold the two equal).
+
+    >>> tokenize_literally("L'été, 2026 — 東京タワー!")
+    ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    """
+    tokens: list[str] = []
+    word = ""
+    for ch in unicodedata.normalize("NFKC", text).casefold():
+        if not _is_lmn(ch):
+            if word:
+                tokens.append(word)
+            word = ""
+        elif is_cjk(ch):
+            if word:
+                tokens.append(word)
+            word = ""
+            tokens.append(ch)
+        else:
+            word += ch
+    if word:
+        tokens.append(word)
+    return tokens
+
+
 def tokenize(text: str) -> list[str]:
-    """Split ``text`` into BLEU tokens.
+    """Split ``text`` into BLEU tokens: the tokens of :func:`tokenize_literally`, by fast paths.
 
     The text is normalised with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
     in a CJK range is a token by itself, any other run of letters, marks and numbers is a word, and everything else
     (spaces, punctuation, symbols, emoji, ``_``) separates words and is dropped.
 
+    Fast paths: ASCII and Latin-1 text through one ``bytes.translate`` and ``split``, other text through one
+    regex built from the Unicode database (limited to the Basic Multilingual Plane when the text allows).
+    Measured on bench_core's 20,000 texts (20% CJK): 2.0 us a text against 72 us for the literal reading (36x);
+    a pair costs about 16 us in all, so the literal tokenizer would put ``score`` far below sacrebleu.
+
     >>> tokenize("L'été, 2026 — 東京タワー!")
     ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text to tokenize must be a string, not {type(text).__name__}")
     if text.isascii():
         return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
     encoded = text.encode("latin-1", "replace")
@@ -175,32 +209,31 @@ def tokenize(text: str) -> list[str]:
 # --- bleu.py: BLEU-N statistics and scores: sentence, many candidates against one reference set, corpus.
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from itertools import compress, pairwise, repeat
-from operator import lt
+from itertools import pairwise
 from typing import NamedTuple, Union
 
+
+
+def _count_into(counts: dict, items: Iterable) -> None:
+    """Add one to ``counts[item]`` for each item: the obvious version of :func:`_count_elements`."""
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+
+
 try:
-    from collections import _count_elements  # the C helper behind Counter, without Counter's overhead
+    # The C helper behind Counter, without Counter's own overhead: 0.83 us against 1.47 us for Counter() on the
+    # 20 bigrams of a bench_core text, four times a pair (about 2.5 us of 16). Held equal to _count_into by a test.
+    from collections import _count_elements
 except ImportError:  # pragma: no cover - other Pythons
-
-    def _count_elements(mapping: dict, iterable: Iterable) -> None:
-        get = mapping.get
-        for item in iterable:
-            mapping[item] = get(item, 0) + 1
-
-
+    _count_elements = _count_into
 
 
 SMOOTHING_METHODS = ("add1", "none")
-# Builds a NamedTuple from a tuple without going through its generated Python __new__ (3x faster, per pair).
-_new_tuple = tuple.__new__
 MAX_ORDER = 9
-_NOT_SHARED = (None,) * MAX_ORDER  # the repeats of References that were not shared: none prepared
-_VALID_SETTINGS = frozenset((n, s) for n in range(1, MAX_ORDER + 1) for s in SMOOTHING_METHODS)
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
+Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
+Counts = dict[Gram, int]
 
 
 class BleuError(ValueError):
@@ -209,8 +242,6 @@ class BleuError(ValueError):
 
 def check_settings(max_n: int, smoothing: str) -> None:
     """Raise :class:`BleuError` unless ``max_n`` is in 1..9 and ``smoothing`` is a known method."""
-    if type(max_n) is int and (max_n, smoothing) in _VALID_SETTINGS:
-        return
     if isinstance(max_n, bool) or not isinstance(max_n, int) or not 1 <= max_n <= MAX_ORDER:
         raise BleuError(f"max_n must be a whole number from 1 to {MAX_ORDER}, not {max_n!r}")
     if smoothing not in SMOOTHING_METHODS:
@@ -220,6 +251,19 @@ def check_settings(max_n: int, smoothing: str) -> None:
 def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     """The string that pins every scoring choice, e.g. ``bleu-xl:0.1.0|n:2|smooth:add1|...|refs:1``."""
     return f"bleu-xl:{__version__}|n:{max_n}|smooth:{smoothing}|tok:words+cjk|norm:nfkc-casefold|refs:{refs}"
+
+
+def smoothed_fraction(matches: int, total: int, smoothing: str) -> tuple[int, int]:
+    """A precision as (numerator, denominator): add-1 smoothing turns a zero count into (0 + 1) / (total + 1)."""
+    if matches == 0 and smoothing == "add1":
+        return 1, total + 1
+    return matches, total
+
+
+def precision_value(matches: int, total: int, smoothing: str) -> float:
+    """The smoothed fraction's value, 0 for a candidate with no n-grams of this order (without smoothing)."""
+    numerator, denominator = smoothed_fraction(matches, total, smoothing)
+    return numerator / denominator if denominator else 0.0
 
 
 class Precision(NamedTuple):
@@ -232,24 +276,62 @@ class Precision(NamedTuple):
     @property
     def smoothed(self) -> bool:
         """True when add-1 smoothing replaced a zero count."""
-        return self.smoothing == "add1" and self.matches == 0
+        return smoothed_fraction(*self)[0] != self.matches
 
     @property
     def numerator(self) -> int:
-        return self.matches + 1 if self.smoothed else self.matches
+        return smoothed_fraction(*self)[0]
 
     @property
     def denominator(self) -> int:
-        return self.total + 1 if self.smoothed else self.total
+        return smoothed_fraction(*self)[1]
 
     @property
     def value(self) -> float:
-        return precision_value(self.matches, self.total, self.smoothing)
+        return precision_value(*self)
 
 
-@dataclass(frozen=True, init=False)
-class Score:
-    """A BLEU score with everything needed to explain it."""
+class Stats(NamedTuple):
+    """Sufficient statistics of one or more pairs: they add up over a corpus."""
+
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    c: int
+    r: int
+
+
+class Parts(NamedTuple):
+    """What the BLEU formulas make of statistics: the score and the brevity penalty, and the precisions behind
+    them on demand (a sheet's BLEU2 cells never need them)."""
+
+    bleu: float
+    bp: float
+    stats: Stats
+    smoothing: str  # as applied: never smoothed for an empty candidate
+
+    @property
+    def precisions(self) -> tuple[Precision, ...]:
+        return tuple([Precision(m, t, self.smoothing) for m, t in zip(self.stats.matches, self.stats.totals)])
+
+
+def bleu_parts(stats: Stats, smoothing: str = "add1") -> Parts:
+    """BLEU, BP and the precisions of sentence or corpus statistics: the formulas, in one place.
+
+    The order N is the number of orders in ``stats``. An empty candidate (c = 0) scores 0 with BP 0 and is
+    never smoothed, so its precisions are 0 / 0 = 0.
+    """
+    c, r = stats.c, stats.r
+    kind = smoothing if c else "none"
+    product = 1.0
+    for matches, total in zip(stats.matches, stats.totals):
+        product *= precision_value(matches, total, kind)
+    bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1.0 - r / c)
+    # The geometric mean; a zero value makes the product 0 and the score 0.
+    return Parts(bp * product ** (1.0 / len(stats.matches)), bp, stats, kind)
+
+
+class Score(NamedTuple):
+    """A BLEU score with everything needed to explain it (immutable, like the statistics it comes from)."""
 
     bleu: float
     precisions: tuple[Precision, ...]
@@ -259,23 +341,6 @@ class Score:
     max_n: int = 2
     smoothing: str = "add1"
     refs: int = 1
-
-    def __init__(
-        self,
-        bleu: float,
-        precisions: tuple[Precision, ...],
-        bp: float,
-        r: int,
-        c: int,
-        max_n: int = 2,
-        smoothing: str = "add1",
-        refs: int = 1,
-    ) -> None:
-        # The generated __init__ of a frozen dataclass sets each field through object.__setattr__; filling
-        # __dict__ at once is more than twice as fast, and a Score is built for every scored pair.
-        self.__dict__.update(
-            bleu=bleu, precisions=precisions, bp=bp, r=r, c=c, max_n=max_n, smoothing=smoothing, refs=refs
-        )
 
     @property
     def p1(self) -> float:
@@ -294,23 +359,14 @@ class Score:
         return self.bleu
 
 
-class Stats(NamedTuple):
-    """Sufficient statistics of one or more pairs: they add up over a corpus."""
-
-    matches: tuple[int, ...]
-    totals: tuple[int, ...]
-    c: int
-    r: int
-
-
-def ngram_counts(tokens: Sequence[str], n: int) -> dict:
+def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
     """Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above."""
-    counts: dict = {}
+    counts: Counts = {}
     _count_elements(counts, ngrams(tokens, n))
     return counts
 
 
-def ngrams(tokens: Sequence[str], n: int) -> Iterable:
+def ngrams(tokens: Sequence[str], n: int) -> Iterable[Gram]:
     """The n-grams of ``tokens`` in order: plain tokens for n = 1, tuples above."""
     if n == 1:
         return tokens
@@ -319,42 +375,28 @@ def ngrams(tokens: Sequence[str], n: int) -> Iterable:
     return zip(*[tokens[i:] for i in range(n)])
 
 
-def repeated_grams(ref_counts: dict) -> dict:
-    """The n-grams of ``ref_counts`` counted more than once, with their counts."""
-    return {gram: count for gram, count in ref_counts.items() if count > 1}
+def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
+    """Each candidate n-gram found in the reference, counted at most as often as it occurs there.
 
-
-def clipped_matches(grams: Iterable, ref_counts: dict, repeated: dict | None = None) -> int:
-    """Sum over the distinct candidate n-grams of min(candidate count, reference count).
-
-    Each distinct candidate n-gram found in the reference matches once, except where it repeats in both. Two
-    ways to find those, with the same result: without ``repeated``, count the candidate's hits (no reference
-    preparation: the cheaper way for a reference used once); with ``repeated``, which is
-    ``repeated_grams(ref_counts)`` prepared once for a shared reference, a set intersection in C and a count
-    of the few n-grams the reference repeats.
+    One dictionary look-up per distinct candidate n-gram: linear whatever either side repeats.
     """
-    if repeated is not None:
-        if not repeated:
-            return len(ref_counts.keys() & grams)
-        if not isinstance(grams, list):
-            grams = list(grams)
-        distinct = ref_counts.keys() & grams
-        matches = len(distinct)
-        for gram in distinct.intersection(repeated):
-            count = grams.count(gram)
-            if count > 1:
-                matches += min(count, repeated[gram]) - 1
-        return matches
+    get = ref_counts.get
+    return {gram: count if count < ref else ref for gram, count in candidate_counts.items() if (ref := get(gram))}
+
+
+def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
+    """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: ``pair_stats``
+    takes 5.4 us a bench_core pair against 6.9 us with the obvious sum, a tenth of ``score``. Linear all the
+    same; held equal to the obvious version by a property test."""
     hits = list(filter(ref_counts.__contains__, grams))
-    counts: dict = {}
+    counts: Counts = {}
     _count_elements(counts, hits)
     matches = len(hits)
-    if len(counts) == matches:
-        return matches
-    for gram, count in compress(counts.items(), map(lt, repeat(1), counts.values())):
-        excess = count - ref_counts[gram]
-        if excess > 0:
-            matches -= excess
+    if len(counts) < matches:  # some found n-gram repeats in the candidate: clip it at the reference's count
+        for gram, count in counts.items():
+            if count > ref_counts[gram]:
+                matches -= count - ref_counts[gram]
     return matches
 
 
@@ -364,41 +406,37 @@ class References:
     Built once and reused for every candidate scored against the same references.
     """
 
-    __slots__ = ("lengths", "max_counts", "max_n", "repeats", "tokens")
+    __slots__ = ("lengths", "max_counts", "max_n", "tokens")
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
-        self.max_n = max_n
-        self.repeats: list[dict] | None = None  # see share()
-        if isinstance(reference, str):  # the common case, kept short: one reference per call
-            tokens = tokenize(reference)
+        if isinstance(reference, str):  # one reference, the common case
+            tokens = [tokenize(reference)]
+        else:
+            try:
+                tokens = list(map(tokenize, reference))
+            except TypeError:
+                if isinstance(reference, Iterable):
+                    raise  # a text that is not a string: tokenize's message names its type
+                kind = type(reference).__name__
+                raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
+            if not tokens:
+                raise BleuError("no reference given")
+        if not all(tokens):
+            tokens = [words for words in tokens if words]  # blank references are ignored
             if not tokens:
                 raise BleuError("reference has no words")
-            self.tokens = [tokens]
-            self.lengths = [len(tokens)]
-            self.max_counts = list(map(ngram_counts, repeat(tokens, max_n), range(1, max_n + 1)))
-            return
-        texts = tuple(reference)
-        self.tokens = all_tokens = [t for t in map(_tokenize_text, texts) if t]
-        if not all_tokens:
-            raise BleuError("reference has no words" if texts else "no reference given")
-        self.lengths = sorted({len(t) for t in all_tokens})
-        self.max_counts = max_counts = list(map(ngram_counts, repeat(all_tokens[0], max_n), range(1, max_n + 1)))
-        for other in all_tokens[1:]:
-            for n, merged in enumerate(max_counts, start=1):
-                get = merged.get
+        self.max_n = max_n
+        self.tokens = tokens
+        self.lengths = sorted(set(map(len, tokens)))
+        self.max_counts = [ngram_counts(tokens[0], n) for n in range(1, max_n + 1)]
+        for other in tokens[1:]:
+            for n, merged in enumerate(self.max_counts, start=1):
                 for gram, count in ngram_counts(other, n).items():
-                    if count > get(gram, 0):
+                    if count > merged.get(gram, 0):
                         merged[gram] = count
 
     def __len__(self) -> int:
         return len(self.tokens)
-
-    def share(self) -> References:
-        """Prepare to score many candidates: find the n-grams the references repeat, once, so that clipping
-        each candidate needs no counts of its own (see :func:`clipped_matches`). Returns ``self``."""
-        if self.repeats is None:
-            self.repeats = list(map(repeated_grams, self.max_counts))
-        return self
 
     def closest_length(self, c: int) -> int:
         """The reference length closest to ``c``; a tie goes to the shorter."""
@@ -411,24 +449,14 @@ class References:
 def pair_stats(refs: References, candidate_tokens: Sequence[str]) -> Stats:
     """Clipped matches and totals of one tokenized candidate against a reference set."""
     c = len(candidate_tokens)
-    max_counts = refs.max_counts
-    repeats = refs.repeats or _NOT_SHARED
-    m = clipped_matches(candidate_tokens, max_counts[0], repeats[0])
-    matches = [m]
-    for n in range(2, refs.max_n + 1):
+    matches, totals = [], []
+    m = c
+    for n, ref_counts in enumerate(refs.max_counts, start=1):
         # An n-gram can only match where its (n-1)-gram prefix did: after an order without one, the rest are 0.
-        m = clipped_matches(ngrams(candidate_tokens, n), max_counts[n - 1], repeats[n - 1]) if m and c >= n else 0
+        m = clipped_matches(ngrams(candidate_tokens, n), ref_counts) if m else 0
         matches.append(m)
-    lengths = refs.lengths
-    r = lengths[0] if len(lengths) == 1 else refs.closest_length(c)
-    # Stats(...) without its Python-level __new__: this runs for every pair.
-    return _new_tuple(Stats, (tuple(matches), _totals(c, refs.max_n), c, r))
-
-
-@lru_cache(maxsize=1024)
-def _totals(c: int, max_n: int) -> tuple[int, ...]:
-    """The number of candidate n-grams of each order for a candidate of ``c`` tokens."""
-    return tuple(c - n if c > n else 0 for n in range(max_n))
+        totals.append(c - n + 1 if c >= n else 0)
+    return Stats(tuple(matches), tuple(totals), c, refs.closest_length(c))
 
 
 def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
@@ -445,38 +473,10 @@ def sum_stats(stats: Iterable[Stats], max_n: int) -> Stats:
     return Stats(tuple(matches), tuple(totals), c, r)
 
 
-def precision_value(matches: int, total: int, smoothing: str) -> float:
-    """(matches + 1) / (total + 1) for a zero count under add-1, else matches / total (0 when total is 0)."""
-    if matches == 0 and smoothing == "add1":
-        return 1.0 / (total + 1)
-    return matches / total if total else 0.0
-
-
-def bleu_parts(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> tuple[float, list[float], float]:
-    """BLEU, the precision values and BP of sentence or corpus statistics (the formulas, without a Score)."""
-    matches, totals, c, r = stats
-    if c == 0:
-        return 0.0, [0.0] * max_n, 0.0
-    # precision_value, inlined, in a loop rather than a comprehension (cheaper for two or four orders): this runs
-    # for every scored pair. m > 0 implies t > 0: m / t never divides by zero.
-    add1 = smoothing == "add1"
-    values = []
-    for m, t in zip(matches, totals):
-        values.append(m / t if m else 1.0 / (t + 1) if add1 else 0.0)
-    bp = 1.0 if c >= r else math.exp(1.0 - r / c)
-    # The geometric mean; a zero value makes the product 0 and the score 0.
-    return bp * math.prod(values) ** (1.0 / max_n), values, bp
-
-
 def score_from_stats(stats: Stats, max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> Score:
-    """Apply the BLEU formulas to sentence or corpus statistics."""
-    bleu, _, bp = bleu_parts(stats, max_n, smoothing)
-    matches, totals, c, r = stats
-    kind = smoothing if c else "none"  # an empty candidate scores 0 everywhere: no smoothing
-    precisions = []
-    for m, t in zip(matches, totals):
-        precisions.append(_new_tuple(Precision, (m, t, kind)))
-    return Score(bleu, tuple(precisions), bp, r, c, max_n, smoothing, refs)
+    """Apply the BLEU formulas to sentence or corpus statistics of order ``max_n``."""
+    parts = bleu_parts(stats, smoothing)
+    return Score(parts.bleu, parts.precisions, parts.bp, stats.r, stats.c, max_n, smoothing, refs)
 
 
 def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Score:
@@ -486,12 +486,11 @@ def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing
     0.7071
     """
     check_settings(max_n, smoothing)
-    refs = References(reference, max_n)
-    return _score_one(refs, candidate, max_n, smoothing)
+    return _score_one(References(reference, max_n), candidate, smoothing)
 
 
-def _score_one(refs: References, candidate: str, max_n: int, smoothing: str) -> Score:
-    return score_from_stats(pair_stats(refs, _tokenize_text(candidate)), max_n, smoothing, len(refs.tokens))
+def _score_one(refs: References, candidate: str, smoothing: str) -> Score:
+    return score_from_stats(pair_stats(refs, tokenize(candidate)), refs.max_n, smoothing, len(refs))
 
 
 def score_many(
@@ -501,34 +500,48 @@ def score_many(
     max_n: int = 2,
     smoothing: str = "add1",
 ) -> list[Score]:
-    """Score many candidates against one reference (or one reference set), tokenizing the reference once."""
+    """Score many candidates against one reference (or one reference set), tokenizing the reference once.
+
+    ``candidates`` must not be a string: a string is an iterable of characters, which is never what was meant.
+    """
     check_settings(max_n, smoothing)
+    _refuse_text(candidates, "candidates")
     refs = reference if isinstance(reference, References) else References(reference, max_n)
     if refs.max_n != max_n:
         raise BleuError(f"references were prepared for max_n={refs.max_n}, not {max_n}")
-    refs.share()
-    return [_score_one(refs, candidate, max_n, smoothing) for candidate in candidates]
+    return [_score_one(refs, candidate, smoothing) for candidate in candidates]
+
+
+def _refuse_text(value: object, name: str) -> None:
+    """A TypeError for a string given where a sequence of texts is wanted (wrong type, not a bad value)."""
+    if isinstance(value, str):
+        raise TypeError(f"{name} must be a sequence of strings, not one string (wrap it in a list)")
 
 
 def corpus_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int = 2
-) -> list[tuple[Stats, int]]:
-    """The statistics and number of references of every pair of a corpus, with the corpus input checks.
+) -> Iterable[tuple[Stats, int]]:
+    """The statistics and number of references of every pair of a corpus, one pair at a time, after the corpus
+    input checks (done before the first pair).
 
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`References` of ``candidates[i]``.
     """
-    if isinstance(references, str) or isinstance(candidates, str):
-        raise BleuError("give a sequence of references and a sequence of candidates")
+    _refuse_text(references, "references")
+    _refuse_text(candidates, "candidates")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if not candidates:
         raise BleuError("no pairs to score")
-    out = []
+    return _each_pair_stats(references, candidates, max_n)
+
+
+def _each_pair_stats(
+    references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int
+) -> Iterable[tuple[Stats, int]]:
     for ref, cand in zip(references, candidates):
         refs = ref if isinstance(ref, References) else References(ref, max_n)
-        out.append((pair_stats(refs, _tokenize_text(cand)), len(refs)))
-    return out
+        yield pair_stats(refs, tokenize(cand)), len(refs)
 
 
 def corpus_score(
@@ -543,15 +556,9 @@ def corpus_score(
     ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
     """
     check_settings(max_n, smoothing)
-    pairs = corpus_stats(references, candidates, max_n)
+    pairs = list(corpus_stats(references, candidates, max_n))
     total = sum_stats((stats for stats, _ in pairs), max_n)
     return score_from_stats(total, max_n, smoothing, max(n for _, n in pairs))
-
-
-def _tokenize_text(text: str) -> list[str]:
-    if not isinstance(text, str):
-        raise TypeError(f"references and candidates must be strings, not {type(text).__name__}")
-    return tokenize(text)
 
 
 # --- explain.py: Why a candidate scored as it did: the n-grams that matched, the extra ones, and what it missed of the reference.
@@ -563,7 +570,7 @@ from itertools import pairwise
 
 ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
 
-Gram = tuple[str, int]  # an n-gram written out ("veio bem") and its count
+Shown = tuple[str, int]  # an n-gram written out ("veio bem") and its count
 
 
 @dataclass(frozen=True)
@@ -571,9 +578,9 @@ class OrderReport:
     """One n-gram order: what matched (clipped counts), what the candidate added, what it missed."""
 
     n: int
-    matched: tuple[Gram, ...]
-    extra: tuple[Gram, ...]
-    missing: tuple[Gram, ...]
+    matched: tuple[Shown, ...]
+    extra: tuple[Shown, ...]
+    missing: tuple[Shown, ...]
 
 
 @dataclass(frozen=True)
@@ -610,7 +617,7 @@ class Explanation:
         return tuple(marks)
 
 
-def _listing(grams: Sequence[Gram]) -> str:
+def _listing(grams: Sequence[Shown]) -> str:
     return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
 
 
@@ -635,9 +642,10 @@ def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothi
     for n in range(1, max_n + 1):
         ref_counts = refs.max_counts[n - 1]
         cand_counts = ngram_counts(tokens, n)
+        clipped = clipped_counts(cand_counts, ref_counts)
         matched, extra, missing = [], [], []
         for gram, count in cand_counts.items():  # dicts keep first-occurrence order
-            hit = min(count, ref_counts.get(gram, 0))
+            hit = clipped.get(gram, 0)
             if hit:
                 matched.append((_text(gram), hit))
             if count > hit:
@@ -660,16 +668,16 @@ import math
 import random
 import sys
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import itemgetter, mul, rshift
-from typing import Any
+from operator import itemgetter
 
 
 
 SIGNIFICANCE = 0.05
 _UINT32 = "I" if array("I").itemsize == 4 else "L"
+
+Gather = Callable[[list[int]], Sequence[int]]  # one resample: a column's values at the drawn pair indices
 
 
 @dataclass(frozen=True)
@@ -715,42 +723,67 @@ class PairedResult:
         return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
 
 
-def _columns(references: Sequence[ReferenceLike], candidates: Sequence[str], max_n: int) -> list[list[int]]:
-    """Per-pair statistics as columns: matches and totals per order, then c and r."""
-    stats = [s for s, _ in corpus_stats(references, candidates, max_n)]
-    return [
-        *([s.matches[k] for s in stats] for k in range(max_n)),
-        *([s.totals[k] for s in stats] for k in range(max_n)),
-        [s.c for s in stats],
-        [s.r for s in stats],
-    ]
+@dataclass(frozen=True)
+class _Columns:
+    """The pairs' statistics as columns, one list per field of :class:`Stats` (and per order), so that a
+    resample gathers each column with one C call."""
+
+    matches: tuple[list[int], ...]
+    totals: tuple[list[int], ...]
+    c: list[int]
+    r: list[int]
+
+    @classmethod
+    def of(cls, references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int) -> _Columns:
+        columns = cls(tuple([] for _ in range(max_n)), tuple([] for _ in range(max_n)), [], [])
+        for stats, _ in corpus_stats(references, candidates, max_n):  # one pair's Stats at a time
+            for column, value in zip(columns.matches, stats.matches):
+                column.append(value)
+            for column, value in zip(columns.totals, stats.totals):
+                column.append(value)
+            columns.c.append(stats.c)
+            columns.r.append(stats.r)
+        return columns
+
+    def __len__(self) -> int:
+        return len(self.c)
+
+    def total(self, gather: Gather | None = None) -> Stats:
+        """The corpus statistics of all the pairs, or of the pairs one resample drew."""
+
+        def add(column: list[int]) -> int:
+            return sum(column if gather is None else gather(column))
+
+        return Stats(tuple(map(add, self.matches)), tuple(map(add, self.totals)), add(self.c), add(self.r))
+
+    def bleu(self, smoothing: str, gather: Gather | None = None) -> float:
+        return bleu_parts(self.total(gather), smoothing).bleu
 
 
-def _score(sums: Sequence[int], max_n: int, smoothing: str) -> float:
-    stats = Stats(tuple(sums[:max_n]), tuple(sums[max_n : 2 * max_n]), sums[-2], sums[-1])
-    return bleu_parts(stats, max_n, smoothing)[0]
+def _draws(n: int, samples: int, seed: int) -> Iterator[Gather]:
+    """``samples`` draws of ``n`` pair indices with replacement, made one at a time (memory O(n)).
 
-
-def _resample_sums(columns: list[list[int]], picks: Callable[[list[int]], Any]) -> list[int]:
-    # itemgetter over the drawn indices: one C call gathers a column's resampled values.
-    return [sum(picks(col)) for col in columns]
-
-
-def _draws(n: int, samples: int, seed: int) -> list[Callable[[list[int]], Any]]:
-    """``samples`` draws of ``n`` pair indices with replacement, each as a function that gathers a column.
-
-    Indices are (v * n) >> 32 for uniform 32-bit v from ``random.Random(seed).randbytes``: all arithmetic in C,
-    five times faster than ``random.choices``; each index's probability is within n / 2**32 of 1 / n.
+    Indices are (v * n) >> 32 for uniform 32-bit v from ``random.Random(seed).randbytes``, the same on every
+    machine; each index's probability is within n / 2**32 of 1 / n.
     """
     rng = random.Random(seed)
-    draws: list[Callable[[list[int]], Any]] = []
     for _ in range(samples):
         raw = array(_UINT32, rng.randbytes(4 * n))
         if sys.byteorder == "big":
-            raw.byteswap()  # the same draws on every machine
-        indices = list(map(rshift, map(mul, raw, repeat(n)), repeat(32)))
-        draws.append(itemgetter(*indices) if n > 1 else (lambda col, i=indices[0]: (col[i],)))
-    return draws
+            raw.byteswap()
+        yield _fast_gather([(v * n) >> 32 for v in raw])
+
+
+def _gather(indices: list[int]) -> Gather:
+    """The obvious resample: a column's values at ``indices``."""
+    return lambda column: [column[i] for i in indices]
+
+
+def _fast_gather(indices: list[int]) -> Gather:
+    """:func:`_gather` as one C call per column (``itemgetter``): 29 us instead of 44 us for a column of 3,000
+    pairs; bench_compare's paired test (12 columns a resample) takes 0.65 s instead of 0.78 s.
+    ``itemgetter`` of a single index returns the value itself, not a tuple: one pair takes the obvious path."""
+    return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
 
 
 def _interval(score: float, resampled: list[float], level: float, samples: int, seed: int) -> Interval:
@@ -769,7 +802,7 @@ def _check(level: float, samples: int) -> None:
 
 
 def bootstrap_ci(
-    references: Sequence[ReferenceLike],
+    references: Sequence[ReferenceLike | References],
     candidates: Sequence[str],
     *,
     level: float = 0.95,
@@ -781,16 +814,14 @@ def bootstrap_ci(
     """Corpus BLEU and a percentile interval from resampling the pairs with replacement."""
     check_settings(max_n, smoothing)
     _check(level, samples)
-    columns = _columns(references, candidates, max_n)
-    score = _score([sum(col) for col in columns], max_n, smoothing)
-    resampled = [
-        _score(_resample_sums(columns, picks), max_n, smoothing) for picks in _draws(len(columns[0]), samples, seed)
-    ]
+    columns = _Columns.of(references, candidates, max_n)
+    resampled = [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
+    score = columns.bleu(smoothing)
     return _interval(score, resampled, level, samples, seed)
 
 
 def paired_test(
-    references: Sequence[ReferenceLike],
+    references: Sequence[ReferenceLike | References],
     candidates_a: Sequence[str],
     candidates_b: Sequence[str],
     *,
@@ -806,14 +837,13 @@ def paired_test(
     _check(level, samples)
     if len(candidates_a) != len(candidates_b):
         raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
-    cols_a = _columns(references, candidates_a, max_n)
-    cols_b = _columns(references, candidates_b, max_n)
-    score_a = _score([sum(col) for col in cols_a], max_n, smoothing)
-    score_b = _score([sum(col) for col in cols_b], max_n, smoothing)
+    cols_a = _Columns.of(references, candidates_a, max_n)
+    cols_b = _Columns.of(references, candidates_b, max_n)
+    score_a, score_b = cols_a.bleu(smoothing), cols_b.bleu(smoothing)
     resampled_a, resampled_b = [], []
-    for picks in _draws(len(cols_a[0]), samples, seed):
-        resampled_a.append(_score(_resample_sums(cols_a, picks), max_n, smoothing))
-        resampled_b.append(_score(_resample_sums(cols_b, picks), max_n, smoothing))
+    for gather in _draws(len(cols_a), samples, seed):  # the same pairs for A and B
+        resampled_a.append(cols_a.bleu(smoothing, gather))
+        resampled_b.append(cols_b.bleu(smoothing, gather))
     observed = abs(score_b - score_a)
     diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
     mean = math.fsum(diffs) / samples
@@ -835,12 +865,12 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable, Sequence
-from operator import itemgetter
-from typing import Any
+from typing import Any, TypeVar
 
 
 
 Grid = list[list[Any]]
+T = TypeVar("T")
 
 #: Excel's error values as pywin32 hands them over (ints) and as their text.
 ERROR_CODES = {
@@ -858,6 +888,7 @@ ERROR_TEXTS = frozenset(
 DETAIL_HEADERS = ["BLEU2", "p1", "p1 num", "p1 den", "p2", "p2 num", "p2 den", "BP", "r", "c"]
 BLANK = ""
 REFERENCE_CACHE_SIZE = 4096
+MAX_SAMPLES = 100_000  # bounds time, not memory (resamples come one at a time): 12 s for 1,000 pairs
 
 
 class CellError(str):
@@ -994,17 +1025,16 @@ def prepared_references(texts: tuple[str, ...], max_n: int) -> References:
     return References(texts, max_n)
 
 
-def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], Any]) -> list[Any]:
+def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
     """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
-    results: list[Any] = []
-    append = results.append
+    results: list[T | str] = []
     last_refs: Any = None
-    prepared: References | str = ""
+    prepared: References | CellError = value_error("reference is blank")
     count = 0
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
-            append(check_pair(refs, cand))
+            results.append(check_pair(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
@@ -1013,12 +1043,10 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
                 count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
-        elif not isinstance(prepared, str) and prepared.repeats is None:
-            prepared.share()  # the same references for a second candidate: worth preparing for many
-        if isinstance(prepared, str):
-            append(prepared)
+        if isinstance(prepared, CellError):
+            results.append(prepared)
         else:
-            append(make(pair_stats(prepared, tokenize(cand)), count))
+            results.append(make(pair_stats(prepared, tokenize(cand)), count))
     return results
 
 
@@ -1079,13 +1107,12 @@ def parse_flag(value: Any) -> bool:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns, from a pair's statistics (no Score object: the hot path of a sheet).
-# BLEU and BP are C-level itemgetters: one Python call less per cell than a lambda.
-MEASURES: dict[str, Callable[[tuple[float, list[float], float]], float]] = {
-    "bleu": itemgetter(0),
-    "p1": lambda parts: parts[1][0],
-    "p2": lambda parts: parts[1][1],
-    "bp": itemgetter(2),
+# What each single-value function returns, from the formulas' parts (no Score object: the hot path of a sheet).
+MEASURES: dict[str, Callable[[Parts], float]] = {
+    "bleu": lambda parts: parts.bleu,
+    "p1": lambda parts: parts.precisions[0].value,
+    "p2": lambda parts: parts.precisions[1].value,
+    "bp": lambda parts: parts.bp,
 }
 
 
@@ -1111,22 +1138,19 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
     order = parse_max_n(max_n, 2)
     method = parse_smoothing(smoothing)
-    check_settings(order, method)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, order, method)))
+    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, method)))
     return squeeze(reshape(values, rows_cols))
 
 
 def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list[Any]:
     """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns."""
-    bleu, values, bp = bleu_parts(stats, max_n, smoothing)
-    kind = smoothing if stats.c else "none"  # an empty candidate: no smoothing, as in score_from_stats
-    row: list[Any] = [bleu]
-    for m, t, value in zip(stats.matches, stats.totals, values):
-        p = Precision(m, t, kind)
-        row += (value, p.numerator, p.denominator)
-    return [*row, bp, stats.r, stats.c]
+    parts = bleu_parts(stats, smoothing)
+    row: list[Any] = [parts.bleu]
+    for p in parts.precisions:
+        row += (p.value, p.numerator, p.denominator)
+    return [*row, parts.bp, stats.r, stats.c]
 
 
 @excel_safe
@@ -1175,7 +1199,6 @@ def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: An
     """One corpus-level BLEU over all pairs where both sides are filled in."""
     order = parse_max_n(max_n, 2)
     method = parse_smoothing(smoothing)
-    check_settings(order, method)
     rows = filled_rows(references, candidates, max_n=order)
     if not rows:
         return BLANK
@@ -1218,7 +1241,7 @@ def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any =
         [prepared for prepared, _ in rows],
         [cand for _, cand in rows],
         level=parse_level(level),
-        samples=parse_whole(samples, 1000, "samples", 1, 100_000),
+        samples=parse_whole(samples, 1000, "samples", 1, MAX_SAMPLES),
     )
     return [[interval.low, interval.score, interval.high]]
 
@@ -1233,7 +1256,7 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
         [prepared for prepared, _, _ in rows],
         [a for _, a, _ in rows],
         [b for _, _, b in rows],
-        samples=parse_whole(samples, 1000, "samples", 1, 100_000),
+        samples=parse_whole(samples, 1000, "samples", 1, MAX_SAMPLES),
     )
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
