@@ -249,8 +249,17 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 # --- settings given in cells ----------------------------------------------------------------------------------
 
 
+def pass_setting_error(value: Any) -> None:
+    """An error cell given as a setting (``=BLEU(ref, cand, #N/A)``) becomes the whole result, never the default."""
+    if not isinstance(value, (list, tuple)):
+        text = cell_text(value)
+        if isinstance(text, CellError):
+            raise PassError(text)
+
+
 def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
     """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
+    pass_setting_error(value)
     if value is None or value == "":
         return default
     limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
@@ -269,6 +278,7 @@ def parse_max_n(value: Any, default: int) -> int:
 
 
 def parse_smoothing(value: Any) -> str:
+    pass_setting_error(value)
     if value is None or value == "":
         return "add1"
     text = str(value).strip().lower()
@@ -278,6 +288,7 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any) -> bool:
+    pass_setting_error(value)
     if value is None or value == "":
         return False
     if isinstance(value, str):
@@ -404,6 +415,7 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
 
 
 def parse_level(value: Any) -> float:
+    pass_setting_error(value)
     if value is None or value == "":
         return 0.95
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:

@@ -23,12 +23,23 @@ from .cells import (
     tokens_cells,
 )
 
-__all__ = ["CATEGORY", "FUNCTIONS", "RANGE_OPTIONS", "REQUIRED", "Argument", "ExcelFunction", "by_name", "declare"]
+__all__ = [
+    "CATEGORY",
+    "FUNCTIONS",
+    "RANGE_OPTIONS",
+    "REQUIRED",
+    "SETTING_OPTIONS",
+    "Argument",
+    "ExcelFunction",
+    "by_name",
+    "declare",
+]
 
 CATEGORY = "BLEU"
 #: xlwings' reading options for a range argument: a list of rows (a single cell as [[value]]), and an error cell
 #: as its text (``#N/A``), so the cell functions see the same values in the classic add-in and in xlwings Lite.
 RANGE_OPTIONS = {"ndim": 2, "err_to_str": True}
+SETTING_OPTIONS = {"err_to_str": True}
 
 
 class _Required:
@@ -245,6 +256,7 @@ def _declare_one(
     excel_function.__doc__ = function.description
     excel_function.__signature__ = signature  # type: ignore[attr-defined]
     for argument in function.arguments:
-        options = RANGE_OPTIONS if argument.is_range else {}
+        # A setting's error cell must reach the cell functions as its text too, not as a blank (the default).
+        options = RANGE_OPTIONS if argument.is_range else SETTING_OPTIONS
         excel_function = arg(argument.name, doc=argument.doc, **options)(excel_function)
     return func(category=CATEGORY)(excel_function)

@@ -130,6 +130,14 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, 0.9, OMITTED)),
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, 200)),
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, OMITTED)),
+    # An error cell given as a setting is the result, never the setting's default.
+    ("BLEU", (REF, INTACTO, NA, OMITTED)),
+    ("BLEU", (REF, INTACTO, OMITTED, ErrorCell("#REF!", as_object=True))),
+    ("BLEU2_DETAIL", (REF, INTACTO, ErrorCell("#DIV/0!", as_object=True))),
+    ("BLEU2_SIGNATURE", (OMITTED, NA, OMITTED)),
+    ("BLEU2_TOKENS", ("Le chat noir", ErrorCell("#N/A", as_object=True))),
+    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, NA, OMITTED)),
+    ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, ErrorCell("#N/A", as_object=True))),
 ]
 
 
@@ -308,6 +316,15 @@ def test_office_js_results_are_the_real_values(cpython_report: dict[str, Any]) -
     assert low <= mid <= high
     a, b, difference, p_value = case("BLEU2_PAIRED", COMPARE_REFS, COMPARE_A, COMPARE_B, 200)["value"][0]
     assert difference == pytest.approx(b - a) and 0 < p_value <= 1
+    for name, *args in (
+        ("BLEU", REF, INTACTO, NA, OMITTED),
+        ("BLEU2_SIGNATURE", OMITTED, NA, OMITTED),
+        ("BLEU2_TOKENS", "Le chat noir", ErrorCell("#N/A", as_object=True)),
+        ("BLEU2_CI", COMPARE_REFS, COMPARE_A, NA, OMITTED),
+        ("BLEU2_PAIRED", COMPARE_REFS, COMPARE_A, COMPARE_B, ErrorCell("#N/A", as_object=True)),
+    ):
+        assert case(name, *args) == {"value": [[na]]}, (name, args)
+    assert case("BLEU", REF, INTACTO, OMITTED, ErrorCell("#REF!", as_object=True)) == {"value": [[ref]]}
 
 
 # --- the same under real Pyodide ----------------------------------------------------------------------------------

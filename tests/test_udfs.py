@@ -8,7 +8,7 @@ import math
 import pytest
 
 from bleu_xl import cells, score, signature
-from bleu_xl.functions import FUNCTIONS, RANGE_OPTIONS, REQUIRED
+from bleu_xl.functions import FUNCTIONS, RANGE_OPTIONS, REQUIRED, SETTING_OPTIONS
 
 from . import lite_driver
 from . import xlwings_classic as xc
@@ -133,7 +133,7 @@ def test_declared_functions_are_the_registry(classic) -> None:
             assert registered["name"] == argument.name and registered["doc"] == argument.doc
             assert registered.get("optional", REQUIRED) == argument.default
             assert {k: v for k, v in registered["options"].items() if k != "convert"} == (
-                RANGE_OPTIONS if argument.is_range else {}
+                RANGE_OPTIONS if argument.is_range else SETTING_OPTIONS
             )
     assert lite_driver.unsafe_members(classic.module) == []
 

@@ -1069,8 +1069,17 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 # --- settings given in cells ----------------------------------------------------------------------------------
 
 
+def pass_setting_error(value: Any) -> None:
+    """An error cell given as a setting (``=BLEU(ref, cand, #N/A)``) becomes the whole result, never the default."""
+    if not isinstance(value, (list, tuple)):
+        text = cell_text(value)
+        if isinstance(text, CellError):
+            raise PassError(text)
+
+
 def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
     """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
+    pass_setting_error(value)
     if value is None or value == "":
         return default
     limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
@@ -1089,6 +1098,7 @@ def parse_max_n(value: Any, default: int) -> int:
 
 
 def parse_smoothing(value: Any) -> str:
+    pass_setting_error(value)
     if value is None or value == "":
         return "add1"
     text = str(value).strip().lower()
@@ -1098,6 +1108,7 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any) -> bool:
+    pass_setting_error(value)
     if value is None or value == "":
         return False
     if isinstance(value, str):
@@ -1224,6 +1235,7 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
 
 
 def parse_level(value: Any) -> float:
+    pass_setting_error(value)
     if value is None or value == "":
         return 0.95
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
@@ -1307,6 +1319,7 @@ CATEGORY = "BLEU"
 #: xlwings' reading options for a range argument: a list of rows (a single cell as [[value]]), and an error cell
 #: as its text (``#N/A``), so the cell functions see the same values in the classic add-in and in xlwings Lite.
 RANGE_OPTIONS = {"ndim": 2, "err_to_str": True}
+SETTING_OPTIONS = {"err_to_str": True}
 
 
 class _Required:
@@ -1523,7 +1536,8 @@ def _declare_one(
     excel_function.__doc__ = function.description
     excel_function.__signature__ = signature  # type: ignore[attr-defined]
     for argument in function.arguments:
-        options = RANGE_OPTIONS if argument.is_range else {}
+        # A setting's error cell must reach the cell functions as its text too, not as a blank (the default).
+        options = RANGE_OPTIONS if argument.is_range else SETTING_OPTIONS
         excel_function = arg(argument.name, doc=argument.doc, **options)(excel_function)
     return func(category=CATEGORY)(excel_function)
 
