@@ -229,23 +229,28 @@ class References:
     __slots__ = ("lengths", "max_counts", "max_n", "tokens")
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
-        if isinstance(reference, str):  # one reference, the common case
-            tokens = [tokenize(reference)]
-        else:
-            try:
-                tokens = list(map(tokenize, reference))
-            except TypeError:
-                if isinstance(reference, Iterable):
-                    raise  # a text that is not a string: tokenize's message names its type
-                kind = type(reference).__name__
-                raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
-            if not tokens:
-                raise BleuError("no reference given")
+        self.max_n = max_n
+        if isinstance(reference, str):  # one reference, the common case: no merging, one length
+            words = tokenize(reference)
+            if not words:
+                raise BleuError("reference has no words")
+            self.tokens = [words]
+            self.lengths = [len(words)]
+            self.max_counts = [ngram_counts(words, n) for n in range(1, max_n + 1)]
+            return
+        try:
+            tokens = list(map(tokenize, reference))
+        except TypeError:
+            if isinstance(reference, Iterable):
+                raise  # a text that is not a string: tokenize's message names its type
+            kind = type(reference).__name__
+            raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
+        if not tokens:
+            raise BleuError("no reference given")
         if not all(tokens):
             tokens = [words for words in tokens if words]  # blank references are ignored
             if not tokens:
                 raise BleuError("reference has no words")
-        self.max_n = max_n
         self.tokens = tokens
         self.lengths = sorted(set(map(len, tokens)))
         self.max_counts = [ngram_counts(tokens[0], n) for n in range(1, max_n + 1)]
