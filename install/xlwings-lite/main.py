@@ -979,10 +979,6 @@ def as_grid(value: Any) -> Grid:
     return [[value]]
 
 
-def shape(grid: Grid) -> tuple[int, int]:
-    return len(grid), len(grid[0]) if grid else 0
-
-
 def squeeze(grid: Grid) -> Any:
     """A 1x1 result is a plain value; anything larger is returned as rows and spills."""
     return grid[0][0] if len(grid) == 1 and len(grid[0]) == 1 else grid
@@ -1009,7 +1005,7 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[tuple[Any, Any]], tupl
     Each pair is (reference set or error or None, candidate text or error or None).
     """
     refs, cands = as_grid(reference), as_grid(candidate)
-    (rr, rc), (cr, cc) = shape(refs), shape(cands)
+    (rr, rc), (cr, cc) = (len(refs), len(refs[0])), (len(cands), len(cands[0]))  # as_grid: never empty
     cand_cells = [cell_text(v) for row in cands for v in row]
     if cc == 1 and rc > 1 and rr in (1, cr):
         sets = [reference_set(row) for row in refs]
@@ -1076,10 +1072,8 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 def pass_setting_error(value: Any) -> None:
     """An error cell given as a setting (``=BLEU(ref, cand, #N/A)``) becomes the whole result, never the default."""
-    if not isinstance(value, (list, tuple)):
-        text = cell_text(value)
-        if isinstance(text, CellError):
-            raise PassError(text)
+    if not isinstance(value, (list, tuple)) and isinstance(text := cell_text(value), CellError):
+        raise PassError(text)
 
 
 def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
@@ -1087,19 +1081,11 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
     pass_setting_error(value)
     if value is None or value == "":
         return default
-    limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    whole = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    if not whole or value != int(value) or value < low or (high is not None and value > high):
+        limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
         raise CellProblem(f"{name} must be a whole number {limits}")
-    if value != int(value):
-        raise CellProblem(f"{name} must be a whole number {limits}")
-    number = int(value)
-    if number < low or (high is not None and number > high):
-        raise CellProblem(f"{name} must be a whole number {limits}")
-    return number
-
-
-def parse_max_n(value: Any, default: int) -> int:
-    return parse_whole(value, default, "max_n", 1, MAX_ORDER)
+    return int(value)
 
 
 def parse_smoothing(value: Any) -> str:
@@ -1152,7 +1138,7 @@ def excel_safe(fn: Callable[..., Any]) -> Callable[..., Any]:
 @excel_safe
 def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
-    order = parse_max_n(max_n, 2)
+    order = parse_whole(max_n, 2, "max_n", 1, MAX_ORDER)
     method = parse_smoothing(smoothing)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
@@ -1173,9 +1159,8 @@ def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list
 def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     """One row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r, c (header row first if asked)."""
     pairs, _ = pair_up(reference, candidate)
-    width = len(DETAIL_HEADERS)
     rows = [
-        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
+        row if isinstance(row, list) else [row] + [BLANK] * (len(DETAIL_HEADERS) - 1)
         for row in score_pairs(pairs, 2, lambda stats, _: detail_values(stats))
     ]
     if parse_flag(headers):
@@ -1213,14 +1198,13 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
 @excel_safe
 def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One corpus-level BLEU over all pairs where both sides are filled in."""
-    order = parse_max_n(max_n, 2)
+    order = parse_whole(max_n, 2, "max_n", 1, MAX_ORDER)
     method = parse_smoothing(smoothing)
     rows = filled_rows(references, candidates, max_n=order)
     if not rows:
         return BLANK
     stats = [pair_stats(prepared, tokenize(cand)) for prepared, cand in rows]
-    nrefs = max(len(prepared) for prepared, _ in rows)
-    return score_from_stats(sum_stats(stats, order), order, method, nrefs).bleu
+    return bleu_parts(sum_stats(stats, order), method).bleu
 
 
 @excel_safe
@@ -1248,18 +1232,18 @@ def parse_level(value: Any) -> float:
     return float(value)
 
 
+def parse_samples(value: Any) -> int:
+    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
+
+
 @excel_safe
 def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
     """Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high."""
     rows = filled_rows(references, candidates, max_n=2)
     if not rows:
         return BLANK
-    interval = bootstrap_ci(
-        [prepared for prepared, _ in rows],
-        [cand for _, cand in rows],
-        level=parse_level(level),
-        samples=parse_whole(samples, 1000, "samples", 1, MAX_SAMPLES),
-    )
+    references, cands = zip(*rows)
+    interval = bootstrap_ci(references, cands, level=parse_level(level), samples=parse_samples(samples))
     return [[interval.low, interval.score, interval.high]]
 
 
@@ -1269,12 +1253,8 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
     rows = filled_rows(references, candidates_a, candidates_b, max_n=2)
     if not rows:
         return BLANK
-    result = paired_test(
-        [prepared for prepared, _, _ in rows],
-        [a for _, a, _ in rows],
-        [b for _, _, b in rows],
-        samples=parse_whole(samples, 1000, "samples", 1, MAX_SAMPLES),
-    )
+    references, cands_a, cands_b = zip(*rows)
+    result = paired_test(references, cands_a, cands_b, samples=parse_samples(samples))
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 
@@ -1283,16 +1263,15 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
     """Without a separator: the tokens of one text as a row. With one: each cell's tokens joined, same shape."""
     grid = as_grid(text)
     if separator is None:
-        if shape(grid) != (1, 1):
+        if len(grid) != 1 or len(grid[0]) != 1:
             raise CellProblem("give a separator to tokenize a range")
         value = cell_text(grid[0][0])
         if value is None or isinstance(value, CellError):
             return value or BLANK
         return squeeze([tokenize(value) or [BLANK]])
-    sep = separator if isinstance(separator, str) else cell_text(separator)
-    if isinstance(sep, CellError) or sep in ERROR_TEXTS:
-        return CellError(sep)
-    sep = sep or " "  # an empty separator would glue the tokens together: use a space
+    pass_setting_error(separator)
+    # A separator is used as typed (a tab, a space); an empty one would glue the tokens together: use a space.
+    sep = (separator if isinstance(separator, str) else cell_text(separator)) or " "
     out = []
     for row in grid:
         out_row = []
@@ -1306,7 +1285,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
 @excel_safe
 def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> str:
     """The signature string of these settings (by default BLEU-2, add-1, one reference)."""
-    order = parse_max_n(max_n, 2)
+    order = parse_whole(max_n, 2, "max_n", 1, MAX_ORDER)
     method = parse_smoothing(smoothing)
     return signature(order, method, parse_whole(refs, 1, "refs"))
 
