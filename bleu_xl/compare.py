@@ -70,13 +70,24 @@ class PairedResult:
 
     def verdict(self, a: str = "A", b: str = "B") -> str:
         """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
-        p = f"p = {self.p_value:.3f}"
+        p = p_text(self.p_value)
         if self.difference == 0:
             return f"{a} and {b} score the same ({p})"
         better, worse = (b, a) if self.difference > 0 else (a, b)
         if self.significant:
             return f"{better} is better than {worse}; the difference is unlikely to be chance, {p}"
         return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
+
+
+def p_text(p_value: float) -> str:
+    """A p-value as a reader wants it: "p < 0.001" below that, else three decimals, with a fourth where rounding
+    would carry a value below the significance level up to it (0.04995 reads "p = 0.0499", not "p = 0.050")."""
+    if p_value < 0.001:
+        return "p < 0.001"
+    shown = f"{p_value:.3f}"
+    if p_value < SIGNIFICANCE <= float(shown):
+        shown = f"{math.floor(p_value * 10_000) / 10_000:.4f}"
+    return f"p = {shown}"
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,8 @@ def test_paired_test_agrees_with_sacrebleu(share: int) -> None:
 def test_paired_test_verdicts_and_reproducibility() -> None:
     result = paired_test(REFS, CANDS_A, CANDS_B)
     assert result.difference > 0 and result.significant
-    assert result.verdict() == f"B is better than A; the difference is unlikely to be chance, p = {result.p_value:.3f}"
+    assert result.p_value == 1 / 1001  # no resample of 1,000 favours A
+    assert result.verdict() == "B is better than A; the difference is unlikely to be chance, p < 0.001"
     assert paired_test(REFS, CANDS_B, CANDS_A).verdict().startswith("A is better than B")
     assert paired_test(REFS, CANDS_A, CANDS_B) == result
     assert result.interval_a.low <= result.score_a <= result.interval_a.high
@@ -277,3 +278,17 @@ def test_pair_command_explains() -> None:
 
 def test_numpy_free_core() -> None:
     assert "numpy" not in bleu_xl.compare.__dict__ and np is not None
+
+
+def test_p_values_read_as_they_are_never_rounded_across_the_threshold() -> None:
+    from bleu_xl.compare import p_text
+
+    assert p_text(1 / 1001) == "p < 0.001"  # the smallest p of 1,000 resamples: not "p = 0.001"
+    assert p_text(0.0) == "p < 0.001"
+    assert p_text(0.001) == "p = 0.001"
+    assert p_text(50 / 1001) == "p = 0.0499"  # 0.04995: below 0.05, so never shown as 0.050
+    assert p_text(0.05) == "p = 0.050"
+    assert p_text(0.5) == "p = 0.500"
+    interval = bleu_xl.Interval(0.5, 0.4, 0.6, 0.95, 1000, 12345)
+    result = bleu_xl.PairedResult(0.2, 0.8, 1 / 1001, interval, interval, 1000, 12345)
+    assert result.verdict() == "B is better than A; the difference is unlikely to be chance, p < 0.001"
