@@ -26,17 +26,18 @@ import datetime as dt
 import math
 import re
 import unicodedata
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import xlsxwriter
+from xlsxwriter.utility import xl_rowcol_to_cell
 
 from . import cells
 from .compare import bootstrap_ci, paired_test
 from .functions import FUNCTIONS
-from .tokenizer import tokenize
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = [
@@ -82,6 +83,7 @@ RANK_VARIANTS = [
     "Order today.",
 ]
 FIRST = 6  # Excel row of the first candidate on the Rank and Spill sheets (the table header is the row above)
+MAX_ROW = 1_048_575  # Excel's last row, 0-based
 # Excel 365's calculation engine: a workbook marked as last calculated by it is not recalculated on open.
 CALC_ID = 191029
 
@@ -582,6 +584,29 @@ def build_template(path: Path, variants: Sequence[str] = tuple(RANK_VARIANTS)) -
     book.define_name("Candidates", "=tblVariants[Candidate]")
     book.define_name("Scores", "=tblVariants[BLEU-2]")
     book.close()
+    mark_array_columns(path)
+
+
+_CALCULATED = re.compile(r"<calculatedColumnFormula>([^<]*)</calculatedColumnFormula>")
+
+
+def mark_array_columns(path: Path) -> None:
+    """Give every calculated column whose cells are dynamic-array formulas ``array="1"``, as Excel 365 saves
+    such a column: the ``<calculatedColumnFormula>`` is what Excel copies into each new row, so without it a
+    new row would get the legacy formula, shown as ``=@BLEU2(...)``. XlsxWriter has no switch for it, so the
+    table parts are rewritten in the closed file (same entries, order and timestamps: still reproducible)."""
+
+    def mark(match: re.Match[str]) -> str:
+        dynamic = _UDF_CALL.search(match.group(1).replace("&quot;", '"'))
+        return f'<calculatedColumnFormula array="1">{match.group(1)}</calculatedColumnFormula>' if dynamic else match[0]
+
+    with zipfile.ZipFile(path) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(path, "w") as target:
+        for info, data in entries:
+            if info.filename.startswith("xl/tables/"):
+                data = _CALCULATED.sub(mark, data.decode("utf-8")).encode("utf-8")
+            target.writestr(info, data)
 
 
 START_LABEL_WIDTH = 24
@@ -654,13 +679,7 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
         ),
         Column("Candidate", variants, f["input"], width=width),
         *_measure_columns("tblVariants", f, "Reference", "Candidate", [(RANK_REFERENCE, v) for v in variants]),
-        Column(
-            "Tokens",
-            [len(tokenize(v)) if v else "" for v in variants],
-            f["integer"],
-            f'IF({candidate}="","",INDEX(BLEU2_DETAIL(Reference,{candidate}),1,10))',  # c, the candidate's tokens
-            8,
-        ),
+        Column("Tokens", [token_count(v) for v in variants], f["integer"], token_count_formula(candidate), 8),
         Column(
             "Rank",
             [1 + sum(t > s for t in ranked) if isinstance(s, float) else "" for s in scores],
@@ -669,7 +688,7 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
             7,
         ),
     ]
-    last = _table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
+    _table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
     ws.set_column(0, 0, 14)  # the labels above the table
     best = variants[scores.index(max(ranked))] if ranked else ""
     _write_formula(
@@ -683,16 +702,49 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     )
     _fit_row(ws, 1, [(RANK_REFERENCE, width)])
     _fit_row(ws, 2, [(best, width)])
-    ws.conditional_format(FIRST - 1, 2, last, 2, DATA_BAR)
+    # The data bar covers the whole column below the header, not the table's rows of today: a conditional format's
+    # range is fixed in the file, and only numbers get a bar, so the blank cells below the table show nothing.
+    ws.conditional_format(FIRST - 1, 2, MAX_ROW, 2, DATA_BAR)
     ws.freeze_panes(FIRST - 1, 0)
     _page_setup(ws, FIRST - 2)
     return scores
 
 
+# Only rows with a number: a blank or error-text BLEU-2 would sort above every score. FILTER's if_empty "" and
+# the COUNT guard keep an emptied table from showing #CALC!.
 SORTED_VIEW = (
-    'SORTBY(FILTER(tblVariants[[\'#]:[BLEU-2]],tblVariants[Candidate]<>""),'
-    'FILTER(tblVariants[BLEU-2],tblVariants[Candidate]<>""),-1)'
+    'IF(COUNT(tblVariants[BLEU-2])=0,"",'
+    'SORTBY(FILTER(tblVariants[[\'#]:[BLEU-2]],ISNUMBER(tblVariants[BLEU-2]),""),'
+    'FILTER(tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]),""),-1))'
 )
+
+
+def sorted_rows(variants: Sequence[str], scores: Sequence[Any]) -> list[int]:
+    """The table rows (0-based) the Sorted view shows, in its order: those scored with a number, best first,
+    ties in table order (SORTBY is stable)."""
+    scored = [i for i, s in enumerate(scores) if isinstance(s, (int, float)) and not isinstance(s, bool)]
+    return sorted(scored, key=lambda i: -scores[i])
+
+
+def token_count_formula(candidate: str) -> str:
+    """The candidate's own token count, whatever the reference: the non-blank cells of BLEU2_TOKENS's row
+    (it gives one blank cell for a text with no words, so that counts 0)."""
+    return f'IF({candidate}="","",SUM(IF(BLEU2_TOKENS({candidate})<>"",1,0)))'
+
+
+def token_count(candidate: Any) -> Any:
+    """What :func:`token_count_formula` gives (its cached value): blank for a blank cell, else the number of
+    non-blank cells BLEU2_TOKENS gives (an error text passes through BLEU2_TOKENS as one cell, so it counts 1;
+    its BLEU-2 cell shows the error)."""
+    if candidate is None or candidate == "":
+        return ""
+    tokens = cells.tokens_cells(candidate)
+    row = tokens[0] if isinstance(tokens, list) else [tokens]
+    return sum(1 for t in row if t != "")
+
+
+# The names the Sorted sheet's chart plots: a column of the Sorted view's spill (A4#).
+SORTED_CHART_NAMES = {"SortedNumbers": 1, "SortedScores": 3}
 
 
 def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: list[Any]) -> None:
@@ -701,27 +753,33 @@ def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: lis
     ws.write_string(0, 0, "The variants of the Rank sheet, best first: one formula that follows the table", f["title"])
     for c, header in enumerate(["#", "Candidate", "BLEU-2"]):
         ws.write_string(2, c, header, f["header"])
-    order = sorted((i for i, v in enumerate(variants) if v), key=lambda i: -scores[i])  # stable, as SORTBY is
-    grid = [[i + 1, variants[i], scores[i]] for i in order] or [[""] * 3]
+    order = sorted_rows(variants, scores)
+    grid = [[i + 1, variants[i], scores[i]] for i in order] or [[""]]
     formats = [[f["integer"], f["text"], f["score"]]] * len(grid)
     _write_spill(ws, 3, 0, SORTED_VIEW, grid, formats)
     width = _text_width(variants, 40, 70)
     ws.set_column(0, 0, 5)
     ws.set_column(1, 1, width)
     ws.set_column(2, 2, 9)
-    for r, row in enumerate(grid):
-        _fit_row(ws, 3 + r, [(row[1], width)])
-    n = len(variants)
+    for r, i in enumerate(order):
+        _fit_row(ws, 3 + r, [(variants[i], width)])
+    n = len(order)
+    # The chart plots the spill through two names, so it shows what the sheet shows, in its order, and grows
+    # and shrinks with it (a chart series cannot hold a spill reference itself; a name can).
+    for name, column in SORTED_CHART_NAMES.items():
+        book.define_name(f"Sorted!{name}", f"=INDEX(_xlfn.ANCHORARRAY(Sorted!$A$4),0,{column})")
     chart = book.add_chart({"type": "bar"})
     chart.add_series(
         {
             "name": "BLEU-2",
-            "categories": ["Rank", FIRST - 1, 0, FIRST - 2 + n, 0],
-            "values": ["Rank", FIRST - 1, 2, FIRST - 2 + n, 2],
+            "categories": "=Sorted!SortedNumbers",
+            "values": "=Sorted!SortedScores",
+            "categories_data": [i + 1 for i in order],
+            "values_data": [scores[i] for i in order],
             "fill": {"color": "#5B9BD5"},
         }
     )
-    chart.set_title({"name": "BLEU-2 by candidate (#)"})
+    chart.set_title({"name": "BLEU-2 by candidate (#), best first"})
     chart.set_legend({"none": True})
     chart.set_x_axis({"min": 0, "max": 1})
     chart.set_y_axis({"reverse": True})
@@ -825,32 +883,53 @@ COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the ta
 COMPARE_RESULT_WIDTH = 11
 
 
+P_THRESHOLD = 0.05  # where the verdict turns from "may well be chance" to "unlikely to be chance"
+# A p-value in [0.0495, 0.05) would print as "0.050" with three decimals while the verdict calls it significant.
+P_NEAR_THRESHOLD = 0.0495
+
+
 def p_text(p: float) -> str:
     """The p-value as the Compare sheet writes it: "p < 0.001" below 0.001 (a bootstrap p-value is never
-    exactly 0), else three decimals."""
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    exactly 0), "p < 0.05" just below the threshold (three decimals would round it up to 0.050), else three
+    decimals. The printed value never crosses the threshold the verdict compares with."""
+    if p < 0.001:
+        return "p < 0.001"
+    if P_NEAR_THRESHOLD <= p < P_THRESHOLD:
+        return "p < 0.05"
+    return f"p = {p:.3f}"
 
 
-def verdict_text(difference: float, p: float) -> str:
-    """What the Compare sheet's verdict formula gives (its cached value)."""
+def verdict_text(paired: Sequence[Any]) -> str:
+    """What the Compare sheet's verdict formula gives (its cached value), from the cells BLEU2_PAIRED fills:
+    four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks."""
+    values = list(paired)
+    if len(values) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        first = values[0] if values else None
+        return f"No verdict: {first}" if isinstance(first, str) and first else ""
+    difference, p = values[2], values[3]
     if difference == 0:
         return f"A and B score the same ({p_text(p)})"
-    if p < 0.05:
+    if p < P_THRESHOLD:
         better = "B is better than A" if difference > 0 else "A is better than B"
         return f"{better}; the difference is unlikely to be chance, {p_text(p)}"
     higher = "B scores higher than A" if difference > 0 else "A scores higher than B"
     return f"{higher}, but the difference may well be chance, {p_text(p)}"
 
 
-def verdict_formula(diff: str, p: str) -> str:
-    """The verdict as a formula of the difference and p-value cells: FIXED, not TEXT(…,"0.000"), whose format
-    string means something else under a French or Portuguese locale."""
-    p_shown = f'IF({p}<0.001,"p < 0.001","p = "&FIXED({p},3))'
+def verdict_formula(paired: str, first: str, diff: str, p: str) -> str:
+    """The verdict as a formula of BLEU2_PAIRED's cells (``paired``, four wide, ``first`` its first cell) and
+    of its difference and p-value cells. No verdict unless all four are numbers: BLEU2_PAIRED gives one text
+    (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose format string means something
+    else under a French or Portuguese locale."""
+    p_shown = (
+        f'IF({p}<0.001,"p < 0.001",IF(AND({p}>={P_NEAR_THRESHOLD},{p}<{P_THRESHOLD}),"p < 0.05","p = "&FIXED({p},3)))'
+    )
     return (
+        f'IF(COUNT({paired})<4,IF(ISTEXT({first}),IF({first}="","","No verdict: "&{first}),""),'
         f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
-        f'IF({p}<0.05,IF({diff}>0,"B is better than A","A is better than B")&"; the difference is unlikely to be '
-        f'chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", but the '
-        f'difference may well be chance, "&{p_shown}))'
+        f'IF({p}<{P_THRESHOLD},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
+        f'unlikely to be chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", '
+        f'but the difference may well be chance, "&{p_shown})))'
     )
 
 
@@ -893,13 +972,15 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
         ws.write_string(r, left - 1, f"{side}: 95% interval", f["label"])
         formula = f"BLEU2_CI(tblCompare[Reference],tblCompare[Candidate {side}])"
         _write_spill(ws, r, left, formula, [[ci.low, ci.score, ci.high]], [[f["score"]] * 3])
-    p, diff = f"K{COMPARE_FIRST}", f"J{COMPARE_FIRST}"
-    verdict = verdict_text(paired.difference, paired.p_value)
+    verdict = verdict_text(values)
     hypothesis = "A and B are equally good against these references (paired bootstrap, 1000 resamples)."
     verdict_row, hypothesis_row = top + 7, top + 8
     ws.write_string(verdict_row, left - 1, "Verdict", f["label"])
     ws.merge_range(verdict_row, left, verdict_row, left + 3, "", f["text"])
-    _write_formula(ws, verdict_row, left, verdict_formula(diff, p), f["text"], verdict)
+    score_a, diff, p = (xl_rowcol_to_cell(top + 1, left + k) for k in (0, 2, 3))
+    last = xl_rowcol_to_cell(top + 1, left + 3)
+    formula = verdict_formula(f"{score_a}:{last}", score_a, diff, p)
+    _write_formula(ws, verdict_row, left, formula, f["text"], verdict)
     ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
     ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])
     for row, text in ((verdict_row, verdict), (hypothesis_row, hypothesis)):

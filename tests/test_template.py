@@ -127,7 +127,7 @@ RANK_FORMULAS = {
     "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
     "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",'
-    "INDEX(BLEU2_DETAIL(Reference,tblVariants[[#This Row],[Candidate]]),1,10))",
+    'SUM(IF(BLEU2_TOKENS(tblVariants[[#This Row],[Candidate]])<>"",1,0)))',
     "Rank": 'IF(tblVariants[[#This Row],[BLEU-2]]="","",'
     "_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]))",
 }
@@ -145,7 +145,10 @@ def _check_rank_follows_table(path: Path, n: int) -> None:
     assert headers == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
     for column in table.tableColumns:
         if column.name != "Candidate":
-            assert column.calculatedColumnFormula.attr_text == RANK_FORMULAS[column.name]
+            formula = column.calculatedColumnFormula
+            assert formula.attr_text == RANK_FORMULAS[column.name]
+            # what Excel copies into a new row: a dynamic array wherever the cells are one
+            assert bool(formula.array) == (column.name not in ("#", "Rank")), column.name
     for row in range(FIRST, last + 1):
         for c, header in enumerate(headers):
             if header != "Candidate":
@@ -161,12 +164,21 @@ def _check_rank_follows_table(path: Path, n: int) -> None:
     with ZipFile(path) as z:
         xml = z.read("xl/worksheets/sheet2.xml").decode()
         chart = z.read("xl/charts/chart1.xml").decode()
-    assert f'<conditionalFormatting sqref="C{FIRST}:C{last}"><cfRule type="dataBar"' in xml
-    assert f"<c:f>Rank!$A${FIRST}:$A${last}</c:f>" in chart and f"<c:f>Rank!$C${FIRST}:$C${last}</c:f>" in chart
+        drawing_of_sorted = z.read("xl/worksheets/_rels/sheet3.xml.rels").decode()
+    assert f'<conditionalFormatting sqref="C{FIRST}:C1048576"><cfRule type="dataBar"' in xml
+    # the chart sits on the Sorted sheet and plots its spill (A4#) through two names: what the sheet shows
+    assert "drawing" in drawing_of_sorted
+    assert re.findall(r"<c:f>([^<]*)</c:f>", chart) == ["Sorted!SortedNumbers", "Sorted!SortedScores"]
+    sorted_index = book.sheetnames.index("Sorted")
+    for name, column in (("SortedNumbers", 1), ("SortedScores", 3)):
+        defined = book["Sorted"].defined_names[name]
+        assert defined.attr_text == f"INDEX(_xlfn.ANCHORARRAY(Sorted!$A$4),0,{column})"
+        assert name not in book.defined_names and defined.localSheetId in (None, sorted_index)
     sorted_view = book["Sorted"]["A4"].value
     assert sorted_view.text == "=" + template.SORTED_VIEW.replace("SORTBY(", "_xlfn.SORTBY(").replace(
         "FILTER(", "_xlfn._xlws.FILTER("
     )
+    assert not re.search(r"\$?[A-Z]+\$?\d+", _STRING.sub('""', template.SORTED_VIEW))  # table references only
     assert sorted_view.ref == f"A4:C{3 + n}"
 
 
@@ -354,7 +366,37 @@ def test_engine_recalculates_compare_sheet(recalculated) -> None:
         result.p_value,
     ]
     assert list(recalculated[f"COMPARE!H{CF + 3}:J{CF + 3}"][0]) == [ci_a.low, ci_a.score, ci_a.high]
-    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(result.difference, result.p_value)
+    expected = [result.score_a, result.score_b, result.difference, result.p_value]
+    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(expected)
+
+
+def _with_compare_rows(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path:
+    """The template with the Compare table's inputs replaced by ``rows`` (the rest of the table left blank)."""
+    book = load(TEMPLATE)
+    ws = book["Compare"]
+    for i in range(len(template.COMPARE)):
+        for c, value in enumerate(rows[i] if i < len(rows) else ("", "", "")):
+            ws.cell(CF + i, c + 1).value = value or None
+    path = tmp_path / "compare.xlsx"
+    book.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "rows, verdict",
+    [
+        ([], ""),  # BLEU2_PAIRED gives one blank cell
+        ([("!!!", "le chat", "le chat")], "No verdict: #VALUE! reference has no words (pair 1)"),
+    ],
+    ids=["blank", "error"],
+)
+def test_no_verdict_unless_the_paired_test_gives_four_numbers(tmp_path: Path, rows, verdict) -> None:
+    """One text from BLEU2_PAIRED (blank or an error) spills nothing into B - A and the p-value: the verdict must
+    not read those blanks as 0 and say "A and B score the same (p < 0.001)"."""
+    path = _with_compare_rows(tmp_path, rows)
+    values = recalculate(path, tmp_path)
+    paired = [values[f"COMPARE!H{CF}:K{CF}"][0][0]]
+    assert values[f"COMPARE!H{CF + 6}"][0][0] == verdict == template.verdict_text(paired)
 
 
 # --- 2. formulas as Excel 365 stores them --------------------------------------------------------------------------
@@ -378,7 +420,8 @@ def all_formulas(path: Path) -> list[tuple[str, str, bool]]:
                     dynamic = 'cm="1"' in attrs and 't="array"' in f_attrs
                     found.append((f"{name}!{cell}", formula, dynamic))
             elif name.startswith("xl/tables/"):
-                found += [(name, f, False) for f in re.findall(r"<calculatedColumnFormula>([^<]*)<", text)]
+                for attrs, formula in re.findall(r"<calculatedColumnFormula([^>]*)>([^<]*)<", text):
+                    found.append((name, formula, 'array="1"' in attrs))
             elif name == "xl/workbook.xml":
                 found += [(name, f, False) for f in re.findall(r"<definedName [^>]*>([^<]*)<", text)]
     return [(where, formula.replace("&quot;", '"').replace("&amp;", "&"), d) for where, formula, d in found]
@@ -404,9 +447,11 @@ def test_every_function_is_known_and_prefixed_as_excel_stores_it(path: Path) -> 
 def test_no_implicit_intersection_and_no_locale_dependent_text(path: Path) -> None:
     udf = re.compile(r"\b(" + "|".join(UDFS) + r")\(")
     for where, formula, dynamic in all_formulas(path):
-        if udf.search(formula) and not where.startswith("xl/tables/"):
-            assert dynamic, (where, formula)  # cm="1": Excel 365 shows it without "@"
-        assert "TEXT(" not in _STRING.sub('""', formula).replace("_xlfn.", ""), (where, formula)
+        if udf.search(formula) and where != "xl/workbook.xml":
+            # cm="1" in a cell, array="1" in a table's column formula (what Excel copies into a new row):
+            # Excel 365 shows it without "@"
+            assert dynamic, (where, formula)
+        assert not re.search(r"\bTEXT\(", _STRING.sub('""', formula).replace("_xlfn.", "")), (where, formula)
     with ZipFile(path) as z:
         workbook = z.read("xl/workbook.xml").decode()
     assert "fullCalcOnLoad" not in workbook and f'calcId="{template.CALC_ID}"' in workbook
@@ -416,26 +461,56 @@ def test_p_value_text() -> None:
     assert template.p_text(0.0) == "p < 0.001"
     assert template.p_text(1 / 1001) == "p < 0.001"
     assert template.p_text(0.0123) == "p = 0.012"
-    assert template.verdict_text(0.5, 0.0) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
-    assert (
-        template.verdict_text(-0.1, 0.2) == "A scores higher than B, but the difference may well be chance, p = 0.200"
-    )
-    assert template.verdict_text(0.0, 1.0) == "A and B score the same (p = 1.000)"
+    assert template.p_text(0.0494) == "p = 0.049"
+    assert template.p_text(50 / 1001) == "p < 0.05"  # three decimals would print 0.050 beside "unlikely to be chance"
+    assert template.p_text(0.05) == "p = 0.050"
+    verdict = template.verdict_text
+    assert verdict([0.2, 0.7, 0.5, 0.0]) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
+    near = verdict([0.2, 0.7, 0.5, 50 / 1001])
+    assert near == "B is better than A; the difference is unlikely to be chance, p < 0.05"
+    assert verdict([0.2, 0.3, 0.1, 0.05]) == "B scores higher than A, but the difference may well be chance, p = 0.050"
+    assert verdict([0.3, 0.2, -0.1, 0.2]) == "A scores higher than B, but the difference may well be chance, p = 0.200"
+    assert verdict([0.5, 0.5, 0.0, 1.0]) == "A and B score the same (p = 1.000)"
+    assert verdict([""]) == verdict(["", None, None, None]) == ""
+    assert verdict(["#VALUE! candidate A has no words"]) == "No verdict: #VALUE! candidate A has no words"
+
+
+def test_no_p_value_text_crosses_the_threshold() -> None:
+    """For every bootstrap p-value (k/1001) the printed value sits on the same side of 0.05 as the verdict."""
+    for k in range(1, 1002):
+        p = k / 1001
+        text = template.verdict_text([0.2, 0.3, 0.1, p])
+        shown = text.rsplit("p ", 1)[1]
+        significant = "unlikely to be chance" in text
+        assert significant == (p < 0.05), p
+        if shown.startswith("="):
+            assert (float(shown[2:]) < 0.05) == significant, (p, text)
+        else:
+            assert significant and shown in ("< 0.001", "< 0.05"), (p, text)
 
 
 def test_verdict_formula_is_locale_safe() -> None:
     ws = load(TEMPLATE)["Compare"]
     formula = ws[f"H{CF + 6}"].value
-    assert formula == "=" + template.verdict_formula(f"J{CF}", f"K{CF}")
-    assert 'IF(K4<0.001,"p < 0.001","p = "&FIXED(K4,3))' in formula
+    assert formula == "=" + template.verdict_formula(f"H{CF}:K{CF}", f"H{CF}", f"J{CF}", f"K{CF}")
+    assert formula.startswith(f"=IF(COUNT(H{CF}:K{CF})<4,")
+    assert '"p = "&FIXED(K4,3)' in formula
 
 
 def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
     import formulas
 
-    for diff, p in ((0.5, 0.0), (0.5, 1 / 1001), (-0.2, 0.01), (0.1, 0.3), (-0.1, 0.5), (0.0, 1.0)):
-        func = formulas.Parser().ast("=" + template.verdict_formula("D", "P"))[1].compile()
-        assert func(diff, p) == template.verdict_text(diff, p), (diff, p)
+    func = formulas.Parser().ast("=" + template.verdict_formula("A1:D1", "A1", "C1", "D1"))[1].compile()
+    assert list(func.inputs) == ["A1", "A1:D1", "C1", "D1"]
+    cases = [(0.5, 0.0), (0.5, 1 / 1001), (-0.2, 0.01), (0.1, 0.3), (-0.1, 0.5), (0.0, 1.0), (0.1, 50 / 1001)]
+    cases += [(0.1, 0.0495), (0.1, 0.05), (0.1, 0.0494)]
+    for diff, p in cases:
+        row = [0.4, 0.4 + diff, diff, p]
+        assert func(row[0], np.array([row], dtype=object), diff, p) == template.verdict_text(row), (diff, p)
+    blank = np.array([[sh.EMPTY] * 4], dtype=object)
+    assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY) == ""
+    error = np.array([["#VALUE! no words", sh.EMPTY, sh.EMPTY, sh.EMPTY]], dtype=object)
+    assert func("#VALUE! no words", error, sh.EMPTY, sh.EMPTY) == "No verdict: #VALUE! no words"
 
 
 # --- cached values -------------------------------------------------------------------------------------------------
