@@ -24,6 +24,7 @@ from openpyxl.worksheet.cell_range import CellRange
 from bleu_xl import cells, score, template
 from bleu_xl.cli import main
 from bleu_xl.functions import FUNCTIONS
+from bleu_xl.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKBOOKS = ROOT / "workbooks"
@@ -134,8 +135,9 @@ RANK_FORMULAS = {
 
 
 def _check_rank_follows_table(path: Path, n: int) -> None:
-    """The table covers every variant; every row has every calculated column; names, data bars, best candidate
-    and chart refer to the table, not to a fixed row."""
+    """The table covers every variant; every row has every calculated column; names, RANK's range, the data bar,
+    the best candidate and the Sorted view (and so the chart, which plots the Sorted view's spill) refer to the
+    table or to whole columns, so they cover every row of it."""
     book = load(path)
     rank = book["Rank"]
     table = rank.tables["tblVariants"]
@@ -154,43 +156,61 @@ def _check_rank_follows_table(path: Path, n: int) -> None:
             if header != "Candidate":
                 assert formula_text(rank.cell(row, c + 1).value) == "=" + RANK_FORMULAS[header], (row, header)
     assert rank[f"C{last + 1}"].value is None
-    assert book.defined_names["Reference"].attr_text == "Rank!$B$2"
-    assert book.defined_names["Candidates"].attr_text == "tblVariants[Candidate]"
-    assert book.defined_names["Scores"].attr_text == "tblVariants[BLEU-2]"
+    tables = {"tblVariants": ("Rank", CellRange(table.ref), headers)}
+    names = {"Reference": "Rank!$B$2", "Candidates": "tblVariants[Candidate]", "Scores": "tblVariants[BLEU-2]"}
+    for name, text in names.items():
+        assert book.defined_names[name].attr_text == text
+    assert _to_a1(names["Scores"], tables, None) == f"Rank!$C${FIRST}:$C${last}"
+    assert _to_a1(names["Candidates"], tables, None) == f"Rank!$B${FIRST}:$B${last}"
     assert formula_text(rank["B3"].value) == (
         '=IF(COUNT(tblVariants[BLEU-2])=0,"",'
         "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))"
     )
-    with ZipFile(path) as z:
-        xml = z.read("xl/worksheets/sheet2.xml").decode()
-        chart = z.read("xl/charts/chart1.xml").decode()
-        drawing_of_sorted = z.read("xl/worksheets/_rels/sheet3.xml.rels").decode()
-    assert f'<conditionalFormatting sqref="C{FIRST}:C1048576"><cfRule type="dataBar"' in xml
-    # the chart sits on the Sorted sheet and plots its spill (A4#) through two names: what the sheet shows
-    assert "drawing" in drawing_of_sorted
-    assert re.findall(r"<c:f>([^<]*)</c:f>", chart) == ["Sorted!SortedNumbers", "Sorted!SortedScores"]
-    sorted_index = book.sheetnames.index("Sorted")
-    for name, column in (("SortedNumbers", 1), ("SortedScores", 3)):
-        defined = book["Sorted"].defined_names[name]
-        assert defined.attr_text == f"INDEX(_xlfn.ANCHORARRAY(Sorted!$A$4),0,{column})"
-        assert name not in book.defined_names and defined.localSheetId in (None, sorted_index)
-    sorted_view = book["Sorted"]["A4"].value
+    bars = [str(cf.sqref) for cf in rank.conditional_formatting if any(r.type == "dataBar" for r in cf.rules)]
+    assert bars == [f"C{FIRST}:C1048576"]  # the whole column below the header: covers any table length
+    sorted_sheet = book["Sorted"]
+    sorted_view = sorted_sheet["A4"].value
     assert sorted_view.text == "=" + template.SORTED_VIEW.replace("SORTBY(", "_xlfn.SORTBY(").replace(
         "FILTER(", "_xlfn._xlws.FILTER("
     )
-    assert not re.search(r"\$?[A-Z]+\$?\d+", _STRING.sub('""', template.SORTED_VIEW))  # table references only
-    assert sorted_view.ref == f"A4:C{3 + n}"
+    assert not re.search(r"\$?\b[A-Z]{1,3}\$?\d+", _STRING.sub('""', template.SORTED_VIEW))  # table references only
+    for name, column in template.SORTED_CHART_NAMES.items():
+        assert sorted_sheet.defined_names[name].attr_text == f"INDEX(_xlfn.ANCHORARRAY(Sorted!$A$4),0,{column})"
+        assert name not in book.defined_names  # local to the Sorted sheet, as the chart refers to it
 
 
 def test_rank_is_an_excel_table_with_calculated_columns() -> None:
     _check_rank_follows_table(TEMPLATE, N)
-    rank = load(TEMPLATE)["Rank"]
+    book = load(TEMPLATE)
+    rank = book["Rank"]
     assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
     assert rank["A2"].value == "Reference" and rank["B2"].value == template.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
     assert rank.freeze_panes == f"A{FIRST}"
-    conf = load(TEMPLATE)["xlwings.conf"]
+    assert book["Sorted"]["A4"].value.ref == f"A4:C{3 + N}"
+    conf = book["xlwings.conf"]
     assert (conf["A1"].value, conf["B1"].value) == ("UDF Modules", "bleu_xl.udfs")
+
+
+def test_the_chart_is_on_the_sorted_sheet_and_plots_its_spill() -> None:
+    """A chart series holds fixed ranges, so it plots two names over the Sorted view's spill (A4#): the order the
+    sheet shows, as long as the table is."""
+    with ZipFile(TEMPLATE) as z:
+        sheets = re.findall(r'<sheet name="([^"]+)"', z.read("xl/workbook.xml").decode())
+        with_drawing = [
+            sheets[int(m) - 1]
+            for name in z.namelist()
+            for m in re.findall(r"sheet(\d+)\.xml\.rels$", name)
+            if "drawing" in z.read(name).decode()
+        ]
+        chart = z.read("xl/charts/chart1.xml").decode()
+    assert with_drawing == ["Sorted"]
+    assert re.findall(r"<c:f>([^<]*)</c:f>", chart) == ["Sorted!SortedNumbers", "Sorted!SortedScores"]
+    book = load(TEMPLATE, data_only=True)
+    shown = [[c.value for c in row] for row in book["Sorted"][f"A4:C{3 + N}"]]
+    cached_points = [re.findall(r"<c:v>([^<]*)</c:v>", part) for part in chart.split("<c:val>")]
+    assert [float(v) for v in cached_points[0][-N:]] == [row[0] for row in shown]  # categories: the # column
+    assert [float(v) for v in cached_points[1]] == [cached(row[2]) for row in shown]
 
 
 def _variants(n: int) -> list[str]:
@@ -198,15 +218,39 @@ def _variants(n: int) -> list[str]:
     return [" ".join(words[(i * 7 + k) % len(words)] for k in range(3 + i % 9)) for i in range(n)]
 
 
+EXTENDED = [*template.RANK_VARIANTS, *_variants(500 - N)]
+
+
 @pytest.fixture(scope="module")
 def extended(tmp_path_factory) -> Path:
+    """The committed template with its table grown to 500 rows in the saved file, as Excel grows it: the table's
+    ref, the typed candidates, and each calculated column's stored formula copied into the new rows. Nothing else
+    is touched but the Sorted view's stored spill range (Excel re-spills it): every dependent must follow by
+    itself."""
+    book = load(TEMPLATE)
+    rank = book["Rank"]
+    table = rank.tables["tblVariants"]
+    last = FIRST + len(EXTENDED) - 1
+    table.ref = table.autoFilter.ref = f"A{FIRST - 1}:H{last}"
+    for row in range(FIRST + N, last + 1):
+        for c, column in enumerate(table.tableColumns, start=1):
+            cell = rank.cell(row, c)
+            formula = column.calculatedColumnFormula
+            if formula is None:
+                cell.value = EXTENDED[row - FIRST]
+            elif formula.array:
+                cell.value = openpyxl.worksheet.formula.ArrayFormula(cell.coordinate, "=" + formula.attr_text)
+            else:
+                cell.value = "=" + formula.attr_text
+    # Excel re-spills the Sorted view over the grown table; the engine computes a formula over its stored range
+    book["Sorted"]["A4"].value.ref = f"A4:C{3 + len(EXTENDED)}"
     path = tmp_path_factory.mktemp("extended") / "bleu2_ranking_500.xlsx"
-    template.build_template(path, _variants(500))
+    book.save(path)
     return path
 
 
 def test_table_and_everything_that_follows_it_cover_500_rows(extended: Path) -> None:
-    _check_rank_follows_table(extended, 500)
+    _check_rank_follows_table(extended, len(EXTENDED))
 
 
 # --- a formula engine: structured references evaluated as the ranges they stand for ---------------------------------
@@ -324,7 +368,16 @@ def test_engine_recalculates_rank_and_sorted_sheets(recalculated) -> None:
 
 
 def test_engine_recalculates_the_500_row_table(extended: Path, tmp_path: Path) -> None:
-    _check_engine_rank(recalculate(extended, tmp_path), _variants(500))
+    """Every dependent computed over the grown table: ranks among 500, the best candidate, the Sorted view (what
+    the chart plots) 500 rows long."""
+    _check_engine_rank(recalculate(extended, tmp_path), EXTENDED)
+
+
+def test_generator_builds_any_table_length(tmp_path: Path) -> None:
+    path = tmp_path / "bleu2_ranking_3.xlsx"
+    template.build_template(path, EXTENDED[-3:])
+    _check_rank_follows_table(path, 3)
+    _check_engine_rank(recalculate(path, tmp_path), EXTENDED[-3:])
 
 
 def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
@@ -336,6 +389,40 @@ def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
     values = recalculate(path, tmp_path)
     assert values[f"RANK!G{FIRST + 1}"][0][0] == 0
     _check_engine_rank(values, variants)
+
+
+def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_path: Path) -> None:
+    """A blank BLEU-2 (a candidate of spaces) or an error text would sort above every number; the generator's
+    model of the view must not choke on them either."""
+    variants = ["Order today.", "   ", "#N/A", "Free delivery on every order!", "!!!"]
+    path = tmp_path / "unscored.xlsx"
+    template.build_template(path, variants)
+    shown = [[c.value for c in row] for row in load(path, data_only=True)["Sorted"]["A4:C6"]]
+    values = recalculate(path, tmp_path)  # (overwrites the file without its cached values)
+    scores = [values[f"RANK!C{FIRST + i}"][0][0] for i in range(len(variants))]
+    assert scores[1] in ("", None) and scores[2] == "#N/A" and scores[4] == 0
+    expected = [[4, variants[3], scores[3]], [1, variants[0], scores[0]], [5, variants[4], 0.0]]
+    assert [list(r) for r in values["SORTED!A4:C6"]] == expected
+    assert shown == [[n, text, cached(s)] for n, text, s in expected]
+    empty = tmp_path / "empty.xlsx"
+    template.build_template(empty, ["   "])
+    assert load(empty, data_only=True)["Sorted"]["A4"].value is None
+    assert recalculate(empty, tmp_path)["SORTED!A4"][0][0] in ("", None)  # not #CALC!
+
+
+def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
+    """The Tokens column does not depend on the reference: a blank reference (or one with no words) leaves every
+    candidate's count as it is."""
+    expected = [len(tokenize(v)) for v in template.RANK_VARIANTS]
+    assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["G"][FIRST - 1 : LAST]] == expected
+    for reference in (None, "!!!"):
+        book = load(TEMPLATE)
+        book["Rank"]["B2"].value = reference
+        path = tmp_path / f"reference_{bool(reference)}.xlsx"
+        book.save(path)
+        values = recalculate(path, tmp_path)
+        assert [values[f"RANK!G{FIRST + i}"][0][0] for i in range(N)] == expected, reference
+        assert values[f"RANK!C{FIRST}"][0][0] != cached(1.0)  # the scores did change
 
 
 def test_engine_recalculates_spill_and_pairs(recalculated) -> None:
