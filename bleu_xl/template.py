@@ -1,9 +1,10 @@
 """Builds the ranking template and the sample workbooks (XlsxWriter: Excel Tables, cached values, dynamic arrays).
 
 ``bleu-xl template [FOLDER]`` writes ``bleu2_ranking.xlsx`` and ``samples/*.xlsx``; the copies committed under
-``workbooks/`` must equal what this writes (a test checks it). Every formula cell carries its computed value, so
-the scores show in any viewer before Excel recalculates, and the data sits in Excel Tables whose calculated
-columns fill themselves down, so no formula, ranking, name or chart stops at a fixed row.
+``workbooks/`` must equal what this writes (a test checks it). Every formula cell carries its computed value,
+which Excel shows until it recalculates the cell (LibreOffice recalculates array formulas on open), and the data
+sits in Excel Tables whose calculated columns fill themselves down, so no formula, ranking, name or chart
+stops at a fixed row.
 
 How the formulas are stored, and why:
 
@@ -113,24 +114,26 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             ),
             (
                 "Mac, web",
-                "xlwings Lite: 1. Home > Add-ins (on the web: Insert > Add-ins): search for xlwings Lite and click "
-                "Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in the "
-                "main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work in "
-                "this workbook; if cells still show #NAME?, see the next line.",
+                "xlwings Lite: 1. Home > Add-ins (in older Excel: Insert > Add-ins): search for xlwings Lite and "
+                "click Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in "
+                "the main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work "
+                "in this workbook; if cells still show #NAME?, see the next line.",
             ),
             (
                 "#NAME?",
                 "#NAME? means the bleu-xl functions are not installed, or Excel has not seen them yet. Install "
-                "them as above, then Formulas > Calculate Now. If #NAME? stays, Home > Find & Select > Replace "
-                "(Ctrl+H): find = and replace with =, Replace All; Excel then reads every formula again.",
+                "them as above, then press Ctrl+Alt+F9 (Windows): a full recalculation of every formula; Formulas > "
+                "Calculate Now (F9) recalculates only changed cells and is not enough. If #NAME? stays, or on a "
+                "Mac, Home > Find & Select > Replace (Ctrl+H): find = and replace with =, Replace All; Excel then "
+                "reads every formula again.",
             ),
             (
                 "The sheets",
-                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same "
-                "variants, best first, and a chart. Spill: the whole ranking from one formula, the fast way for "
-                "long lists. Pairs: one reference per candidate, and the corpus score. Compare: is set B really "
-                "better than set A? (paired bootstrap test). xlwings.conf: settings of the classic add-in; leave "
-                "it as it is.",
+                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same variants, "
+                "best first, and a chart of them. Spill: the scores and counts of every variant from one range "
+                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, and the corpus "
+                "score. Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings "
+                "of the classic add-in; leave it as it is.",
             ),
             (
                 "It measures",
@@ -151,7 +154,7 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
         "Français",
         [
             (
-                "À quoi il sert",
+                "À quoi sert ce classeur ?",
                 "Ce classeur note des variantes de texte et des traductions par rapport à une référence validée, "
                 "avec le BLEU-2, directement dans les cellules.\n"
                 "Saisissez ou collez la référence en Rank!B2 et les variantes sous Candidate : chaque nouvelle "
@@ -169,24 +172,27 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             ),
             (
                 "Mac, web",
-                "xlwings Lite : 1. Accueil > Compléments (sur le web : Insertion > Compléments) : cherchez xlwings "
-                "Lite et cliquez sur Ajouter. 2. Copiez tout le fichier install/xlwings-lite/main.py de bleu-xl et "
-                "collez-le à la place de tout le contenu de l'onglet main.py du volet xlwings Lite ; faites Ctrl+S "
-                "(Cmd+S sur Mac). 3. Les fonctions sont alors disponibles dans ce classeur ; si des cellules "
-                "affichent encore #NOM?, voyez la ligne suivante.",
+                "xlwings Lite : 1. Accueil > Compléments (dans un Excel plus ancien : Insertion > Compléments) : "
+                "cherchez xlwings Lite et cliquez sur Ajouter. 2. Copiez tout le fichier "
+                "install/xlwings-lite/main.py de bleu-xl et collez-le à la place de tout le contenu de l'onglet "
+                "main.py du volet xlwings Lite ; faites Ctrl+S (Cmd+S sur Mac). 3. Les fonctions sont alors "
+                "disponibles dans ce classeur ; si des cellules affichent encore #NOM?, voyez la ligne suivante.",
             ),
             (
                 "#NOM?",
                 "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées, ou qu'Excel "
-                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis Formules > Calculer "
-                "maintenant. Si #NOM? reste, Accueil > Rechercher et sélectionner > Remplacer (Ctrl+H) : "
-                "recherchez = et remplacez par =, Remplacer tout ; Excel relit alors chaque formule.",
+                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis appuyez sur Ctrl+Alt+F9 "
+                "(Windows) : un recalcul complet de toutes les formules ; Formules > Calculer maintenant (F9) ne "
+                "recalcule que les cellules modifiées et ne suffit pas. Si #NOM? reste, ou sur Mac, Accueil > "
+                "Rechercher et sélectionner > Remplacer (Ctrl+H) : recherchez = et remplacez par =, Remplacer "
+                "tout ; Excel relit alors chaque formule.",
             ),
             (
                 "Les feuilles",
                 "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
-                "variantes, de la meilleure à la moins bonne, et un graphique. Spill : tout le classement en une "
-                "seule formule, la voie rapide pour les longues listes. Pairs : une référence par candidat, et le "
+                "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : les scores et les comptes "
+                "de chaque variante en une seule formule de plage (sans rang), la voie rapide pour les longues "
+                "listes. Pairs : une référence par candidat, et le "
                 "score du corpus. Compare : la série B est-elle vraiment meilleure que la série A ? (test "
                 "bootstrap apparié). xlwings.conf : réglages du complément classique, à laisser tels quels.",
             ),
@@ -227,26 +233,29 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             ),
             (
                 "Mac, web",
-                "xlwings Lite: 1. Página Inicial > Suplementos (na web: Inserir > Suplementos): procure xlwings "
-                "Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do bleu-xl e "
-                "cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione Ctrl+S "
-                "(Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula ainda "
-                "mostrar #NOME?, veja a próxima linha.",
+                "xlwings Lite: 1. Página Inicial > Suplementos (num Excel mais antigo: Inserir > Suplementos): "
+                "procure xlwings Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do "
+                "bleu-xl e cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione "
+                "Ctrl+S (Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula "
+                "ainda mostrar #NOME?, veja a próxima linha.",
             ),
             (
                 "#NOME?",
                 "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas, ou que o "
-                "Excel ainda não as reconheceu. Instale-as como acima e use Fórmulas > Calcular Agora. Se o #NOME? "
-                "continuar, use Página Inicial > Localizar e Selecionar > Substituir: localize = e substitua por "
-                "=, Substituir Tudo; o Excel então lê cada fórmula de novo.",
+                "Excel ainda não as reconheceu. Instale-as como acima e pressione Ctrl+Alt+F9 (Windows): um "
+                "recálculo completo de todas as fórmulas; Fórmulas > Calcular Agora (F9) recalcula só as células "
+                "alteradas e não basta. Se o #NOME? continuar, ou no Mac, use Página Inicial > Localizar e "
+                "Selecionar > Substituir: localize = e substitua por =, Substituir Tudo; o Excel então lê cada "
+                "fórmula de novo.",
             ),
             (
                 "As planilhas",
                 "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
-                "variantes, da melhor para a pior, e um gráfico. Spill: toda a classificação com uma única "
-                "fórmula, o jeito rápido para listas longas. Pairs: uma referência por candidato e a pontuação do "
-                "corpus. Compare: o conjunto B é mesmo melhor que o conjunto A? (teste bootstrap pareado). "
-                "xlwings.conf: configurações do suplemento clássico; não altere.",
+                "variantes, da melhor para a pior, e o gráfico delas. Spill: as pontuações e contagens de cada "
+                "variante com uma única fórmula de intervalo (sem posição), o jeito rápido para listas longas. "
+                "Pairs: uma referência por candidato e a pontuação do corpus. Compare: o conjunto B é mesmo melhor "
+                "que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento clássico; "
+                "não altere.",
             ),
             (
                 "O que mede",
@@ -791,7 +800,8 @@ def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: lis
 
 def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
     """Candidates in a one-column table, scored by one range formula beside it that grows with the table."""
-    ws = _reference_sheet(book, f, "Spill", "The same ranking from one range formula: the fast way for long lists")
+    title = "The same variants scored by one range formula (scores and counts, no rank): the fast way for long lists"
+    ws = _reference_sheet(book, f, "Spill", title)
     width = _text_width(RANK_VARIANTS, 40, 80)
     _table(ws, "tblSpill", FIRST - 2, 1, [Column("Candidate", RANK_VARIANTS, f["input"], width=width)], f["header"])
     grid = cells.detail_cells(RANK_REFERENCE, [[t] for t in RANK_VARIANTS], True)

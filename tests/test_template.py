@@ -91,9 +91,11 @@ def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages
         "#NAME? means the bleu-xl functions are not installed",
         "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées",
         "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas",
-        "Formulas > Calculate Now",
-        "Formules > Calculer maintenant",
-        "Fórmulas > Calcular Agora",
+        "press Ctrl+Alt+F9 (Windows): a full recalculation of every formula",
+        "appuyez sur Ctrl+Alt+F9 (Windows) : un recalcul complet de toutes les formules",
+        "pressione Ctrl+Alt+F9 (Windows): um recálculo completo de todas as fórmulas",
+        "Home > Add-ins (in older Excel: Insert > Add-ins)",
+        "from one range formula (no rank)",
         # what BLEU-2 does not measure, and the paraphrase / wrong-price warning, in every language
         "meaning, tone, facts or brand voice",
         "a faithful paraphrase can score low and a text with a wrong price can score high",
@@ -114,7 +116,7 @@ def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages
     for sheet in template.SHEETS[1:]:
         assert text.count(f"{sheet}:") + text.count(f"{sheet} :") >= 3, sheet  # every sheet explained thrice
     rows = [row for row in load(TEMPLATE)["Start here"].iter_rows(values_only=True) if row[0] and row[1]]
-    assert sum(1 for label, _ in rows if label in ("What it does", "À quoi il sert", "Para que serve")) == 3
+    assert sum(1 for label, _ in rows if label in ("What it does", "À quoi sert ce classeur ?", "Para que serve")) == 3
     what = next(text for label, text in rows if label == "What it does")
     assert what.count("\n") == 2  # three lines
 
