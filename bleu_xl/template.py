@@ -693,7 +693,7 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
             "Rank",
             [1 + sum(t > s for t in ranked) if isinstance(s, float) else "" for s in scores],
             f["integer"],
-            f'IF({bleu}="","",RANK.EQ({bleu},tblVariants[BLEU-2]))',
+            f'IF(ISNUMBER({bleu}),RANK.EQ({bleu},tblVariants[BLEU-2]),"")',  # an error text has no rank
             7,
         ),
     ]

@@ -131,8 +131,8 @@ RANK_FORMULAS = {
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
     "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",'
     'SUM(IF(BLEU2_TOKENS(tblVariants[[#This Row],[Candidate]])<>"",1,0)))',
-    "Rank": 'IF(tblVariants[[#This Row],[BLEU-2]]="","",'
-    "_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]))",
+    "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),"
+    '_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]),"")',
 }
 
 
@@ -403,6 +403,8 @@ def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_p
     values = recalculate(path, tmp_path)  # (overwrites the file without its cached values)
     scores = [values[f"RANK!C{FIRST + i}"][0][0] for i in range(len(variants))]
     assert scores[1] in ("", None) and scores[2] == "#N/A" and scores[4] == 0
+    ranks = [values[f"RANK!H{FIRST + i}"][0][0] for i in range(len(variants))]
+    assert ranks == [2, "", "", 1, 3]  # no rank (and no #VALUE!) for a blank or error-text score
     expected = [[4, variants[3], scores[3]], [1, variants[0], scores[0]], [5, variants[4], 0.0]]
     assert [list(r) for r in values["SORTED!A4:C6"]] == expected
     assert shown == [[n, text, cached(s)] for n, text, s in expected]
