@@ -791,6 +791,23 @@ def test_command_line_reads_rank_pairs_and_compare() -> None:
     assert out.exit_code == 0 and "(12 pairs, 0 skipped" in out.output
 
 
+def test_the_date_helper_the_readmes_give_writes_the_classic_add_ins_iso_date() -> None:
+    """xlwings Lite gets a date cell as its serial number; the helper formula both READMEs give turns it into the
+    text the classic add-in scores for the same cell."""
+    import datetime as dt
+
+    import formulas
+
+    helper = '=YEAR(A2)&"-"&RIGHT("0"&MONTH(A2),2)&"-"&RIGHT("0"&DAY(A2),2)'
+    for path in (ROOT / "README.md", ROOT / "install" / "xlwings-lite" / "README.md"):
+        assert f"`{helper}`" in path.read_text(encoding="utf-8"), path
+    func = formulas.Parser().ast(helper)[1].compile()
+    for day in (dt.date(2026, 1, 1), dt.date(2024, 2, 29), dt.date(2026, 12, 31)):
+        serial = (day - dt.date(1899, 12, 30)).days
+        assert func(serial) == cells.cell_text(dt.datetime(day.year, day.month, day.day)) == day.isoformat()
+        assert cells.cell_text(float(serial)) == str(serial)  # what Lite would score without the helper
+
+
 def test_readme_shows_every_rendered_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pictures = sorted((ROOT / "docs").glob("*.png"))
