@@ -45,17 +45,23 @@ __all__ = [
     "CALC_ID",
     "COMPARE",
     "PAIRS",
+    "P_THRESHOLD",
     "RANK_REFERENCE",
     "RANK_VARIANTS",
     "SAMPLES",
     "SHEETS",
+    "SORTED_CHART_NAMES",
     "SORTED_VIEW",
     "START_HERE",
     "build_all",
     "build_sample",
     "build_template",
     "lines_needed",
+    "mark_array_columns",
     "p_text",
+    "sorted_rows",
+    "token_count",
+    "token_count_formula",
     "verdict_formula",
     "verdict_text",
 ]
@@ -600,10 +606,11 @@ _CALCULATED = re.compile(r"<calculatedColumnFormula>([^<]*)</calculatedColumnFor
 
 
 def mark_array_columns(path: Path) -> None:
-    """Give every calculated column whose cells are dynamic-array formulas ``array="1"``, as Excel 365 saves
-    such a column: the ``<calculatedColumnFormula>`` is what Excel copies into each new row, so without it a
-    new row would get the legacy formula, shown as ``=@BLEU2(...)``. XlsxWriter has no switch for it, so the
-    table parts are rewritten in the closed file (same entries, order and timestamps: still reproducible)."""
+    """Give every calculated column whose cells are dynamic-array formulas ``array="1"`` ("an array style
+    formula", ECMA-376), as Excel-saved workbooks carry it on calculated columns of array formulas: the
+    ``<calculatedColumnFormula>`` is what Excel copies into each new row, and a plain one there stands for a
+    legacy formula, which Excel 365 shows as ``=@BLEU2(...)``. XlsxWriter has no switch for it, so the table
+    parts are rewritten in the closed file (same entries, order and timestamps: still reproducible)."""
 
     def mark(match: re.Match[str]) -> str:
         dynamic = _UDF_CALL.search(match.group(1).replace("&quot;", '"'))
