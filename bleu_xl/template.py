@@ -1,9 +1,10 @@
 """Builds the ranking template and the sample workbooks (XlsxWriter: Excel Tables, cached values, dynamic arrays).
 
 ``bleu-xl template [FOLDER]`` writes ``bleu2_ranking.xlsx`` and ``samples/*.xlsx``; the copies committed under
-``workbooks/`` must equal what this writes (a test checks it). Every formula cell carries its computed value, so
-the scores show in any viewer before Excel recalculates, and the data sits in Excel Tables whose calculated
-columns fill themselves down, so no formula, ranking, name or chart stops at a fixed row.
+``workbooks/`` must equal what this writes (a test checks it). Every formula cell carries its computed value,
+which Excel shows until it recalculates the cell (LibreOffice recalculates array formulas on open), and the data
+sits in Excel Tables whose calculated columns fill themselves down, so no formula, ranking, name or chart
+stops at a fixed row.
 
 How the formulas are stored, and why:
 
@@ -26,34 +27,41 @@ import datetime as dt
 import math
 import re
 import unicodedata
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import xlsxwriter
+from xlsxwriter.utility import xl_rowcol_to_cell
 
 from . import cells
 from .compare import bootstrap_ci, paired_test
 from .functions import FUNCTIONS
-from .tokenizer import tokenize
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = [
     "CALC_ID",
     "COMPARE",
     "PAIRS",
+    "P_THRESHOLD",
     "RANK_REFERENCE",
     "RANK_VARIANTS",
     "SAMPLES",
     "SHEETS",
+    "SORTED_CHART_NAMES",
     "SORTED_VIEW",
     "START_HERE",
     "build_all",
     "build_sample",
     "build_template",
     "lines_needed",
+    "mark_array_columns",
     "p_text",
+    "sorted_rows",
+    "token_count",
+    "token_count_formula",
     "verdict_formula",
     "verdict_text",
 ]
@@ -82,6 +90,7 @@ RANK_VARIANTS = [
     "Order today.",
 ]
 FIRST = 6  # Excel row of the first candidate on the Rank and Spill sheets (the table header is the row above)
+MAX_ROW = 1_048_575  # Excel's last row, 0-based
 # Excel 365's calculation engine: a workbook marked as last calculated by it is not recalculated on open.
 CALC_ID = 191029
 
@@ -111,24 +120,26 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             ),
             (
                 "Mac, web",
-                "xlwings Lite: 1. Home > Add-ins (on the web: Insert > Add-ins): search for xlwings Lite and click "
-                "Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in the "
-                "main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work in "
-                "this workbook; if cells still show #NAME?, see the next line.",
+                "xlwings Lite: 1. Home > Add-ins (in older Excel: Insert > Add-ins): search for xlwings Lite and "
+                "click Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in "
+                "the main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work "
+                "in this workbook; if cells still show #NAME?, see the next line.",
             ),
             (
                 "#NAME?",
                 "#NAME? means the bleu-xl functions are not installed, or Excel has not seen them yet. Install "
-                "them as above, then Formulas > Calculate Now. If #NAME? stays, Home > Find & Select > Replace "
-                "(Ctrl+H): find = and replace with =, Replace All; Excel then reads every formula again.",
+                "them as above, then press Ctrl+Alt+F9 (Windows): a full recalculation of every formula; Formulas > "
+                "Calculate Now (F9) recalculates only changed cells and is not enough. If #NAME? stays, or on a "
+                "Mac, Home > Find & Select > Replace (Ctrl+H): find = and replace with =, Replace All; Excel then "
+                "reads every formula again.",
             ),
             (
                 "The sheets",
-                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same "
-                "variants, best first, and a chart. Spill: the whole ranking from one formula, the fast way for "
-                "long lists. Pairs: one reference per candidate, and the corpus score. Compare: is set B really "
-                "better than set A? (paired bootstrap test). xlwings.conf: settings of the classic add-in; leave "
-                "it as it is.",
+                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same variants, "
+                "best first, and a chart of them. Spill: the scores and counts of every variant from one range "
+                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, and the corpus "
+                "score. Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings "
+                "of the classic add-in; leave it as it is.",
             ),
             (
                 "It measures",
@@ -149,7 +160,7 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
         "Français",
         [
             (
-                "À quoi il sert",
+                "À quoi sert ce classeur ?",
                 "Ce classeur note des variantes de texte et des traductions par rapport à une référence validée, "
                 "avec le BLEU-2, directement dans les cellules.\n"
                 "Saisissez ou collez la référence en Rank!B2 et les variantes sous Candidate : chaque nouvelle "
@@ -167,24 +178,27 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             ),
             (
                 "Mac, web",
-                "xlwings Lite : 1. Accueil > Compléments (sur le web : Insertion > Compléments) : cherchez xlwings "
-                "Lite et cliquez sur Ajouter. 2. Copiez tout le fichier install/xlwings-lite/main.py de bleu-xl et "
-                "collez-le à la place de tout le contenu de l'onglet main.py du volet xlwings Lite ; faites Ctrl+S "
-                "(Cmd+S sur Mac). 3. Les fonctions sont alors disponibles dans ce classeur ; si des cellules "
-                "affichent encore #NOM?, voyez la ligne suivante.",
+                "xlwings Lite : 1. Accueil > Compléments (dans un Excel plus ancien : Insertion > Compléments) : "
+                "cherchez xlwings Lite et cliquez sur Ajouter. 2. Copiez tout le fichier "
+                "install/xlwings-lite/main.py de bleu-xl et collez-le à la place de tout le contenu de l'onglet "
+                "main.py du volet xlwings Lite ; faites Ctrl+S (Cmd+S sur Mac). 3. Les fonctions sont alors "
+                "disponibles dans ce classeur ; si des cellules affichent encore #NOM?, voyez la ligne suivante.",
             ),
             (
                 "#NOM?",
                 "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées, ou qu'Excel "
-                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis Formules > Calculer "
-                "maintenant. Si #NOM? reste, Accueil > Rechercher et sélectionner > Remplacer (Ctrl+H) : "
-                "recherchez = et remplacez par =, Remplacer tout ; Excel relit alors chaque formule.",
+                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis appuyez sur Ctrl+Alt+F9 "
+                "(Windows) : un recalcul complet de toutes les formules ; Formules > Calculer maintenant (F9) ne "
+                "recalcule que les cellules modifiées et ne suffit pas. Si #NOM? reste, ou sur Mac, Accueil > "
+                "Rechercher et sélectionner > Remplacer (Ctrl+H) : recherchez = et remplacez par =, Remplacer "
+                "tout ; Excel relit alors chaque formule.",
             ),
             (
                 "Les feuilles",
                 "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
-                "variantes, de la meilleure à la moins bonne, et un graphique. Spill : tout le classement en une "
-                "seule formule, la voie rapide pour les longues listes. Pairs : une référence par candidat, et le "
+                "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : les scores et les comptes "
+                "de chaque variante en une seule formule de plage (sans rang), la voie rapide pour les longues "
+                "listes. Pairs : une référence par candidat, et le "
                 "score du corpus. Compare : la série B est-elle vraiment meilleure que la série A ? (test "
                 "bootstrap apparié). xlwings.conf : réglages du complément classique, à laisser tels quels.",
             ),
@@ -225,26 +239,29 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             ),
             (
                 "Mac, web",
-                "xlwings Lite: 1. Página Inicial > Suplementos (na web: Inserir > Suplementos): procure xlwings "
-                "Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do bleu-xl e "
-                "cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione Ctrl+S "
-                "(Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula ainda "
-                "mostrar #NOME?, veja a próxima linha.",
+                "xlwings Lite: 1. Página Inicial > Suplementos (num Excel mais antigo: Inserir > Suplementos): "
+                "procure xlwings Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do "
+                "bleu-xl e cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione "
+                "Ctrl+S (Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula "
+                "ainda mostrar #NOME?, veja a próxima linha.",
             ),
             (
                 "#NOME?",
                 "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas, ou que o "
-                "Excel ainda não as reconheceu. Instale-as como acima e use Fórmulas > Calcular Agora. Se o #NOME? "
-                "continuar, use Página Inicial > Localizar e Selecionar > Substituir: localize = e substitua por "
-                "=, Substituir Tudo; o Excel então lê cada fórmula de novo.",
+                "Excel ainda não as reconheceu. Instale-as como acima e pressione Ctrl+Alt+F9 (Windows): um "
+                "recálculo completo de todas as fórmulas; Fórmulas > Calcular Agora (F9) recalcula só as células "
+                "alteradas e não basta. Se o #NOME? continuar, ou no Mac, use Página Inicial > Localizar e "
+                "Selecionar > Substituir: localize = e substitua por =, Substituir Tudo; o Excel então lê cada "
+                "fórmula de novo.",
             ),
             (
                 "As planilhas",
                 "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
-                "variantes, da melhor para a pior, e um gráfico. Spill: toda a classificação com uma única "
-                "fórmula, o jeito rápido para listas longas. Pairs: uma referência por candidato e a pontuação do "
-                "corpus. Compare: o conjunto B é mesmo melhor que o conjunto A? (teste bootstrap pareado). "
-                "xlwings.conf: configurações do suplemento clássico; não altere.",
+                "variantes, da melhor para a pior, e o gráfico delas. Spill: as pontuações e contagens de cada "
+                "variante com uma única fórmula de intervalo (sem posição), o jeito rápido para listas longas. "
+                "Pairs: uma referência por candidato e a pontuação do corpus. Compare: o conjunto B é mesmo melhor "
+                "que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento clássico; "
+                "não altere.",
             ),
             (
                 "O que mede",
@@ -582,6 +599,30 @@ def build_template(path: Path, variants: Sequence[str] = tuple(RANK_VARIANTS)) -
     book.define_name("Candidates", "=tblVariants[Candidate]")
     book.define_name("Scores", "=tblVariants[BLEU-2]")
     book.close()
+    mark_array_columns(path)
+
+
+_CALCULATED = re.compile(r"<calculatedColumnFormula>([^<]*)</calculatedColumnFormula>")
+
+
+def mark_array_columns(path: Path) -> None:
+    """Give every calculated column whose cells are dynamic-array formulas ``array="1"`` ("an array style
+    formula", ECMA-376), as Excel-saved workbooks carry it on calculated columns of array formulas: the
+    ``<calculatedColumnFormula>`` is what Excel copies into each new row, and a plain one there stands for a
+    legacy formula, which Excel 365 shows as ``=@BLEU2(...)``. XlsxWriter has no switch for it, so the table
+    parts are rewritten in the closed file (same entries, order and timestamps: still reproducible)."""
+
+    def mark(match: re.Match[str]) -> str:
+        dynamic = _UDF_CALL.search(match.group(1).replace("&quot;", '"'))
+        return f'<calculatedColumnFormula array="1">{match.group(1)}</calculatedColumnFormula>' if dynamic else match[0]
+
+    with zipfile.ZipFile(path) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(path, "w") as target:
+        for info, data in entries:
+            if info.filename.startswith("xl/tables/"):
+                data = _CALCULATED.sub(mark, data.decode("utf-8")).encode("utf-8")
+            target.writestr(info, data)
 
 
 START_LABEL_WIDTH = 24
@@ -654,22 +695,16 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
         ),
         Column("Candidate", variants, f["input"], width=width),
         *_measure_columns("tblVariants", f, "Reference", "Candidate", [(RANK_REFERENCE, v) for v in variants]),
-        Column(
-            "Tokens",
-            [len(tokenize(v)) if v else "" for v in variants],
-            f["integer"],
-            f'IF({candidate}="","",INDEX(BLEU2_DETAIL(Reference,{candidate}),1,10))',  # c, the candidate's tokens
-            8,
-        ),
+        Column("Tokens", [token_count(v) for v in variants], f["integer"], token_count_formula(candidate), 8),
         Column(
             "Rank",
             [1 + sum(t > s for t in ranked) if isinstance(s, float) else "" for s in scores],
             f["integer"],
-            f'IF({bleu}="","",RANK.EQ({bleu},tblVariants[BLEU-2]))',
+            f'IF(ISNUMBER({bleu}),RANK.EQ({bleu},tblVariants[BLEU-2]),"")',  # an error text has no rank
             7,
         ),
     ]
-    last = _table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
+    _table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
     ws.set_column(0, 0, 14)  # the labels above the table
     best = variants[scores.index(max(ranked))] if ranked else ""
     _write_formula(
@@ -683,16 +718,49 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     )
     _fit_row(ws, 1, [(RANK_REFERENCE, width)])
     _fit_row(ws, 2, [(best, width)])
-    ws.conditional_format(FIRST - 1, 2, last, 2, DATA_BAR)
+    # The data bar covers the whole column below the header, not the table's rows of today: a conditional format's
+    # range is fixed in the file, and only numbers get a bar, so the blank cells below the table show nothing.
+    ws.conditional_format(FIRST - 1, 2, MAX_ROW, 2, DATA_BAR)
     ws.freeze_panes(FIRST - 1, 0)
     _page_setup(ws, FIRST - 2)
     return scores
 
 
+# Only rows with a number: a blank or error-text BLEU-2 would sort above every score. FILTER's if_empty "" and
+# the COUNT guard keep an emptied table from showing #CALC!.
 SORTED_VIEW = (
-    'SORTBY(FILTER(tblVariants[[\'#]:[BLEU-2]],tblVariants[Candidate]<>""),'
-    'FILTER(tblVariants[BLEU-2],tblVariants[Candidate]<>""),-1)'
+    'IF(COUNT(tblVariants[BLEU-2])=0,"",'
+    'SORTBY(FILTER(tblVariants[[\'#]:[BLEU-2]],ISNUMBER(tblVariants[BLEU-2]),""),'
+    'FILTER(tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]),""),-1))'
 )
+
+
+def sorted_rows(variants: Sequence[str], scores: Sequence[Any]) -> list[int]:
+    """The table rows (0-based) the Sorted view shows, in its order: those scored with a number, best first,
+    ties in table order (SORTBY is stable)."""
+    scored = [i for i, s in enumerate(scores) if isinstance(s, (int, float)) and not isinstance(s, bool)]
+    return sorted(scored, key=lambda i: -scores[i])
+
+
+def token_count_formula(candidate: str) -> str:
+    """The candidate's own token count, whatever the reference: the non-blank cells of BLEU2_TOKENS's row
+    (it gives one blank cell for a text with no words, so that counts 0)."""
+    return f'IF({candidate}="","",SUM(IF(BLEU2_TOKENS({candidate})<>"",1,0)))'
+
+
+def token_count(candidate: Any) -> Any:
+    """What :func:`token_count_formula` gives (its cached value): blank for a blank cell, else the number of
+    non-blank cells BLEU2_TOKENS gives (an error text passes through BLEU2_TOKENS as one cell, so it counts 1;
+    its BLEU-2 cell shows the error)."""
+    if candidate is None or candidate == "":
+        return ""
+    tokens = cells.tokens_cells(candidate)
+    row = tokens[0] if isinstance(tokens, list) else [tokens]
+    return sum(1 for t in row if t != "")
+
+
+# The names the Sorted sheet's chart plots: a column of the Sorted view's spill (A4#).
+SORTED_CHART_NAMES = {"SortedNumbers": 1, "SortedScores": 3}
 
 
 def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: list[Any]) -> None:
@@ -701,27 +769,33 @@ def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: lis
     ws.write_string(0, 0, "The variants of the Rank sheet, best first: one formula that follows the table", f["title"])
     for c, header in enumerate(["#", "Candidate", "BLEU-2"]):
         ws.write_string(2, c, header, f["header"])
-    order = sorted((i for i, v in enumerate(variants) if v), key=lambda i: -scores[i])  # stable, as SORTBY is
-    grid = [[i + 1, variants[i], scores[i]] for i in order] or [[""] * 3]
+    order = sorted_rows(variants, scores)
+    grid = [[i + 1, variants[i], scores[i]] for i in order] or [[""]]
     formats = [[f["integer"], f["text"], f["score"]]] * len(grid)
     _write_spill(ws, 3, 0, SORTED_VIEW, grid, formats)
     width = _text_width(variants, 40, 70)
     ws.set_column(0, 0, 5)
     ws.set_column(1, 1, width)
     ws.set_column(2, 2, 9)
-    for r, row in enumerate(grid):
-        _fit_row(ws, 3 + r, [(row[1], width)])
-    n = len(variants)
+    for r, i in enumerate(order):
+        _fit_row(ws, 3 + r, [(variants[i], width)])
+    n = len(order)
+    # The chart plots the spill through two names, so it shows what the sheet shows, in its order, and grows
+    # and shrinks with it (a chart series cannot hold a spill reference itself; a name can).
+    for name, column in SORTED_CHART_NAMES.items():
+        book.define_name(f"Sorted!{name}", f"=INDEX(_xlfn.ANCHORARRAY(Sorted!$A$4),0,{column})")
     chart = book.add_chart({"type": "bar"})
     chart.add_series(
         {
             "name": "BLEU-2",
-            "categories": ["Rank", FIRST - 1, 0, FIRST - 2 + n, 0],
-            "values": ["Rank", FIRST - 1, 2, FIRST - 2 + n, 2],
+            "categories": "=Sorted!SortedNumbers",
+            "values": "=Sorted!SortedScores",
+            "categories_data": [i + 1 for i in order],
+            "values_data": [scores[i] for i in order],
             "fill": {"color": "#5B9BD5"},
         }
     )
-    chart.set_title({"name": "BLEU-2 by candidate (#)"})
+    chart.set_title({"name": "BLEU-2 by candidate (#), best first"})
     chart.set_legend({"none": True})
     chart.set_x_axis({"min": 0, "max": 1})
     chart.set_y_axis({"reverse": True})
@@ -733,7 +807,8 @@ def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: lis
 
 def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
     """Candidates in a one-column table, scored by one range formula beside it that grows with the table."""
-    ws = _reference_sheet(book, f, "Spill", "The same ranking from one range formula: the fast way for long lists")
+    title = "The same variants scored by one range formula (scores and counts, no rank): the fast way for long lists"
+    ws = _reference_sheet(book, f, "Spill", title)
     width = _text_width(RANK_VARIANTS, 40, 80)
     _table(ws, "tblSpill", FIRST - 2, 1, [Column("Candidate", RANK_VARIANTS, f["input"], width=width)], f["header"])
     grid = cells.detail_cells(RANK_REFERENCE, [[t] for t in RANK_VARIANTS], True)
@@ -825,32 +900,53 @@ COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the ta
 COMPARE_RESULT_WIDTH = 11
 
 
+P_THRESHOLD = 0.05  # where the verdict turns from "may well be chance" to "unlikely to be chance"
+# A p-value in [0.0495, 0.05) would print as "0.050" with three decimals while the verdict calls it significant.
+P_NEAR_THRESHOLD = 0.0495
+
+
 def p_text(p: float) -> str:
     """The p-value as the Compare sheet writes it: "p < 0.001" below 0.001 (a bootstrap p-value is never
-    exactly 0), else three decimals."""
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+    exactly 0), "p < 0.05" just below the threshold (three decimals would round it up to 0.050), else three
+    decimals. The printed value never crosses the threshold the verdict compares with."""
+    if p < 0.001:
+        return "p < 0.001"
+    if P_NEAR_THRESHOLD <= p < P_THRESHOLD:
+        return "p < 0.05"
+    return f"p = {p:.3f}"
 
 
-def verdict_text(difference: float, p: float) -> str:
-    """What the Compare sheet's verdict formula gives (its cached value)."""
+def verdict_text(paired: Sequence[Any]) -> str:
+    """What the Compare sheet's verdict formula gives (its cached value), from the cells BLEU2_PAIRED fills:
+    four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks."""
+    values = list(paired)
+    if len(values) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        first = values[0] if values else None
+        return f"No verdict: {first}" if isinstance(first, str) and first else ""
+    difference, p = values[2], values[3]
     if difference == 0:
         return f"A and B score the same ({p_text(p)})"
-    if p < 0.05:
+    if p < P_THRESHOLD:
         better = "B is better than A" if difference > 0 else "A is better than B"
         return f"{better}; the difference is unlikely to be chance, {p_text(p)}"
     higher = "B scores higher than A" if difference > 0 else "A scores higher than B"
     return f"{higher}, but the difference may well be chance, {p_text(p)}"
 
 
-def verdict_formula(diff: str, p: str) -> str:
-    """The verdict as a formula of the difference and p-value cells: FIXED, not TEXT(…,"0.000"), whose format
-    string means something else under a French or Portuguese locale."""
-    p_shown = f'IF({p}<0.001,"p < 0.001","p = "&FIXED({p},3))'
+def verdict_formula(paired: str, first: str, diff: str, p: str) -> str:
+    """The verdict as a formula of BLEU2_PAIRED's cells (``paired``, four wide, ``first`` its first cell) and
+    of its difference and p-value cells. No verdict unless all four are numbers: BLEU2_PAIRED gives one text
+    (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose format string means something
+    else under a French or Portuguese locale."""
+    p_shown = (
+        f'IF({p}<0.001,"p < 0.001",IF(AND({p}>={P_NEAR_THRESHOLD},{p}<{P_THRESHOLD}),"p < 0.05","p = "&FIXED({p},3)))'
+    )
     return (
+        f'IF(COUNT({paired})<4,IF(ISTEXT({first}),IF({first}="","","No verdict: "&{first}),""),'
         f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
-        f'IF({p}<0.05,IF({diff}>0,"B is better than A","A is better than B")&"; the difference is unlikely to be '
-        f'chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", but the '
-        f'difference may well be chance, "&{p_shown}))'
+        f'IF({p}<{P_THRESHOLD},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
+        f'unlikely to be chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", '
+        f'but the difference may well be chance, "&{p_shown})))'
     )
 
 
@@ -893,13 +989,15 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
         ws.write_string(r, left - 1, f"{side}: 95% interval", f["label"])
         formula = f"BLEU2_CI(tblCompare[Reference],tblCompare[Candidate {side}])"
         _write_spill(ws, r, left, formula, [[ci.low, ci.score, ci.high]], [[f["score"]] * 3])
-    p, diff = f"K{COMPARE_FIRST}", f"J{COMPARE_FIRST}"
-    verdict = verdict_text(paired.difference, paired.p_value)
+    verdict = verdict_text(values)
     hypothesis = "A and B are equally good against these references (paired bootstrap, 1000 resamples)."
     verdict_row, hypothesis_row = top + 7, top + 8
     ws.write_string(verdict_row, left - 1, "Verdict", f["label"])
     ws.merge_range(verdict_row, left, verdict_row, left + 3, "", f["text"])
-    _write_formula(ws, verdict_row, left, verdict_formula(diff, p), f["text"], verdict)
+    score_a, diff, p = (xl_rowcol_to_cell(top + 1, left + k) for k in (0, 2, 3))
+    last = xl_rowcol_to_cell(top + 1, left + 3)
+    formula = verdict_formula(f"{score_a}:{last}", score_a, diff, p)
+    _write_formula(ws, verdict_row, left, formula, f["text"], verdict)
     ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
     ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])
     for row, text in ((verdict_row, verdict), (hypothesis_row, hypothesis)):

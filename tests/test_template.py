@@ -24,6 +24,7 @@ from openpyxl.worksheet.cell_range import CellRange
 from bleu_xl import cells, score, template
 from bleu_xl.cli import main
 from bleu_xl.functions import FUNCTIONS
+from bleu_xl.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKBOOKS = ROOT / "workbooks"
@@ -90,9 +91,11 @@ def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages
         "#NAME? means the bleu-xl functions are not installed",
         "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées",
         "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas",
-        "Formulas > Calculate Now",
-        "Formules > Calculer maintenant",
-        "Fórmulas > Calcular Agora",
+        "press Ctrl+Alt+F9 (Windows): a full recalculation of every formula",
+        "appuyez sur Ctrl+Alt+F9 (Windows) : un recalcul complet de toutes les formules",
+        "pressione Ctrl+Alt+F9 (Windows): um recálculo completo de todas as fórmulas",
+        "Home > Add-ins (in older Excel: Insert > Add-ins)",
+        "from one range formula (no rank)",
         # what BLEU-2 does not measure, and the paraphrase / wrong-price warning, in every language
         "meaning, tone, facts or brand voice",
         "a faithful paraphrase can score low and a text with a wrong price can score high",
@@ -113,7 +116,7 @@ def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages
     for sheet in template.SHEETS[1:]:
         assert text.count(f"{sheet}:") + text.count(f"{sheet} :") >= 3, sheet  # every sheet explained thrice
     rows = [row for row in load(TEMPLATE)["Start here"].iter_rows(values_only=True) if row[0] and row[1]]
-    assert sum(1 for label, _ in rows if label in ("What it does", "À quoi il sert", "Para que serve")) == 3
+    assert sum(1 for label, _ in rows if label in ("What it does", "À quoi sert ce classeur ?", "Para que serve")) == 3
     what = next(text for label, text in rows if label == "What it does")
     assert what.count("\n") == 2  # three lines
 
@@ -127,15 +130,16 @@ RANK_FORMULAS = {
     "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
     "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",'
-    "INDEX(BLEU2_DETAIL(Reference,tblVariants[[#This Row],[Candidate]]),1,10))",
-    "Rank": 'IF(tblVariants[[#This Row],[BLEU-2]]="","",'
-    "_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]))",
+    'SUM(IF(BLEU2_TOKENS(tblVariants[[#This Row],[Candidate]])<>"",1,0)))',
+    "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),"
+    '_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]),"")',
 }
 
 
 def _check_rank_follows_table(path: Path, n: int) -> None:
-    """The table covers every variant; every row has every calculated column; names, data bars, best candidate
-    and chart refer to the table, not to a fixed row."""
+    """The table covers every variant; every row has every calculated column; names, RANK's range, the data bar,
+    the best candidate and the Sorted view (and so the chart, which plots the Sorted view's spill) refer to the
+    table or to whole columns, so they cover every row of it."""
     book = load(path)
     rank = book["Rank"]
     table = rank.tables["tblVariants"]
@@ -145,40 +149,70 @@ def _check_rank_follows_table(path: Path, n: int) -> None:
     assert headers == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
     for column in table.tableColumns:
         if column.name != "Candidate":
-            assert column.calculatedColumnFormula.attr_text == RANK_FORMULAS[column.name]
+            formula = column.calculatedColumnFormula
+            assert formula.attr_text == RANK_FORMULAS[column.name]
+            # what Excel copies into a new row: a dynamic array wherever the cells are one
+            assert bool(formula.array) == (column.name not in ("#", "Rank")), column.name
     for row in range(FIRST, last + 1):
         for c, header in enumerate(headers):
             if header != "Candidate":
                 assert formula_text(rank.cell(row, c + 1).value) == "=" + RANK_FORMULAS[header], (row, header)
     assert rank[f"C{last + 1}"].value is None
-    assert book.defined_names["Reference"].attr_text == "Rank!$B$2"
-    assert book.defined_names["Candidates"].attr_text == "tblVariants[Candidate]"
-    assert book.defined_names["Scores"].attr_text == "tblVariants[BLEU-2]"
+    tables = {"tblVariants": ("Rank", CellRange(table.ref), headers)}
+    names = {"Reference": "Rank!$B$2", "Candidates": "tblVariants[Candidate]", "Scores": "tblVariants[BLEU-2]"}
+    for name, text in names.items():
+        assert book.defined_names[name].attr_text == text
+    assert _to_a1(names["Scores"], tables, None) == f"Rank!$C${FIRST}:$C${last}"
+    assert _to_a1(names["Candidates"], tables, None) == f"Rank!$B${FIRST}:$B${last}"
     assert formula_text(rank["B3"].value) == (
         '=IF(COUNT(tblVariants[BLEU-2])=0,"",'
         "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))"
     )
-    with ZipFile(path) as z:
-        xml = z.read("xl/worksheets/sheet2.xml").decode()
-        chart = z.read("xl/charts/chart1.xml").decode()
-    assert f'<conditionalFormatting sqref="C{FIRST}:C{last}"><cfRule type="dataBar"' in xml
-    assert f"<c:f>Rank!$A${FIRST}:$A${last}</c:f>" in chart and f"<c:f>Rank!$C${FIRST}:$C${last}</c:f>" in chart
-    sorted_view = book["Sorted"]["A4"].value
+    bars = [str(cf.sqref) for cf in rank.conditional_formatting if any(r.type == "dataBar" for r in cf.rules)]
+    assert bars == [f"C{FIRST}:C1048576"]  # the whole column below the header: covers any table length
+    sorted_sheet = book["Sorted"]
+    sorted_view = sorted_sheet["A4"].value
     assert sorted_view.text == "=" + template.SORTED_VIEW.replace("SORTBY(", "_xlfn.SORTBY(").replace(
         "FILTER(", "_xlfn._xlws.FILTER("
     )
-    assert sorted_view.ref == f"A4:C{3 + n}"
+    assert not re.search(r"\$?\b[A-Z]{1,3}\$?\d+", _STRING.sub('""', template.SORTED_VIEW))  # table references only
+    for name, column in template.SORTED_CHART_NAMES.items():
+        assert sorted_sheet.defined_names[name].attr_text == f"INDEX(_xlfn.ANCHORARRAY(Sorted!$A$4),0,{column})"
+        assert name not in book.defined_names  # local to the Sorted sheet, as the chart refers to it
 
 
 def test_rank_is_an_excel_table_with_calculated_columns() -> None:
     _check_rank_follows_table(TEMPLATE, N)
-    rank = load(TEMPLATE)["Rank"]
+    book = load(TEMPLATE)
+    rank = book["Rank"]
     assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
     assert rank["A2"].value == "Reference" and rank["B2"].value == template.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
     assert rank.freeze_panes == f"A{FIRST}"
-    conf = load(TEMPLATE)["xlwings.conf"]
+    assert book["Sorted"]["A4"].value.ref == f"A4:C{3 + N}"
+    conf = book["xlwings.conf"]
     assert (conf["A1"].value, conf["B1"].value) == ("UDF Modules", "bleu_xl.udfs")
+
+
+def test_the_chart_is_on_the_sorted_sheet_and_plots_its_spill() -> None:
+    """A chart series holds fixed ranges, so it plots two names over the Sorted view's spill (A4#): the order the
+    sheet shows, as long as the table is."""
+    with ZipFile(TEMPLATE) as z:
+        sheets = re.findall(r'<sheet name="([^"]+)"', z.read("xl/workbook.xml").decode())
+        with_drawing = [
+            sheets[int(m) - 1]
+            for name in z.namelist()
+            for m in re.findall(r"sheet(\d+)\.xml\.rels$", name)
+            if "drawing" in z.read(name).decode()
+        ]
+        chart = z.read("xl/charts/chart1.xml").decode()
+    assert with_drawing == ["Sorted"]
+    assert re.findall(r"<c:f>([^<]*)</c:f>", chart) == ["Sorted!SortedNumbers", "Sorted!SortedScores"]
+    book = load(TEMPLATE, data_only=True)
+    shown = [[c.value for c in row] for row in book["Sorted"][f"A4:C{3 + N}"]]
+    cached_points = [re.findall(r"<c:v>([^<]*)</c:v>", part) for part in chart.split("<c:val>")]
+    assert [float(v) for v in cached_points[0][-N:]] == [row[0] for row in shown]  # categories: the # column
+    assert [float(v) for v in cached_points[1]] == [cached(row[2]) for row in shown]
 
 
 def _variants(n: int) -> list[str]:
@@ -186,15 +220,39 @@ def _variants(n: int) -> list[str]:
     return [" ".join(words[(i * 7 + k) % len(words)] for k in range(3 + i % 9)) for i in range(n)]
 
 
+EXTENDED = [*template.RANK_VARIANTS, *_variants(500 - N)]
+
+
 @pytest.fixture(scope="module")
 def extended(tmp_path_factory) -> Path:
+    """The committed template with its table grown to 500 rows in the saved file, as Excel grows it: the table's
+    ref, the typed candidates, and each calculated column's stored formula copied into the new rows. Nothing else
+    is touched but the Sorted view's stored spill range (Excel re-spills it): every dependent must follow by
+    itself."""
+    book = load(TEMPLATE)
+    rank = book["Rank"]
+    table = rank.tables["tblVariants"]
+    last = FIRST + len(EXTENDED) - 1
+    table.ref = table.autoFilter.ref = f"A{FIRST - 1}:H{last}"
+    for row in range(FIRST + N, last + 1):
+        for c, column in enumerate(table.tableColumns, start=1):
+            cell = rank.cell(row, c)
+            formula = column.calculatedColumnFormula
+            if formula is None:
+                cell.value = EXTENDED[row - FIRST]
+            elif formula.array:
+                cell.value = openpyxl.worksheet.formula.ArrayFormula(cell.coordinate, "=" + formula.attr_text)
+            else:
+                cell.value = "=" + formula.attr_text
+    # Excel re-spills the Sorted view over the grown table; the engine computes a formula over its stored range
+    book["Sorted"]["A4"].value.ref = f"A4:C{3 + len(EXTENDED)}"
     path = tmp_path_factory.mktemp("extended") / "bleu2_ranking_500.xlsx"
-    template.build_template(path, _variants(500))
+    book.save(path)
     return path
 
 
 def test_table_and_everything_that_follows_it_cover_500_rows(extended: Path) -> None:
-    _check_rank_follows_table(extended, 500)
+    _check_rank_follows_table(extended, len(EXTENDED))
 
 
 # --- a formula engine: structured references evaluated as the ranges they stand for ---------------------------------
@@ -312,7 +370,16 @@ def test_engine_recalculates_rank_and_sorted_sheets(recalculated) -> None:
 
 
 def test_engine_recalculates_the_500_row_table(extended: Path, tmp_path: Path) -> None:
-    _check_engine_rank(recalculate(extended, tmp_path), _variants(500))
+    """Every dependent computed over the grown table: ranks among 500, the best candidate, the Sorted view (what
+    the chart plots) 500 rows long."""
+    _check_engine_rank(recalculate(extended, tmp_path), EXTENDED)
+
+
+def test_generator_builds_any_table_length(tmp_path: Path) -> None:
+    path = tmp_path / "bleu2_ranking_3.xlsx"
+    template.build_template(path, EXTENDED[-3:])
+    _check_rank_follows_table(path, 3)
+    _check_engine_rank(recalculate(path, tmp_path), EXTENDED[-3:])
 
 
 def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
@@ -324,6 +391,42 @@ def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
     values = recalculate(path, tmp_path)
     assert values[f"RANK!G{FIRST + 1}"][0][0] == 0
     _check_engine_rank(values, variants)
+
+
+def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_path: Path) -> None:
+    """A blank BLEU-2 (a candidate of spaces) or an error text would sort above every number; the generator's
+    model of the view must not choke on them either."""
+    variants = ["Order today.", "   ", "#N/A", "Free delivery on every order!", "!!!"]
+    path = tmp_path / "unscored.xlsx"
+    template.build_template(path, variants)
+    shown = [[c.value for c in row] for row in load(path, data_only=True)["Sorted"]["A4:C6"]]
+    values = recalculate(path, tmp_path)  # (overwrites the file without its cached values)
+    scores = [values[f"RANK!C{FIRST + i}"][0][0] for i in range(len(variants))]
+    assert scores[1] in ("", None) and scores[2] == "#N/A" and scores[4] == 0
+    ranks = [values[f"RANK!H{FIRST + i}"][0][0] for i in range(len(variants))]
+    assert ranks == [2, "", "", 1, 3]  # no rank (and no #VALUE!) for a blank or error-text score
+    expected = [[4, variants[3], scores[3]], [1, variants[0], scores[0]], [5, variants[4], 0.0]]
+    assert [list(r) for r in values["SORTED!A4:C6"]] == expected
+    assert shown == [[n, text, cached(s)] for n, text, s in expected]
+    empty = tmp_path / "empty.xlsx"
+    template.build_template(empty, ["   "])
+    assert load(empty, data_only=True)["Sorted"]["A4"].value is None
+    assert recalculate(empty, tmp_path)["SORTED!A4"][0][0] in ("", None)  # not #CALC!
+
+
+def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
+    """The Tokens column does not depend on the reference: a blank reference (or one with no words) leaves every
+    candidate's count as it is."""
+    expected = [len(tokenize(v)) for v in template.RANK_VARIANTS]
+    assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["G"][FIRST - 1 : LAST]] == expected
+    for reference in (None, "!!!"):
+        book = load(TEMPLATE)
+        book["Rank"]["B2"].value = reference
+        path = tmp_path / f"reference_{bool(reference)}.xlsx"
+        book.save(path)
+        values = recalculate(path, tmp_path)
+        assert [values[f"RANK!G{FIRST + i}"][0][0] for i in range(N)] == expected, reference
+        assert values[f"RANK!C{FIRST}"][0][0] != cached(1.0)  # the scores did change
 
 
 def test_engine_recalculates_spill_and_pairs(recalculated) -> None:
@@ -354,7 +457,37 @@ def test_engine_recalculates_compare_sheet(recalculated) -> None:
         result.p_value,
     ]
     assert list(recalculated[f"COMPARE!H{CF + 3}:J{CF + 3}"][0]) == [ci_a.low, ci_a.score, ci_a.high]
-    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(result.difference, result.p_value)
+    expected = [result.score_a, result.score_b, result.difference, result.p_value]
+    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(expected)
+
+
+def _with_compare_rows(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path:
+    """The template with the Compare table's inputs replaced by ``rows`` (the rest of the table left blank)."""
+    book = load(TEMPLATE)
+    ws = book["Compare"]
+    for i in range(len(template.COMPARE)):
+        for c, value in enumerate(rows[i] if i < len(rows) else ("", "", "")):
+            ws.cell(CF + i, c + 1).value = value or None
+    path = tmp_path / "compare.xlsx"
+    book.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "rows, verdict",
+    [
+        ([], ""),  # BLEU2_PAIRED gives one blank cell
+        ([("!!!", "le chat", "le chat")], "No verdict: #VALUE! reference has no words (pair 1)"),
+    ],
+    ids=["blank", "error"],
+)
+def test_no_verdict_unless_the_paired_test_gives_four_numbers(tmp_path: Path, rows, verdict) -> None:
+    """One text from BLEU2_PAIRED (blank or an error) spills nothing into B - A and the p-value: the verdict must
+    not read those blanks as 0 and say "A and B score the same (p < 0.001)"."""
+    path = _with_compare_rows(tmp_path, rows)
+    values = recalculate(path, tmp_path)
+    paired = [values[f"COMPARE!H{CF}:K{CF}"][0][0]]
+    assert values[f"COMPARE!H{CF + 6}"][0][0] == verdict == template.verdict_text(paired)
 
 
 # --- 2. formulas as Excel 365 stores them --------------------------------------------------------------------------
@@ -378,7 +511,8 @@ def all_formulas(path: Path) -> list[tuple[str, str, bool]]:
                     dynamic = 'cm="1"' in attrs and 't="array"' in f_attrs
                     found.append((f"{name}!{cell}", formula, dynamic))
             elif name.startswith("xl/tables/"):
-                found += [(name, f, False) for f in re.findall(r"<calculatedColumnFormula>([^<]*)<", text)]
+                for attrs, formula in re.findall(r"<calculatedColumnFormula([^>]*)>([^<]*)<", text):
+                    found.append((name, formula, 'array="1"' in attrs))
             elif name == "xl/workbook.xml":
                 found += [(name, f, False) for f in re.findall(r"<definedName [^>]*>([^<]*)<", text)]
     return [(where, formula.replace("&quot;", '"').replace("&amp;", "&"), d) for where, formula, d in found]
@@ -404,9 +538,11 @@ def test_every_function_is_known_and_prefixed_as_excel_stores_it(path: Path) -> 
 def test_no_implicit_intersection_and_no_locale_dependent_text(path: Path) -> None:
     udf = re.compile(r"\b(" + "|".join(UDFS) + r")\(")
     for where, formula, dynamic in all_formulas(path):
-        if udf.search(formula) and not where.startswith("xl/tables/"):
-            assert dynamic, (where, formula)  # cm="1": Excel 365 shows it without "@"
-        assert "TEXT(" not in _STRING.sub('""', formula).replace("_xlfn.", ""), (where, formula)
+        if udf.search(formula) and where != "xl/workbook.xml":
+            # cm="1" in a cell, array="1" in a table's column formula (what Excel copies into a new row):
+            # Excel 365 shows it without "@"
+            assert dynamic, (where, formula)
+        assert not re.search(r"\bTEXT\(", _STRING.sub('""', formula).replace("_xlfn.", "")), (where, formula)
     with ZipFile(path) as z:
         workbook = z.read("xl/workbook.xml").decode()
     assert "fullCalcOnLoad" not in workbook and f'calcId="{template.CALC_ID}"' in workbook
@@ -416,26 +552,56 @@ def test_p_value_text() -> None:
     assert template.p_text(0.0) == "p < 0.001"
     assert template.p_text(1 / 1001) == "p < 0.001"
     assert template.p_text(0.0123) == "p = 0.012"
-    assert template.verdict_text(0.5, 0.0) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
-    assert (
-        template.verdict_text(-0.1, 0.2) == "A scores higher than B, but the difference may well be chance, p = 0.200"
-    )
-    assert template.verdict_text(0.0, 1.0) == "A and B score the same (p = 1.000)"
+    assert template.p_text(0.0494) == "p = 0.049"
+    assert template.p_text(50 / 1001) == "p < 0.05"  # three decimals would print 0.050 beside "unlikely to be chance"
+    assert template.p_text(0.05) == "p = 0.050"
+    verdict = template.verdict_text
+    assert verdict([0.2, 0.7, 0.5, 0.0]) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
+    near = verdict([0.2, 0.7, 0.5, 50 / 1001])
+    assert near == "B is better than A; the difference is unlikely to be chance, p < 0.05"
+    assert verdict([0.2, 0.3, 0.1, 0.05]) == "B scores higher than A, but the difference may well be chance, p = 0.050"
+    assert verdict([0.3, 0.2, -0.1, 0.2]) == "A scores higher than B, but the difference may well be chance, p = 0.200"
+    assert verdict([0.5, 0.5, 0.0, 1.0]) == "A and B score the same (p = 1.000)"
+    assert verdict([""]) == verdict(["", None, None, None]) == ""
+    assert verdict(["#VALUE! candidate A has no words"]) == "No verdict: #VALUE! candidate A has no words"
+
+
+def test_no_p_value_text_crosses_the_threshold() -> None:
+    """For every bootstrap p-value (k/1001) the printed value sits on the same side of 0.05 as the verdict."""
+    for k in range(1, 1002):
+        p = k / 1001
+        text = template.verdict_text([0.2, 0.3, 0.1, p])
+        shown = text.rsplit("p ", 1)[1]
+        significant = "unlikely to be chance" in text
+        assert significant == (p < 0.05), p
+        if shown.startswith("="):
+            assert (float(shown[2:]) < 0.05) == significant, (p, text)
+        else:
+            assert significant and shown in ("< 0.001", "< 0.05"), (p, text)
 
 
 def test_verdict_formula_is_locale_safe() -> None:
     ws = load(TEMPLATE)["Compare"]
     formula = ws[f"H{CF + 6}"].value
-    assert formula == "=" + template.verdict_formula(f"J{CF}", f"K{CF}")
-    assert 'IF(K4<0.001,"p < 0.001","p = "&FIXED(K4,3))' in formula
+    assert formula == "=" + template.verdict_formula(f"H{CF}:K{CF}", f"H{CF}", f"J{CF}", f"K{CF}")
+    assert formula.startswith(f"=IF(COUNT(H{CF}:K{CF})<4,")
+    assert '"p = "&FIXED(K4,3)' in formula
 
 
 def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
     import formulas
 
-    for diff, p in ((0.5, 0.0), (0.5, 1 / 1001), (-0.2, 0.01), (0.1, 0.3), (-0.1, 0.5), (0.0, 1.0)):
-        func = formulas.Parser().ast("=" + template.verdict_formula("D", "P"))[1].compile()
-        assert func(diff, p) == template.verdict_text(diff, p), (diff, p)
+    func = formulas.Parser().ast("=" + template.verdict_formula("A1:D1", "A1", "C1", "D1"))[1].compile()
+    assert list(func.inputs) == ["A1", "A1:D1", "C1", "D1"]
+    cases = [(0.5, 0.0), (0.5, 1 / 1001), (-0.2, 0.01), (0.1, 0.3), (-0.1, 0.5), (0.0, 1.0), (0.1, 50 / 1001)]
+    cases += [(0.1, 0.0495), (0.1, 0.05), (0.1, 0.0494)]
+    for diff, p in cases:
+        row = [0.4, 0.4 + diff, diff, p]
+        assert func(row[0], np.array([row], dtype=object), diff, p) == template.verdict_text(row), (diff, p)
+    blank = np.array([[sh.EMPTY] * 4], dtype=object)
+    assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY) == ""
+    error = np.array([["#VALUE! no words", sh.EMPTY, sh.EMPTY, sh.EMPTY]], dtype=object)
+    assert func("#VALUE! no words", error, sh.EMPTY, sh.EMPTY) == "No verdict: #VALUE! no words"
 
 
 # --- cached values -------------------------------------------------------------------------------------------------
@@ -623,6 +789,23 @@ def test_command_line_reads_rank_pairs_and_compare() -> None:
         main, ["compare", str(TEMPLATE), "--sheet", "Compare", "--a", "Candidate A", "--b", "Candidate B"]
     )
     assert out.exit_code == 0 and "(12 pairs, 0 skipped" in out.output
+
+
+def test_the_date_helper_the_readmes_give_writes_the_classic_add_ins_iso_date() -> None:
+    """xlwings Lite gets a date cell as its serial number; the helper formula both READMEs give turns it into the
+    text the classic add-in scores for the same cell."""
+    import datetime as dt
+
+    import formulas
+
+    helper = '=YEAR(A2)&"-"&RIGHT("0"&MONTH(A2),2)&"-"&RIGHT("0"&DAY(A2),2)'
+    for path in (ROOT / "README.md", ROOT / "install" / "xlwings-lite" / "README.md"):
+        assert f"`{helper}`" in path.read_text(encoding="utf-8"), path
+    func = formulas.Parser().ast(helper)[1].compile()
+    for day in (dt.date(2026, 1, 1), dt.date(2024, 2, 29), dt.date(2026, 12, 31)):
+        serial = (day - dt.date(1899, 12, 30)).days
+        assert func(serial) == cells.cell_text(dt.datetime(day.year, day.month, day.day)) == day.isoformat()
+        assert cells.cell_text(float(serial)) == str(serial)  # what Lite would score without the helper
 
 
 def test_readme_shows_every_rendered_page() -> None:
