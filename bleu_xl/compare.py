@@ -28,7 +28,7 @@ from operator import itemgetter
 
 from .bleu import BleuError, ReferenceLike, References, Stats, bleu_parts, check_settings, corpus_stats
 
-__all__ = ["Interval", "PairedResult", "bootstrap_ci", "paired_test"]
+__all__ = ["Interval", "PairedResult", "bootstrap_ci", "p_text", "paired_test"]
 
 SIGNIFICANCE = 0.05
 _UINT32 = "I" if array("I").itemsize == 4 else "L"
@@ -79,15 +79,19 @@ class PairedResult:
         return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
 
 
+#: From here up to SIGNIFICANCE three decimals would print 0.050 beside "unlikely to be chance": "p < 0.05".
+NEAR_SIGNIFICANCE = 0.0495
+
+
 def p_text(p_value: float) -> str:
-    """A p-value as a reader wants it: "p < 0.001" below that, else three decimals, with a fourth where rounding
-    would carry a value below the significance level up to it (0.04995 reads "p = 0.0499", not "p = 0.050")."""
+    """A p-value as the verdicts write it (the command and the template's Compare sheet): "p < 0.001" below
+    0.001 (a bootstrap p-value is never exactly 0), "p < 0.05" just below the significance level, else three
+    decimals, so the printed value is always on the same side of the level as the verdict."""
     if p_value < 0.001:
         return "p < 0.001"
-    shown = f"{p_value:.3f}"
-    if p_value < SIGNIFICANCE <= float(shown):
-        shown = f"{math.floor(p_value * 10_000) / 10_000:.4f}"
-    return f"p = {shown}"
+    if NEAR_SIGNIFICANCE <= p_value < SIGNIFICANCE:
+        return "p < 0.05"
+    return f"p = {p_value:.3f}"
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 
 from . import cells
-from .compare import bootstrap_ci, paired_test
+from .compare import NEAR_SIGNIFICANCE, SIGNIFICANCE, bootstrap_ci, p_text, paired_test
 from .functions import FUNCTIONS
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
@@ -45,7 +45,6 @@ __all__ = [
     "CALC_ID",
     "COMPARE",
     "PAIRS",
-    "P_THRESHOLD",
     "RANK_REFERENCE",
     "RANK_VARIANTS",
     "SAMPLES",
@@ -900,22 +899,6 @@ COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the ta
 COMPARE_RESULT_WIDTH = 11
 
 
-P_THRESHOLD = 0.05  # where the verdict turns from "may well be chance" to "unlikely to be chance"
-# A p-value in [0.0495, 0.05) would print as "0.050" with three decimals while the verdict calls it significant.
-P_NEAR_THRESHOLD = 0.0495
-
-
-def p_text(p: float) -> str:
-    """The p-value as the Compare sheet writes it: "p < 0.001" below 0.001 (a bootstrap p-value is never
-    exactly 0), "p < 0.05" just below the threshold (three decimals would round it up to 0.050), else three
-    decimals. The printed value never crosses the threshold the verdict compares with."""
-    if p < 0.001:
-        return "p < 0.001"
-    if P_NEAR_THRESHOLD <= p < P_THRESHOLD:
-        return "p < 0.05"
-    return f"p = {p:.3f}"
-
-
 def verdict_text(paired: Sequence[Any]) -> str:
     """What the Compare sheet's verdict formula gives (its cached value), from the cells BLEU2_PAIRED fills:
     four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks."""
@@ -926,7 +909,7 @@ def verdict_text(paired: Sequence[Any]) -> str:
     difference, p = values[2], values[3]
     if difference == 0:
         return f"A and B score the same ({p_text(p)})"
-    if p < P_THRESHOLD:
+    if p < SIGNIFICANCE:
         better = "B is better than A" if difference > 0 else "A is better than B"
         return f"{better}; the difference is unlikely to be chance, {p_text(p)}"
     higher = "B scores higher than A" if difference > 0 else "A scores higher than B"
@@ -939,12 +922,12 @@ def verdict_formula(paired: str, first: str, diff: str, p: str) -> str:
     (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose format string means something
     else under a French or Portuguese locale."""
     p_shown = (
-        f'IF({p}<0.001,"p < 0.001",IF(AND({p}>={P_NEAR_THRESHOLD},{p}<{P_THRESHOLD}),"p < 0.05","p = "&FIXED({p},3)))'
+        f'IF({p}<0.001,"p < 0.001",IF(AND({p}>={NEAR_SIGNIFICANCE},{p}<{SIGNIFICANCE}),"p < 0.05","p = "&FIXED({p},3)))'
     )
     return (
         f'IF(COUNT({paired})<4,IF(ISTEXT({first}),IF({first}="","","No verdict: "&{first}),""),'
         f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
-        f'IF({p}<{P_THRESHOLD},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
+        f'IF({p}<{SIGNIFICANCE},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
         f'unlikely to be chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", '
         f'but the difference may well be chance, "&{p_shown})))'
     )

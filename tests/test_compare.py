@@ -286,7 +286,7 @@ def test_p_values_read_as_they_are_never_rounded_across_the_threshold() -> None:
     assert p_text(1 / 1001) == "p < 0.001"  # the smallest p of 1,000 resamples: not "p = 0.001"
     assert p_text(0.0) == "p < 0.001"
     assert p_text(0.001) == "p = 0.001"
-    assert p_text(50 / 1001) == "p = 0.0499"  # 0.04995: below 0.05, so never shown as 0.050
+    assert p_text(50 / 1001) == "p < 0.05"  # 0.04995: below 0.05, so never shown as 0.050
     assert p_text(0.05) == "p = 0.050"
     assert p_text(0.5) == "p = 0.500"
     interval = bleu_xl.Interval(0.5, 0.4, 0.6, 0.95, 1000, 12345)
