@@ -8,7 +8,7 @@ add-1 smoothing and the empty-candidate rule.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import NamedTuple, Union
 
@@ -238,6 +238,8 @@ class References:
             self.lengths = [len(words)]
             self.max_counts = [ngram_counts(words, n) for n in range(1, max_n + 1)]
             return
+        if isinstance(reference, (bytes, bytearray, Mapping)):  # iterable, but not a sequence of texts
+            raise TypeError(f"a reference must be a string or a sequence of strings, not {type(reference).__name__}")
         try:
             tokens = list(map(tokenize, reference))
         except TypeError:
@@ -331,16 +333,24 @@ def score_many(
     """
     check_settings(max_n, smoothing)
     _refuse_text(candidates, "candidates")
-    refs = reference if isinstance(reference, References) else References(reference, max_n)
-    if refs.max_n != max_n:
-        raise BleuError(f"references were prepared for max_n={refs.max_n}, not {max_n}")
+    refs = _prepared(reference, max_n)
     return [_score_one(refs, candidate, smoothing) for candidate in candidates]
 
 
+def _prepared(reference: ReferenceLike | References, max_n: int) -> References:
+    """``reference`` as :class:`References` of order ``max_n``; prepared ones must have been made for it."""
+    if not isinstance(reference, References):
+        return References(reference, max_n)
+    if reference.max_n != max_n:
+        raise BleuError(f"references were prepared for max_n={reference.max_n}, not {max_n}")
+    return reference
+
+
 def _refuse_text(value: object, name: str) -> None:
-    """A TypeError for a string given where a sequence of texts is wanted (wrong type, not a bad value)."""
-    if isinstance(value, str):
-        raise TypeError(f"{name} must be a sequence of strings, not one string (wrap it in a list)")
+    """A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
+        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
 
 
 def corpus_stats(
@@ -365,7 +375,7 @@ def _each_pair_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int
 ) -> Iterable[tuple[Stats, int]]:
     for ref, cand in zip(references, candidates):
-        refs = ref if isinstance(ref, References) else References(ref, max_n)
+        refs = _prepared(ref, max_n)
         yield pair_stats(refs, tokenize(cand)), len(refs)
 
 

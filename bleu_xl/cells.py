@@ -9,15 +9,13 @@ Standard library only (it is inlined into the Lite bundle).
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
-import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from .bleu import (
     MAX_ORDER,
-    SMOOTHING_METHODS,
     BleuError,
     Parts,
     References,
@@ -26,6 +24,22 @@ from .bleu import (
     pair_stats,
     signature,
     sum_stats,
+)
+from .cell_values import (
+    EXCEL_MAX_TEXT,
+    CellError,
+    CellProblem,
+    Grid,
+    PassError,
+    as_grid,
+    cell_text,
+    parse_flag,
+    parse_level,
+    parse_samples,
+    parse_smoothing,
+    parse_whole,
+    setting,
+    value_error,
 )
 from .compare import bootstrap_ci, paired_test
 from .explain import explain
@@ -42,115 +56,22 @@ __all__ = [
     "detail_values",
     "excel_safe",
     "explain_cells",
-    "general_format",
     "paired_cells",
     "signature_cell",
     "tokens_cells",
 ]
 
-Grid = list[list[Any]]
+
 T = TypeVar("T")
 
-#: Excel's error values as pywin32 hands them over (ints) and as their text.
-ERROR_CODES = {
-    -2146826281: "#DIV/0!",
-    -2146826246: "#N/A",
-    -2146826259: "#NAME?",
-    -2146826288: "#NULL!",
-    -2146826252: "#NUM!",
-    -2146826265: "#REF!",
-    -2146826273: "#VALUE!",
-}
-ERROR_TEXTS = frozenset(
-    [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
-)
 DETAIL_HEADERS = ["BLEU2", "p1", "p1 num", "p1 den", "p2", "p2 num", "p2 den", "BP", "r", "c"]
 BLANK = ""
 REFERENCE_CACHE_SIZE = 4096
-MAX_SAMPLES = 100_000  # bounds time, not memory (resamples come one at a time): 12 s for 1,000 pairs
-
-
-class CellError(str):
-    """An error result: an input cell's error (``#N/A``) carried through, or ``#VALUE!`` with a short message.
-
-    A ``str`` so that a classic cell shows it as it is (``#VALUE! reference is blank``); ``code`` and ``message``
-    are its parts, so the other faces test the type and read the fields instead of parsing the text.
-    """
-
-    code: str
-    message: str
-
-    def __new__(cls, code: str, message: str = "") -> CellError:
-        self = super().__new__(cls, f"{code} {message}" if message else code)
-        self.code = code
-        self.message = message
-        return self
-
-    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickled between processes
-        return self.code, self.message
-
-
-class CellProblem(Exception):
-    """A problem with the input that becomes a ``#VALUE! ...`` result."""
-
-
-class PassError(Exception):
-    """An error value in an input cell (#N/A...) that becomes the whole result."""
-
-
-def value_error(message: str) -> CellError:
-    return CellError("#VALUE!", message)
-
-
-# --- one cell ---------------------------------------------------------------------------------------------------
-
-
-def general_format(number: float) -> str:
-    """A number as Excel's General format writes it into text: 2026.0 -> "2026", 0.5 -> "0.5", 15 digits."""
-    if math.isnan(number) or math.isinf(number):
-        return str(number)
-    if number == int(number) and abs(number) < 1e15:
-        return str(int(number))
-    return f"{number:.15g}".replace("e", "E")
-
-
-def cell_text(value: Any) -> str | CellError | None:
-    """The text of one cell as bleu-xl scores it; ``None`` for a blank cell, a :class:`CellError` for an error."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        if value in ERROR_TEXTS:
-            return CellError(value)
-        return value if value.strip() else None
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, int):
-        if value in ERROR_CODES:
-            return CellError(ERROR_CODES[value])
-        return str(value)
-    if isinstance(value, float):
-        return general_format(value)
-    if isinstance(value, dt.datetime):
-        if value.time() == dt.time(0):
-            return value.date().isoformat()
-        return value.isoformat(sep=" ", timespec="seconds")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value)
+REFERENCE_CACHE_CHARACTERS = 2_000_000  # at most ~350 MiB of CJK statistics, far less for words
+EXCEL_MAX_COLUMNS = 16_384
 
 
 # --- ranges -----------------------------------------------------------------------------------------------------
-
-
-def as_grid(value: Any) -> Grid:
-    """A cell value or range as a list of row lists (a flat sequence is one row, as xlwings reads it)."""
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return [[None]]
-        if isinstance(value[0], (list, tuple)):
-            return [list(row) for row in value]
-        return [list(value)]
-    return [[value]]
 
 
 def squeeze(grid: Grid) -> Any:
@@ -194,10 +115,40 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[tuple[Any, Any]], tupl
     raise CellProblem(f"ranges differ in shape ({rr}x{rc} vs {cr}x{cc})")
 
 
-@functools.lru_cache(maxsize=REFERENCE_CACHE_SIZE)
-def prepared_references(texts: tuple[str, ...], max_n: int) -> References:
-    """Reference statistics, tokenized once per distinct reference set and order (bounded LRU cache)."""
-    return References(texts, max_n)
+class ReferenceCache:
+    """Prepared references by reference set and order, the least recently used dropped first, bounded by their
+    number and by the characters they hold: a 32,767-character CJK reference takes 5.7 MiB prepared, so 4,096
+    of them would hold 23 GiB. A reference set larger than the whole budget is prepared and not kept."""
+
+    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, characters: int = REFERENCE_CACHE_CHARACTERS) -> None:
+        self.entries, self.characters = entries, characters
+        self.held: OrderedDict[tuple[tuple[str, ...], int], tuple[References, int]] = OrderedDict()
+        self.size = 0  # characters held
+        self.hits = self.misses = 0
+
+    def __call__(self, texts: tuple[str, ...], max_n: int) -> References:
+        key = (texts, max_n)
+        if key in self.held:
+            self.hits += 1
+            self.held.move_to_end(key)
+            return self.held[key][0]
+        self.misses += 1
+        prepared = References(texts, max_n)  # BleuError for a reference with no words: nothing kept
+        size = sum(map(len, texts))
+        if size <= self.characters:
+            self.held[key] = prepared, size
+            self.size += size
+            while len(self.held) > self.entries or self.size > self.characters:
+                self.size -= self.held.popitem(last=False)[1][1]
+        return prepared
+
+    def clear(self) -> None:
+        self.held.clear()
+        self.size = self.hits = self.misses = 0
+
+
+#: Reference statistics, tokenized once per distinct reference set and order, across calls.
+prepared_references = ReferenceCache()
 
 
 def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
@@ -239,46 +190,6 @@ def check_pair(refs: Any, cand: Any) -> str | CellError:
 def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
     rows, cols = rows_cols
     return [values[r * cols : (r + 1) * cols] for r in range(rows)]
-
-
-# --- settings given in cells ----------------------------------------------------------------------------------
-
-
-def pass_setting_error(value: Any) -> None:
-    """An error cell given as a setting (``=BLEU(ref, cand, #N/A)``) becomes the whole result, never the default."""
-    if not isinstance(value, (list, tuple)) and isinstance(text := cell_text(value), CellError):
-        raise PassError(text)
-
-
-def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
-    """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
-    pass_setting_error(value)
-    if value is None or value == "":
-        return default
-    whole = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-    if not whole or value != int(value) or value < low or (high is not None and value > high):
-        limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise CellProblem(f"{name} must be a whole number {limits}")
-    return int(value)
-
-
-def parse_smoothing(value: Any) -> str:
-    pass_setting_error(value)
-    if value is None or value == "":
-        return "add1"
-    text = str(value).strip().lower()
-    if text not in SMOOTHING_METHODS:
-        raise CellProblem(f"smoothing must be {' or '.join(SMOOTHING_METHODS)}")
-    return text
-
-
-def parse_flag(value: Any) -> bool:
-    pass_setting_error(value)
-    if value is None or value == "":
-        return False
-    if isinstance(value, str):
-        return value.strip().upper() in ("TRUE", "1", "YES")
-    return bool(value)
 
 
 # --- the functions --------------------------------------------------------------------------------------------
@@ -337,7 +248,7 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
         row if isinstance(row, list) else [row] + [BLANK] * (len(DETAIL_HEADERS) - 1)
         for row in score_pairs(pairs, 2, lambda stats, _: detail_values(stats))
     ]
-    if parse_flag(headers):
+    if parse_flag(headers, "headers"):
         rows.insert(0, list(DETAIL_HEADERS))
     return squeeze(rows)
 
@@ -348,10 +259,12 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
     Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
     the result; a reference with no words is reported with its pair number.
     """
+    # The ranges as given: pairing would spread a single candidate cell over every reference.
+    grids = [as_grid(references), *map(as_grid, candidate_ranges)]
+    shapes = [f"{len(grid)}x{len(grid[0])}" for grid in grids]
+    if len(set(shapes[1:])) > 1 or (shapes[1] == "1x1" and len(grids[0]) > 1):
+        raise CellProblem(f"ranges differ in shape ({' vs '.join(shapes)})")
     paired = [pair_up(references, candidates) for candidates in candidate_ranges]
-    shapes = [f"{rows}x{cols}" for _, (rows, cols) in paired]
-    if len(set(shapes)) > 1:
-        raise CellProblem(f"candidate ranges differ in shape ({' vs '.join(shapes)})")
     rows = []
     for index, row in enumerate(zip(*(pairs for pairs, _ in paired)), start=1):
         refs = row[0][0]
@@ -391,23 +304,11 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
             texts.append(check_pair(refs, cand))
             continue
         try:
-            texts.append(explain(refs, cand).summary())
+            summary = explain(refs, cand).summary()
+            texts.append(summary if len(summary) <= EXCEL_MAX_TEXT else summary[: EXCEL_MAX_TEXT - 1] + "…")
         except BleuError:
             texts.append(value_error("reference has no words"))
     return squeeze(reshape(texts, rows_cols))
-
-
-def parse_level(value: Any) -> float:
-    pass_setting_error(value)
-    if value is None or value == "":
-        return 0.95
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-        raise CellProblem("level must be between 0 and 1, e.g. 0.95")
-    return float(value)
-
-
-def parse_samples(value: Any) -> int:
-    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
 
 
 @excel_safe
@@ -442,8 +343,11 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         value = cell_text(grid[0][0])
         if value is None or isinstance(value, CellError):
             return value or BLANK
-        return squeeze([tokenize(value) or [BLANK]])
-    pass_setting_error(separator)
+        tokens = tokenize(value)
+        if len(tokens) > EXCEL_MAX_COLUMNS:
+            raise CellProblem(f"{len(tokens):,} tokens do not fit in a row of {EXCEL_MAX_COLUMNS:,}: give a separator")
+        return squeeze([tokens or [BLANK]])
+    separator = setting(separator, "separator")
     # A separator is used as typed (a tab, a space); an empty one would glue the tokens together: use a space.
     sep = (separator if isinstance(separator, str) else cell_text(separator)) or " "
     out = []
@@ -451,7 +355,8 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         out_row = []
         for value in row:
             cell = cell_text(value)
-            out_row.append(cell if isinstance(cell, CellError) else sep.join(tokenize(cell)) if cell else BLANK)
+            joined = sep.join(tokenize(cell)) if cell and not isinstance(cell, CellError) else cell or BLANK
+            out_row.append(joined if len(joined) <= EXCEL_MAX_TEXT else value_error("tokens too long for a cell"))
         out.append(out_row)
     return squeeze(out)
 

@@ -160,16 +160,19 @@ def _fast_gather(indices: list[int]) -> Gather:
 def _interval(score: float, resampled: list[float], level: float, samples: int, seed: int) -> Interval:
     ordered = sorted(resampled)
     tail = (1 - level) / 2
-    low = ordered[max(0, math.floor(tail * samples))]
-    high = ordered[min(samples - 1, math.ceil((1 - tail) * samples) - 1)]
+    # Rounded first: (1 - 0.9) / 2 * 1000 is 49.99999..., which must give index 50, as the high side's 949 does.
+    low = ordered[max(0, math.floor(round(tail * samples, 9)))]
+    high = ordered[min(samples - 1, math.ceil(round((1 - tail) * samples, 9)) - 1)]
     return Interval(score, low, high, level, samples, seed)
 
 
-def _check(level: float, samples: int) -> None:
+def _check(level: float, samples: int, seed: int) -> None:
     if not 0 < level < 1:
         raise BleuError(f"level must be between 0 and 1, not {level!r}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise BleuError(f"samples must be a whole number of at least 1, not {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):  # None would draw from the OS: not reproducible
+        raise BleuError(f"seed must be a whole number, not {seed!r}")
 
 
 def bootstrap_ci(
@@ -184,7 +187,7 @@ def bootstrap_ci(
 ) -> Interval:
     """Corpus BLEU and a percentile interval from resampling the pairs with replacement."""
     check_settings(max_n, smoothing)
-    _check(level, samples)
+    _check(level, samples, seed)
     columns = _Columns.of(references, candidates, max_n)
     resampled = [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
     score = columns.bleu(smoothing)
@@ -205,7 +208,7 @@ def paired_test(
     """Paired bootstrap resampling (Koehn 2004, as sacrebleu's ``--paired-bs``): is B's corpus BLEU really
     different from A's? See the module docstring for the null hypothesis."""
     check_settings(max_n, smoothing)
-    _check(level, samples)
+    _check(level, samples, seed)
     if len(candidates_a) != len(candidates_b):
         raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
     cols_a = _Columns.of(references, candidates_a, max_n)
@@ -217,6 +220,8 @@ def paired_test(
         resampled_b.append(cols_b.bleu(smoothing, gather))
     observed = abs(score_b - score_a)
     diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
+    if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
+        raise BleuError("every resample gives the same difference (too few distinct pairs): nothing to test")
     mean = math.fsum(diffs) / samples
     c = sum(1 for d in diffs if d - mean >= observed)
     p_value = (c + 1) / (samples + 1)

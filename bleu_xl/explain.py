@@ -56,7 +56,12 @@ class Explanation:
             elif report.missing:
                 parts.append(f"{ORDER_NAMES.get(report.n, f'{report.n}-grams')} missed: {_listing(report.missing)}")
         if not parts:
-            return "exact match" if self.score.bleu == 1.0 else "every n-gram matches"
+            if self.score.bleu == 1.0:
+                return "exact match"
+            shortest = len(self.candidate_tokens) + 1  # the lowest order the candidate has no n-gram of
+            if shortest <= self.score.max_n:
+                return f"every n-gram matches, but it has no {ORDER_NAMES.get(shortest, f'{shortest}-grams')}"
+            return "every n-gram matches"
         return " | ".join(parts)
 
     def matched_tokens(self) -> tuple[bool, ...]:
@@ -93,6 +98,7 @@ def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothi
     refs = References(reference, max_n)
     tokens = tokenize(candidate)
     score = score_from_stats(pair_stats(refs, tokens), max_n, smoothing, len(refs))
+    closest = next(words for words in refs.tokens if len(words) == score.r)
     reports = []
     for n in range(1, max_n + 1):
         ref_counts = refs.max_counts[n - 1]
@@ -105,14 +111,11 @@ def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothi
                 matched.append((_text(gram), hit))
             if count > hit:
                 extra.append((_text(gram), count - hit))
-        seen = set()
-        for ref_tokens in refs.tokens:  # the references' own order
-            for gram in ngram_counts(ref_tokens, n):
-                if gram in seen:
-                    continue
-                seen.add(gram)
-                short = ref_counts[gram] - cand_counts.get(gram, 0)
-                if short > 0:
-                    missing.append((_text(gram), short))
+        # Missing: what the candidate lacks of the reference whose length decided r (with several references,
+        # the n-grams of the others are alternatives, not gaps), in that reference's order.
+        for gram, count in ngram_counts(closest, n).items():
+            short = count - cand_counts.get(gram, 0)
+            if short > 0:
+                missing.append((_text(gram), short))
         reports.append(OrderReport(n, tuple(matched), tuple(extra), tuple(missing)))
     return Explanation(score, tuple(tokens), tuple(reports))

@@ -25,6 +25,7 @@ INLINED = [
     "bleu.py",
     "explain.py",
     "compare.py",
+    "cell_values.py",
     "cells.py",
     "functions.py",
     "lite_face.py",

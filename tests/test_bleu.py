@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bleu_xl
-from bleu_xl import BleuError, Precision, Score, cells, corpus_score, score, score_many
+from bleu_xl import BleuError, Precision, References, Score, cells, corpus_score, explain, score, score_many
 
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"
@@ -353,3 +353,33 @@ def test_corpus_errors() -> None:
     with pytest.raises(TypeError):
         corpus_score(REF, SHORT)  # type: ignore[arg-type]
     assert corpus_score([REF], [REF]).bleu == 1.0
+
+
+def test_explain_with_several_references_reports_gaps_against_the_reference_that_decided_r() -> None:
+    assert explain(["the cat sat", "a dog ran"], "the cat sat").summary() == "exact match"
+    assert explain(["the cat", "the cat sat on the mat"], "the cat").summary() == "exact match"
+    # r = 5 (the closest length to 4): what is missing is missing from that reference only
+    e = explain(["a b c d e", "x y z w v u t s"], "a b c d")
+    assert e.score.r == 5 and e.summary() == "missing: e | bigrams missed: d e"
+    # without smoothing a one-word candidate has no bigram and scores 0: the summary says why
+    assert explain("a", "a", smoothing="none").summary() == "every n-gram matches, but it has no bigrams"
+
+
+def test_wrong_kinds_of_input_are_type_errors_with_their_type_named() -> None:
+    for bad in (b"a b", bytearray(b"a b")):
+        with pytest.raises(TypeError, match=type(bad).__name__):
+            score(bad, "a b")
+        with pytest.raises(TypeError, match=type(bad).__name__):
+            score_many("a b", bad)
+    with pytest.raises(TypeError, match="dict"):
+        score({"a b": 1}, "a b")  # a mapping is iterable, but its keys are no reference set
+
+
+def test_prepared_references_of_another_order_are_refused_everywhere() -> None:
+    two = References("a b c d", 2)
+    with pytest.raises(BleuError, match="prepared for max_n=2, not 4"):
+        corpus_score([two, two], ["a b c d", "a b"], max_n=4)
+    with pytest.raises(BleuError, match="prepared for max_n=2, not 4"):
+        bleu_xl.bootstrap_ci([two, two], ["a b c d", "a b"], max_n=4, samples=10)
+    with pytest.raises(BleuError, match="prepared for max_n=4, not 2"):
+        list(bleu_xl.bleu.corpus_stats([References("a b c d", 4)], ["a b c d"], 2))

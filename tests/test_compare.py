@@ -92,17 +92,29 @@ G_B = [r if i % 3 == 0 else c for i, (r, c) in enumerate(GOLDEN)]
 G_DOUBTFUL = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(G_A)]
 
 
+def _resampled_scores(refs, cands, samples, seed, max_n=2, smoothing="add1"):
+    """The corpus BLEU of every resample bootstrap_ci draws, from compare's own columns and draws."""
+    from bleu_xl.compare import _Columns, _draws
+
+    columns = _Columns.of(refs, cands, max_n)
+    return [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
+
+
 def test_bootstrap_gives_the_numbers_of_main_for_a_seed() -> None:
     ci = bootstrap_ci(G_REFS, G_A, samples=500, seed=12345)
     assert (ci.score, ci.low, ci.high) == (0.6222720333966405, 0.586108577627687, 0.6566807965846718)
     ci = bootstrap_ci(G_REFS, G_A, samples=500, seed=7)
     assert (ci.low, ci.high) == (0.5847786546554031, 0.6542767142460736)
+    # At level 0.9 main took the low bound one resample too low ((1 - 0.9) / 2 * 300 = 14.999...: index 14, with
+    # 15 resamples above the high bound); now index 15, as on the high side. The high bounds are main's.
     ci = bootstrap_ci(G_REFS, G_A, samples=300, seed=5, max_n=4, smoothing="none", level=0.9)
-    assert (ci.score, ci.low, ci.high) == (0.47489083103376784, 0.447707548564216, 0.5059586119120456)
+    assert (ci.score, ci.low, ci.high) == (0.47489083103376784, 0.4479178031658072, 0.5059586119120456)
+    ordered = sorted(_resampled_scores(G_REFS, G_A, 300, 5, max_n=4, smoothing="none"))
+    assert ordered.index(ci.low) >= 15 and len(ordered) - 1 - ordered[::-1].index(ci.high) <= 300 - 16
     ci = bootstrap_ci(G_REFS[:1], G_A[:1], samples=50, seed=3)  # one pair: every resample is that pair
     assert (ci.low, ci.high) == (0.35018063965685026, 0.35018063965685026)
     row = cells.ci_cells([[r] for r in G_REFS[:50]], [[c] for c in G_A[:50]], 0.9, 300)
-    assert row == [[0.6081165624214323, 0.6603899352190586, 0.7101441834451422]]
+    assert row == [[0.608680504943393, 0.6603899352190586, 0.7101441834451422]]
 
 
 def test_paired_test_gives_the_numbers_of_main_for_a_seed() -> None:
@@ -219,9 +231,7 @@ def test_ci_and_paired_cells_skip_blank_pairs_in_both_columns() -> None:
     assert cells.ci_cells(refs[:40], a[:40], 0.9, 200.0) == [[ci.low, ci.score, ci.high]]
     assert cells.ci_cells(refs, a, 2.0) == "#VALUE! level must be between 0 and 1, e.g. 0.95"
     assert cells.paired_cells([[REF], [-2146826246]], [["a"], ["b"]], [["a"], ["b"]]) == "#N/A"
-    assert (
-        cells.paired_cells([[REF]], [["a"], ["b"]], [["a"]]) == "#VALUE! candidate ranges differ in shape (2x1 vs 1x1)"
-    )
+    assert cells.paired_cells([[REF]], [["a"], ["b"]], [["a"]]) == "#VALUE! ranges differ in shape (1x1 vs 2x1 vs 1x1)"
     assert cells.paired_cells([[None]], [[None]], [[None]]) == ""
 
 
@@ -292,3 +302,29 @@ def test_p_values_read_as_they_are_never_rounded_across_the_threshold() -> None:
     interval = bleu_xl.Interval(0.5, 0.4, 0.6, 0.95, 1000, 12345)
     result = bleu_xl.PairedResult(0.2, 0.8, 1 / 1001, interval, interval, 1000, 12345)
     assert result.verdict() == "B is better than A; the difference is unlikely to be chance, p < 0.001"
+
+
+def test_a_paired_test_whose_resamples_never_vary_is_refused_not_called_significant() -> None:
+    with pytest.raises(BleuError, match="every resample gives the same difference"):
+        paired_test(["a b"], ["a b"], ["x"], samples=99)  # one pair: p would be 1 / 100
+    assert cells.paired_cells([["a b"]], [["a b"]], [["x"]], 99).message.startswith("every resample gives")
+    assert paired_test(["a b"], ["x"], ["x"], samples=99).p_value == 1.0  # the same: nothing to refuse
+
+
+def test_seeds_are_whole_numbers() -> None:
+    for seed in (None, "7", 1.5, True):
+        with pytest.raises(BleuError, match="seed must be a whole number"):
+            bootstrap_ci(REFS, CANDS_A, samples=10, seed=seed)
+        with pytest.raises(BleuError, match="seed must be a whole number"):
+            paired_test(REFS, CANDS_A, CANDS_B, samples=10, seed=seed)
+
+
+def test_a_single_candidate_cell_is_not_spread_over_a_column_of_references() -> None:
+    for result in (
+        cells.paired_cells([["a b"], ["c d"]], [["a b"], ["x"]], [["a b"]], 100),
+        cells.ci_cells([["a b"], ["c d"]], [["a b"]]),
+        cells.corpus_cells([["a b"], ["c d"]], "a b"),
+    ):
+        assert isinstance(result, cells.CellError) and result.message.startswith("ranges differ in shape"), result
+    # one reference cell still serves a column of candidates
+    assert cells.corpus_cells("a b c", [["a b c"], ["a b c"]]) == 1.0

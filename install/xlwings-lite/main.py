@@ -208,7 +208,7 @@ def tokenize(text: str) -> list[str]:
 
 # --- bleu.py: BLEU-N statistics and scores: sentence, many candidates against one reference set, corpus.
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
 from typing import NamedTuple, Union
 
@@ -418,6 +418,8 @@ class References:
             self.lengths = [len(words)]
             self.max_counts = [ngram_counts(words, n) for n in range(1, max_n + 1)]
             return
+        if isinstance(reference, (bytes, bytearray, Mapping)):  # iterable, but not a sequence of texts
+            raise TypeError(f"a reference must be a string or a sequence of strings, not {type(reference).__name__}")
         try:
             tokens = list(map(tokenize, reference))
         except TypeError:
@@ -511,16 +513,24 @@ def score_many(
     """
     check_settings(max_n, smoothing)
     _refuse_text(candidates, "candidates")
-    refs = reference if isinstance(reference, References) else References(reference, max_n)
-    if refs.max_n != max_n:
-        raise BleuError(f"references were prepared for max_n={refs.max_n}, not {max_n}")
+    refs = _prepared(reference, max_n)
     return [_score_one(refs, candidate, smoothing) for candidate in candidates]
 
 
+def _prepared(reference: ReferenceLike | References, max_n: int) -> References:
+    """``reference`` as :class:`References` of order ``max_n``; prepared ones must have been made for it."""
+    if not isinstance(reference, References):
+        return References(reference, max_n)
+    if reference.max_n != max_n:
+        raise BleuError(f"references were prepared for max_n={reference.max_n}, not {max_n}")
+    return reference
+
+
 def _refuse_text(value: object, name: str) -> None:
-    """A TypeError for a string given where a sequence of texts is wanted (wrong type, not a bad value)."""
-    if isinstance(value, str):
-        raise TypeError(f"{name} must be a sequence of strings, not one string (wrap it in a list)")
+    """A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
+        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
 
 
 def corpus_stats(
@@ -545,7 +555,7 @@ def _each_pair_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int
 ) -> Iterable[tuple[Stats, int]]:
     for ref, cand in zip(references, candidates):
-        refs = ref if isinstance(ref, References) else References(ref, max_n)
+        refs = _prepared(ref, max_n)
         yield pair_stats(refs, tokenize(cand)), len(refs)
 
 
@@ -606,7 +616,12 @@ class Explanation:
             elif report.missing:
                 parts.append(f"{ORDER_NAMES.get(report.n, f'{report.n}-grams')} missed: {_listing(report.missing)}")
         if not parts:
-            return "exact match" if self.score.bleu == 1.0 else "every n-gram matches"
+            if self.score.bleu == 1.0:
+                return "exact match"
+            shortest = len(self.candidate_tokens) + 1  # the lowest order the candidate has no n-gram of
+            if shortest <= self.score.max_n:
+                return f"every n-gram matches, but it has no {ORDER_NAMES.get(shortest, f'{shortest}-grams')}"
+            return "every n-gram matches"
         return " | ".join(parts)
 
     def matched_tokens(self) -> tuple[bool, ...]:
@@ -643,6 +658,7 @@ def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothi
     refs = References(reference, max_n)
     tokens = tokenize(candidate)
     score = score_from_stats(pair_stats(refs, tokens), max_n, smoothing, len(refs))
+    closest = next(words for words in refs.tokens if len(words) == score.r)
     reports = []
     for n in range(1, max_n + 1):
         ref_counts = refs.max_counts[n - 1]
@@ -655,15 +671,12 @@ def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothi
                 matched.append((_text(gram), hit))
             if count > hit:
                 extra.append((_text(gram), count - hit))
-        seen = set()
-        for ref_tokens in refs.tokens:  # the references' own order
-            for gram in ngram_counts(ref_tokens, n):
-                if gram in seen:
-                    continue
-                seen.add(gram)
-                short = ref_counts[gram] - cand_counts.get(gram, 0)
-                if short > 0:
-                    missing.append((_text(gram), short))
+        # Missing: what the candidate lacks of the reference whose length decided r (with several references,
+        # the n-grams of the others are alternatives, not gaps), in that reference's order.
+        for gram, count in ngram_counts(closest, n).items():
+            short = count - cand_counts.get(gram, 0)
+            if short > 0:
+                missing.append((_text(gram), short))
         reports.append(OrderReport(n, tuple(matched), tuple(extra), tuple(missing)))
     return Explanation(score, tuple(tokens), tuple(reports))
 
@@ -809,16 +822,19 @@ def _fast_gather(indices: list[int]) -> Gather:
 def _interval(score: float, resampled: list[float], level: float, samples: int, seed: int) -> Interval:
     ordered = sorted(resampled)
     tail = (1 - level) / 2
-    low = ordered[max(0, math.floor(tail * samples))]
-    high = ordered[min(samples - 1, math.ceil((1 - tail) * samples) - 1)]
+    # Rounded first: (1 - 0.9) / 2 * 1000 is 49.99999..., which must give index 50, as the high side's 949 does.
+    low = ordered[max(0, math.floor(round(tail * samples, 9)))]
+    high = ordered[min(samples - 1, math.ceil(round((1 - tail) * samples, 9)) - 1)]
     return Interval(score, low, high, level, samples, seed)
 
 
-def _check(level: float, samples: int) -> None:
+def _check(level: float, samples: int, seed: int) -> None:
     if not 0 < level < 1:
         raise BleuError(f"level must be between 0 and 1, not {level!r}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise BleuError(f"samples must be a whole number of at least 1, not {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):  # None would draw from the OS: not reproducible
+        raise BleuError(f"seed must be a whole number, not {seed!r}")
 
 
 def bootstrap_ci(
@@ -833,7 +849,7 @@ def bootstrap_ci(
 ) -> Interval:
     """Corpus BLEU and a percentile interval from resampling the pairs with replacement."""
     check_settings(max_n, smoothing)
-    _check(level, samples)
+    _check(level, samples, seed)
     columns = _Columns.of(references, candidates, max_n)
     resampled = [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
     score = columns.bleu(smoothing)
@@ -854,7 +870,7 @@ def paired_test(
     """Paired bootstrap resampling (Koehn 2004, as sacrebleu's ``--paired-bs``): is B's corpus BLEU really
     different from A's? See the module docstring for the null hypothesis."""
     check_settings(max_n, smoothing)
-    _check(level, samples)
+    _check(level, samples, seed)
     if len(candidates_a) != len(candidates_b):
         raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
     cols_a = _Columns.of(references, candidates_a, max_n)
@@ -866,6 +882,8 @@ def paired_test(
         resampled_b.append(cols_b.bleu(smoothing, gather))
     observed = abs(score_b - score_a)
     diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
+    if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
+        raise BleuError("every resample gives the same difference (too few distinct pairs): nothing to test")
     mean = math.fsum(diffs) / samples
     c = sum(1 for d in diffs if d - mean >= observed)
     p_value = (c + 1) / (samples + 1)
@@ -880,17 +898,13 @@ def paired_test(
     )
 
 
-# --- cells.py: Spreadsheet semantics shared by every Excel face: cell values to text, blanks, error cells, ranges, results.
+# --- cell_values.py: What one cell holds, as bleu-xl reads it: text, blank or an error, a setting typed in a cell, an error result.
 import datetime as dt
-import functools
 import math
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
-
+from typing import Any
 
 
 Grid = list[list[Any]]
-T = TypeVar("T")
 
 #: Excel's error values as pywin32 hands them over (ints) and as their text.
 ERROR_CODES = {
@@ -905,9 +919,7 @@ ERROR_CODES = {
 ERROR_TEXTS = frozenset(
     [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
 )
-DETAIL_HEADERS = ["BLEU2", "p1", "p1 num", "p1 den", "p2", "p2 num", "p2 den", "BP", "r", "c"]
-BLANK = ""
-REFERENCE_CACHE_SIZE = 4096
+EXCEL_MAX_TEXT = 32_767  # characters in a cell
 MAX_SAMPLES = 100_000  # bounds time, not memory (resamples come one at a time): 12 s for 1,000 pairs
 
 
@@ -962,7 +974,7 @@ def cell_text(value: Any) -> str | CellError | None:
     if isinstance(value, str):
         if value in ERROR_TEXTS:
             return CellError(value)
-        return value if value.strip() else None
+        return str(value) if value.strip() else None  # str(): a subclass (numpy.str_) is plain text here
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
@@ -980,9 +992,6 @@ def cell_text(value: Any) -> str | CellError | None:
     return str(value)
 
 
-# --- ranges -----------------------------------------------------------------------------------------------------
-
-
 def as_grid(value: Any) -> Grid:
     """A cell value or range as a list of row lists (a flat sequence is one row, as xlwings reads it)."""
     if isinstance(value, (list, tuple)):
@@ -992,6 +1001,87 @@ def as_grid(value: Any) -> Grid:
             return [list(row) for row in value]
         return [list(value)]
     return [[value]]
+
+
+# --- settings given in cells ----------------------------------------------------------------------------------
+
+
+def setting(value: Any, name: str) -> Any:
+    """The value of a one-cell setting; an error cell in it (``=BLEU(ref, cand, #N/A)``) becomes the whole result,
+    never the default, and a range of several cells is refused."""
+    if isinstance(value, (list, tuple)):
+        grid = as_grid(value)
+        if len(grid) != 1 or len(grid[0]) != 1:
+            raise CellProblem(f"{name} must be a single cell")
+        value = grid[0][0]
+    if isinstance(text := cell_text(value), CellError):
+        raise PassError(text)
+    return value
+
+
+def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
+    """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
+    value = setting(value, name)
+    if value is None or value == "":
+        return default
+    whole = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    if not whole or value != int(value) or value < low or (high is not None and value > high):
+        limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise CellProblem(f"{name} must be a whole number {limits}")
+    return int(value)
+
+
+def parse_smoothing(value: Any) -> str:
+    value = setting(value, "smoothing")
+    if value is None or value == "":
+        return "add1"
+    text = str(value).strip().lower()
+    if text not in SMOOTHING_METHODS:
+        raise CellProblem(f"smoothing must be {' or '.join(SMOOTHING_METHODS)}")
+    return text
+
+
+def parse_flag(value: Any, name: str) -> bool:
+    value = setting(value, name)
+    if value is None or value == "":
+        return False
+    if isinstance(value, str):
+        return value.strip().upper() in ("TRUE", "1", "YES")
+    return bool(value)
+
+
+def parse_level(value: Any) -> float:
+    value = setting(value, "level")
+    if value is None or value == "":
+        return 0.95
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise CellProblem("level must be between 0 and 1, e.g. 0.95")
+    return float(value)
+
+
+def parse_samples(value: Any) -> int:
+    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
+
+
+# --- cells.py: Spreadsheet semantics shared by every Excel face: cell values to text, blanks, error cells, ranges, results.
+import functools
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+
+
+
+T = TypeVar("T")
+
+DETAIL_HEADERS = ["BLEU2", "p1", "p1 num", "p1 den", "p2", "p2 num", "p2 den", "BP", "r", "c"]
+BLANK = ""
+REFERENCE_CACHE_SIZE = 4096
+REFERENCE_CACHE_CHARACTERS = 2_000_000  # at most ~350 MiB of CJK statistics, far less for words
+EXCEL_MAX_COLUMNS = 16_384
+
+
+# --- ranges -----------------------------------------------------------------------------------------------------
 
 
 def squeeze(grid: Grid) -> Any:
@@ -1035,10 +1125,40 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[tuple[Any, Any]], tupl
     raise CellProblem(f"ranges differ in shape ({rr}x{rc} vs {cr}x{cc})")
 
 
-@functools.lru_cache(maxsize=REFERENCE_CACHE_SIZE)
-def prepared_references(texts: tuple[str, ...], max_n: int) -> References:
-    """Reference statistics, tokenized once per distinct reference set and order (bounded LRU cache)."""
-    return References(texts, max_n)
+class ReferenceCache:
+    """Prepared references by reference set and order, the least recently used dropped first, bounded by their
+    number and by the characters they hold: a 32,767-character CJK reference takes 5.7 MiB prepared, so 4,096
+    of them would hold 23 GiB. A reference set larger than the whole budget is prepared and not kept."""
+
+    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, characters: int = REFERENCE_CACHE_CHARACTERS) -> None:
+        self.entries, self.characters = entries, characters
+        self.held: OrderedDict[tuple[tuple[str, ...], int], tuple[References, int]] = OrderedDict()
+        self.size = 0  # characters held
+        self.hits = self.misses = 0
+
+    def __call__(self, texts: tuple[str, ...], max_n: int) -> References:
+        key = (texts, max_n)
+        if key in self.held:
+            self.hits += 1
+            self.held.move_to_end(key)
+            return self.held[key][0]
+        self.misses += 1
+        prepared = References(texts, max_n)  # BleuError for a reference with no words: nothing kept
+        size = sum(map(len, texts))
+        if size <= self.characters:
+            self.held[key] = prepared, size
+            self.size += size
+            while len(self.held) > self.entries or self.size > self.characters:
+                self.size -= self.held.popitem(last=False)[1][1]
+        return prepared
+
+    def clear(self) -> None:
+        self.held.clear()
+        self.size = self.hits = self.misses = 0
+
+
+#: Reference statistics, tokenized once per distinct reference set and order, across calls.
+prepared_references = ReferenceCache()
 
 
 def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
@@ -1080,46 +1200,6 @@ def check_pair(refs: Any, cand: Any) -> str | CellError:
 def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
     rows, cols = rows_cols
     return [values[r * cols : (r + 1) * cols] for r in range(rows)]
-
-
-# --- settings given in cells ----------------------------------------------------------------------------------
-
-
-def pass_setting_error(value: Any) -> None:
-    """An error cell given as a setting (``=BLEU(ref, cand, #N/A)``) becomes the whole result, never the default."""
-    if not isinstance(value, (list, tuple)) and isinstance(text := cell_text(value), CellError):
-        raise PassError(text)
-
-
-def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
-    """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
-    pass_setting_error(value)
-    if value is None or value == "":
-        return default
-    whole = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-    if not whole or value != int(value) or value < low or (high is not None and value > high):
-        limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise CellProblem(f"{name} must be a whole number {limits}")
-    return int(value)
-
-
-def parse_smoothing(value: Any) -> str:
-    pass_setting_error(value)
-    if value is None or value == "":
-        return "add1"
-    text = str(value).strip().lower()
-    if text not in SMOOTHING_METHODS:
-        raise CellProblem(f"smoothing must be {' or '.join(SMOOTHING_METHODS)}")
-    return text
-
-
-def parse_flag(value: Any) -> bool:
-    pass_setting_error(value)
-    if value is None or value == "":
-        return False
-    if isinstance(value, str):
-        return value.strip().upper() in ("TRUE", "1", "YES")
-    return bool(value)
 
 
 # --- the functions --------------------------------------------------------------------------------------------
@@ -1178,7 +1258,7 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
         row if isinstance(row, list) else [row] + [BLANK] * (len(DETAIL_HEADERS) - 1)
         for row in score_pairs(pairs, 2, lambda stats, _: detail_values(stats))
     ]
-    if parse_flag(headers):
+    if parse_flag(headers, "headers"):
         rows.insert(0, list(DETAIL_HEADERS))
     return squeeze(rows)
 
@@ -1189,10 +1269,12 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
     Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
     the result; a reference with no words is reported with its pair number.
     """
+    # The ranges as given: pairing would spread a single candidate cell over every reference.
+    grids = [as_grid(references), *map(as_grid, candidate_ranges)]
+    shapes = [f"{len(grid)}x{len(grid[0])}" for grid in grids]
+    if len(set(shapes[1:])) > 1 or (shapes[1] == "1x1" and len(grids[0]) > 1):
+        raise CellProblem(f"ranges differ in shape ({' vs '.join(shapes)})")
     paired = [pair_up(references, candidates) for candidates in candidate_ranges]
-    shapes = [f"{rows}x{cols}" for _, (rows, cols) in paired]
-    if len(set(shapes)) > 1:
-        raise CellProblem(f"candidate ranges differ in shape ({' vs '.join(shapes)})")
     rows = []
     for index, row in enumerate(zip(*(pairs for pairs, _ in paired)), start=1):
         refs = row[0][0]
@@ -1232,23 +1314,11 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
             texts.append(check_pair(refs, cand))
             continue
         try:
-            texts.append(explain(refs, cand).summary())
+            summary = explain(refs, cand).summary()
+            texts.append(summary if len(summary) <= EXCEL_MAX_TEXT else summary[: EXCEL_MAX_TEXT - 1] + "…")
         except BleuError:
             texts.append(value_error("reference has no words"))
     return squeeze(reshape(texts, rows_cols))
-
-
-def parse_level(value: Any) -> float:
-    pass_setting_error(value)
-    if value is None or value == "":
-        return 0.95
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-        raise CellProblem("level must be between 0 and 1, e.g. 0.95")
-    return float(value)
-
-
-def parse_samples(value: Any) -> int:
-    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
 
 
 @excel_safe
@@ -1283,8 +1353,11 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         value = cell_text(grid[0][0])
         if value is None or isinstance(value, CellError):
             return value or BLANK
-        return squeeze([tokenize(value) or [BLANK]])
-    pass_setting_error(separator)
+        tokens = tokenize(value)
+        if len(tokens) > EXCEL_MAX_COLUMNS:
+            raise CellProblem(f"{len(tokens):,} tokens do not fit in a row of {EXCEL_MAX_COLUMNS:,}: give a separator")
+        return squeeze([tokens or [BLANK]])
+    separator = setting(separator, "separator")
     # A separator is used as typed (a tab, a space); an empty one would glue the tokens together: use a space.
     sep = (separator if isinstance(separator, str) else cell_text(separator)) or " "
     out = []
@@ -1292,7 +1365,8 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         out_row = []
         for value in row:
             cell = cell_text(value)
-            out_row.append(cell if isinstance(cell, CellError) else sep.join(tokenize(cell)) if cell else BLANK)
+            joined = sep.join(tokenize(cell)) if cell and not isinstance(cell, CellError) else cell or BLANK
+            out_row.append(joined if len(joined) <= EXCEL_MAX_TEXT else value_error("tokens too long for a cell"))
         out.append(out_row)
     return squeeze(out)
 

@@ -1,0 +1,171 @@
+"""What one cell holds, as bleu-xl reads it: text, blank or an error, a setting typed in a cell, an error result.
+
+Every Excel face hands xlwings' values to ``cells``; this is the part of that layer that looks at one value at a
+time. Standard library only (it is inlined into the Lite bundle).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+from .bleu import SMOOTHING_METHODS
+
+Grid = list[list[Any]]
+
+#: Excel's error values as pywin32 hands them over (ints) and as their text.
+ERROR_CODES = {
+    -2146826281: "#DIV/0!",
+    -2146826246: "#N/A",
+    -2146826259: "#NAME?",
+    -2146826288: "#NULL!",
+    -2146826252: "#NUM!",
+    -2146826265: "#REF!",
+    -2146826273: "#VALUE!",
+}
+ERROR_TEXTS = frozenset(
+    [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
+)
+EXCEL_MAX_TEXT = 32_767  # characters in a cell
+MAX_SAMPLES = 100_000  # bounds time, not memory (resamples come one at a time): 12 s for 1,000 pairs
+
+
+class CellError(str):
+    """An error result: an input cell's error (``#N/A``) carried through, or ``#VALUE!`` with a short message.
+
+    A ``str`` so that a classic cell shows it as it is (``#VALUE! reference is blank``); ``code`` and ``message``
+    are its parts, so the other faces test the type and read the fields instead of parsing the text.
+    """
+
+    code: str
+    message: str
+
+    def __new__(cls, code: str, message: str = "") -> CellError:
+        self = super().__new__(cls, f"{code} {message}" if message else code)
+        self.code = code
+        self.message = message
+        return self
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickled between processes
+        return self.code, self.message
+
+
+class CellProblem(Exception):
+    """A problem with the input that becomes a ``#VALUE! ...`` result."""
+
+
+class PassError(Exception):
+    """An error value in an input cell (#N/A...) that becomes the whole result."""
+
+
+def value_error(message: str) -> CellError:
+    return CellError("#VALUE!", message)
+
+
+# --- one cell ---------------------------------------------------------------------------------------------------
+
+
+def general_format(number: float) -> str:
+    """A number as Excel's General format writes it into text: 2026.0 -> "2026", 0.5 -> "0.5", 15 digits."""
+    if math.isnan(number) or math.isinf(number):
+        return str(number)
+    if number == int(number) and abs(number) < 1e15:
+        return str(int(number))
+    return f"{number:.15g}".replace("e", "E")
+
+
+def cell_text(value: Any) -> str | CellError | None:
+    """The text of one cell as bleu-xl scores it; ``None`` for a blank cell, a :class:`CellError` for an error."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value in ERROR_TEXTS:
+            return CellError(value)
+        return str(value) if value.strip() else None  # str(): a subclass (numpy.str_) is plain text here
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        if value in ERROR_CODES:
+            return CellError(ERROR_CODES[value])
+        return str(value)
+    if isinstance(value, float):
+        return general_format(value)
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0):
+            return value.date().isoformat()
+        return value.isoformat(sep=" ", timespec="seconds")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def as_grid(value: Any) -> Grid:
+    """A cell value or range as a list of row lists (a flat sequence is one row, as xlwings reads it)."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return [[None]]
+        if isinstance(value[0], (list, tuple)):
+            return [list(row) for row in value]
+        return [list(value)]
+    return [[value]]
+
+
+# --- settings given in cells ----------------------------------------------------------------------------------
+
+
+def setting(value: Any, name: str) -> Any:
+    """The value of a one-cell setting; an error cell in it (``=BLEU(ref, cand, #N/A)``) becomes the whole result,
+    never the default, and a range of several cells is refused."""
+    if isinstance(value, (list, tuple)):
+        grid = as_grid(value)
+        if len(grid) != 1 or len(grid[0]) != 1:
+            raise CellProblem(f"{name} must be a single cell")
+        value = grid[0][0]
+    if isinstance(text := cell_text(value), CellError):
+        raise PassError(text)
+    return value
+
+
+def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
+    """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
+    value = setting(value, name)
+    if value is None or value == "":
+        return default
+    whole = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    if not whole or value != int(value) or value < low or (high is not None and value > high):
+        limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise CellProblem(f"{name} must be a whole number {limits}")
+    return int(value)
+
+
+def parse_smoothing(value: Any) -> str:
+    value = setting(value, "smoothing")
+    if value is None or value == "":
+        return "add1"
+    text = str(value).strip().lower()
+    if text not in SMOOTHING_METHODS:
+        raise CellProblem(f"smoothing must be {' or '.join(SMOOTHING_METHODS)}")
+    return text
+
+
+def parse_flag(value: Any, name: str) -> bool:
+    value = setting(value, name)
+    if value is None or value == "":
+        return False
+    if isinstance(value, str):
+        return value.strip().upper() in ("TRUE", "1", "YES")
+    return bool(value)
+
+
+def parse_level(value: Any) -> float:
+    value = setting(value, "level")
+    if value is None or value == "":
+        return 0.95
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise CellProblem("level must be between 0 and 1, e.g. 0.95")
+    return float(value)
+
+
+def parse_samples(value: Any) -> int:
+    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
