@@ -230,7 +230,9 @@ class References:
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
         self.max_n = max_n
-        if isinstance(reference, str):  # one reference, the common case: no merging, one length
+        # One reference, the common case, skips the merging (the same statistics as [reference], held equal by a
+        # property test): score 13.4 to 12.3 us a bench_core pair.
+        if isinstance(reference, str):
             words = tokenize(reference)
             if not words:
                 raise BleuError("reference has no words")

@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,3 +105,17 @@ def test_every_face_gives_the_definition(refs, cands, max_n, smoothing) -> None:
         ["" if text is None else text if isinstance(text, cells.CellError) else s.bleu] for text, s in zip(shown, many)
     ]
     assert (in_cells if isinstance(in_cells, list) else [[in_cells]]) == expected
+
+
+@given(st.text(alphabet="ab cé東京 ,", max_size=40), st.integers(1, 4))
+def test_one_reference_as_text_or_as_a_list_gives_the_same_statistics(text: str, max_n: int) -> None:
+    from bleu_xl import BleuError, References
+
+    try:
+        single = References(text, max_n)
+    except BleuError:
+        with pytest.raises(BleuError):
+            References([text], max_n)
+        return
+    as_list = References([text], max_n)
+    assert (single.tokens, single.lengths, single.max_counts) == (as_list.tokens, as_list.lengths, as_list.max_counts)
