@@ -37,6 +37,7 @@ __all__ = [
     "References",
     "Score",
     "Stats",
+    "as_references",
     "bleu_parts",
     "corpus_score",
     "corpus_stats",
@@ -335,12 +336,12 @@ def score_many(
     """
     check_settings(max_n, smoothing)
     _refuse_text(candidates, "candidates")
-    refs = _prepared(reference, max_n)
+    refs = as_references(reference, max_n)
     return [_score_one(refs, candidate, smoothing) for candidate in candidates]
 
 
-def _prepared(reference: ReferenceLike | References, max_n: int) -> References:
-    """``reference`` as :class:`References` of order ``max_n``; prepared ones must have been made for it."""
+def as_references(reference: ReferenceLike | References, max_n: int) -> References:
+    """``reference`` as :class:`References` of order ``max_n``; prepared ones must have been made for that order."""
     if not isinstance(reference, References):
         return References(reference, max_n)
     if reference.max_n != max_n:
@@ -377,7 +378,7 @@ def _each_pair_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int
 ) -> Iterable[tuple[Stats, int]]:
     for ref, cand in zip(references, candidates):
-        refs = _prepared(ref, max_n)
+        refs = as_references(ref, max_n)
         yield pair_stats(refs, tokenize(cand)), len(refs)
 
 

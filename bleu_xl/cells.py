@@ -153,10 +153,14 @@ prepared_references = ReferenceCache()
 
 def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
     """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
+    return each_pair(pairs, max_n, lambda refs, cand: make(pair_stats(refs, tokenize(cand)), len(refs)))
+
+
+def each_pair(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[References, str], T]) -> list[T | str]:
+    """``make(prepared references, candidate text)`` for every pair, or the pair's blank or error text."""
     results: list[T | str] = []
     last_refs: Any = None
     prepared: References | CellError = value_error("reference is blank")
-    count = 0
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
@@ -166,13 +170,9 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
             last_refs = refs
             try:
                 prepared = prepared_references(refs, max_n)
-                count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
-        if isinstance(prepared, CellError):
-            results.append(prepared)
-        else:
-            results.append(make(pair_stats(prepared, tokenize(cand)), count))
+        results.append(prepared if isinstance(prepared, CellError) else make(prepared, cand))
     return results
 
 
@@ -298,17 +298,12 @@ def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: An
 def explain_cells(reference: Any, candidate: Any) -> Any:
     """One short text per pair: the words missing and extra, the bigrams missed."""
     pairs, rows_cols = pair_up(reference, candidate)
-    texts = []
-    for refs, cand in pairs:
-        if type(cand) is not str or type(refs) is not tuple:
-            texts.append(check_pair(refs, cand))
-            continue
-        try:
-            summary = explain(refs, cand).summary()
-            texts.append(summary if len(summary) <= EXCEL_MAX_TEXT else summary[: EXCEL_MAX_TEXT - 1] + "…")
-        except BleuError:
-            texts.append(value_error("reference has no words"))
-    return squeeze(reshape(texts, rows_cols))
+
+    def summary(refs: References, cand: str) -> str:
+        text = explain(refs, cand).summary()
+        return text if len(text) <= EXCEL_MAX_TEXT else text[: EXCEL_MAX_TEXT - 1] + "…"
+
+    return squeeze(reshape(each_pair(pairs, 2, summary), rows_cols))
 
 
 @excel_safe

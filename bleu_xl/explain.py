@@ -13,6 +13,7 @@ from .bleu import (
     ReferenceLike,
     References,
     Score,
+    as_references,
     check_settings,
     clipped_counts,
     ngram_counts,
@@ -92,10 +93,12 @@ def _text(gram: object) -> str:
     return out
 
 
-def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Explanation:
+def explain(
+    reference: ReferenceLike | References, candidate: str, *, max_n: int = 2, smoothing: str = "add1"
+) -> Explanation:
     """The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order)."""
     check_settings(max_n, smoothing)
-    refs = References(reference, max_n)
+    refs = as_references(reference, max_n)
     tokens = tokenize(candidate)
     score = score_from_stats(pair_stats(refs, tokens), max_n, smoothing, len(refs))
     closest = next(words for words in refs.tokens if len(words) == score.r)

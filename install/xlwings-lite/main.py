@@ -515,12 +515,12 @@ def score_many(
     """
     check_settings(max_n, smoothing)
     _refuse_text(candidates, "candidates")
-    refs = _prepared(reference, max_n)
+    refs = as_references(reference, max_n)
     return [_score_one(refs, candidate, smoothing) for candidate in candidates]
 
 
-def _prepared(reference: ReferenceLike | References, max_n: int) -> References:
-    """``reference`` as :class:`References` of order ``max_n``; prepared ones must have been made for it."""
+def as_references(reference: ReferenceLike | References, max_n: int) -> References:
+    """``reference`` as :class:`References` of order ``max_n``; prepared ones must have been made for that order."""
     if not isinstance(reference, References):
         return References(reference, max_n)
     if reference.max_n != max_n:
@@ -557,7 +557,7 @@ def _each_pair_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int
 ) -> Iterable[tuple[Stats, int]]:
     for ref, cand in zip(references, candidates):
-        refs = _prepared(ref, max_n)
+        refs = as_references(ref, max_n)
         yield pair_stats(refs, tokenize(cand)), len(refs)
 
 
@@ -654,10 +654,12 @@ def _text(gram: object) -> str:
     return out
 
 
-def explain(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing: str = "add1") -> Explanation:
+def explain(
+    reference: ReferenceLike | References, candidate: str, *, max_n: int = 2, smoothing: str = "add1"
+) -> Explanation:
     """The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order)."""
     check_settings(max_n, smoothing)
-    refs = References(reference, max_n)
+    refs = as_references(reference, max_n)
     tokens = tokenize(candidate)
     score = score_from_stats(pair_stats(refs, tokens), max_n, smoothing, len(refs))
     closest = next(words for words in refs.tokens if len(words) == score.r)
@@ -1165,10 +1167,14 @@ prepared_references = ReferenceCache()
 
 def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
     """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
+    return each_pair(pairs, max_n, lambda refs, cand: make(pair_stats(refs, tokenize(cand)), len(refs)))
+
+
+def each_pair(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[References, str], T]) -> list[T | str]:
+    """``make(prepared references, candidate text)`` for every pair, or the pair's blank or error text."""
     results: list[T | str] = []
     last_refs: Any = None
     prepared: References | CellError = value_error("reference is blank")
-    count = 0
     for refs, cand in pairs:
         # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
         if type(cand) is not str or type(refs) is not tuple:
@@ -1178,13 +1184,9 @@ def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats,
             last_refs = refs
             try:
                 prepared = prepared_references(refs, max_n)
-                count = len(prepared)
             except BleuError:
                 prepared = value_error("reference has no words")
-        if isinstance(prepared, CellError):
-            results.append(prepared)
-        else:
-            results.append(make(pair_stats(prepared, tokenize(cand)), count))
+        results.append(prepared if isinstance(prepared, CellError) else make(prepared, cand))
     return results
 
 
@@ -1310,17 +1312,12 @@ def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: An
 def explain_cells(reference: Any, candidate: Any) -> Any:
     """One short text per pair: the words missing and extra, the bigrams missed."""
     pairs, rows_cols = pair_up(reference, candidate)
-    texts = []
-    for refs, cand in pairs:
-        if type(cand) is not str or type(refs) is not tuple:
-            texts.append(check_pair(refs, cand))
-            continue
-        try:
-            summary = explain(refs, cand).summary()
-            texts.append(summary if len(summary) <= EXCEL_MAX_TEXT else summary[: EXCEL_MAX_TEXT - 1] + "…")
-        except BleuError:
-            texts.append(value_error("reference has no words"))
-    return squeeze(reshape(texts, rows_cols))
+
+    def summary(refs: References, cand: str) -> str:
+        text = explain(refs, cand).summary()
+        return text if len(text) <= EXCEL_MAX_TEXT else text[: EXCEL_MAX_TEXT - 1] + "…"
+
+    return squeeze(reshape(each_pair(pairs, 2, summary), rows_cols))
 
 
 @excel_safe
