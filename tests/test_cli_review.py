@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import signal
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -13,6 +16,7 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
+from bleu_xl import score
 from bleu_xl.cli import main
 
 REF = "the cat sat on the mat"
@@ -79,3 +83,32 @@ def test_two_columns_with_the_same_number_format_share_one_valid_style(tmp_path:
         (2.25, "0.00"),
     ]
     assert [(cell.value, cell.number_format) for cell in scores[3][4:6]] == [(3, "0.00"), (4.125, "0.00")]
+
+
+# --- 2. the extent scan, and a reader that dies ------------------------------------------------------------
+
+
+def test_a_reader_that_aborts_still_leaves_a_line_on_stderr(tmp_path: Path) -> None:
+    # What calamine did on the reviewer's files (exit 134, nothing on stderr): the scan now refuses those before
+    # the reader runs (test_cli_hostile), and should another abort remain, faulthandler names it.
+    code = "import os, pathlib; from bleu_xl import sheets; sheets._reader_call(pathlib.Path('x.xlsx'), os.abort)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == -signal.SIGABRT
+    assert done.stderr.startswith("Fatal Python error: Aborted")
+    assert "_reader_call" in done.stderr
+
+
+def test_a_claimed_dimension_past_the_budget_does_not_refuse_a_small_sheet(tmp_path: Path) -> None:
+    # The real extent counts, whatever <dimension> claims (the reader does not allocate by it either).
+    source = workbook(tmp_path / "small.xlsx", [["Reference", "Candidate"], [REF, CAND]])
+    claimed = tmp_path / "bigdim.xlsx"
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(claimed, "w") as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                data = re.sub(rb'<dimension ref="[^"]*"/>', b'<dimension ref="A1:Z1000000"/>', data)
+                assert b"A1:Z1000000" in data
+            new.writestr(info, data)
+    rows = scored(claimed)
+    assert [(row["Reference"], row["Candidate"]) for row in rows] == [(REF, CAND)]
+    assert rows[0]["BLEU-2"] == pytest.approx(score(REF, CAND).bleu)
