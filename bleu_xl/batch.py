@@ -26,6 +26,7 @@ from .tokenizer import prepare as prepare_tokenizer
 __all__ = [
     "Comparison",
     "Layout",
+    "NoColumnsFound",
     "Result",
     "ScoredPair",
     "compare_table",
@@ -41,6 +42,11 @@ HEADER_SEARCH_ROWS = 50
 LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whatever the sheet
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
+
+
+class NoColumnsFound(InputError):
+    """A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
+    the template's "Start here"): the one refusal after which another sheet may be read instead."""
 
 
 class ScoredPair(NamedTuple):
@@ -99,15 +105,18 @@ class Layout:
         header = self.headers[col] if col < len(self.headers) else ""
         return f"{column_letter(col)} {header!r}" if header else column_letter(col)
 
-    def describe(self) -> str:
-        """Which header row and columns are used: printed on every run, so a wrong guess is visible."""
+    def describe(self, compared: int | None = None) -> str:
+        """Which header row and columns are used: printed on every run, so a wrong guess is visible. With
+        ``compared`` (compare's --b column), the candidate column is --a."""
         where = "no header row" if self.header_row is None else f"header row {self.header_row + 1}"
         if self.reference_text is not None:
             labelled = f"the cell {self.reference_source} (labelled Reference above the headers)"
             refs = "the --reference text" if self.reference_source == "--reference" else labelled
         else:
             refs = ", ".join(self.name(c) for c in self.reference_cols)
-        return f"{where}; candidate {self.name(self.candidate_col)}; reference {refs}"
+        if compared is None:
+            return f"{where}; candidate {self.name(self.candidate_col)}; reference {refs}"
+        return f"{where}; --a {self.name(self.candidate_col)}, --b {self.name(compared)}; reference {refs}"
 
 
 @dataclass
@@ -267,6 +276,11 @@ def _find_header_row(
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
         return None
     first = next((row for row in texts if any(row)), [])
+    if not any(_has(row, CANDIDATE_NAMES) or _has(row, REFERENCE_NAMES) for row in texts) and not any(
+        _holds_header(row, spec) for row in texts for spec in given if spec
+    ):
+        listed = _listing(first)
+        raise NoColumnsFound(f"sheet {sheet.name!r}: no candidate or reference column; headers found: {listed}")
     missing = "candidate column"
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
@@ -290,7 +304,7 @@ def find_layout(
     """
     rows = sheet.rows
     if not rows or all(_header_text(v) == "" for row in rows[:HEADER_SEARCH_ROWS] for v in row):
-        raise InputError(f"sheet {sheet.name!r} is empty")
+        raise NoColumnsFound(f"sheet {sheet.name!r} is empty")
     if no_header:
         index: int | None = None
     elif header_row is not None:
@@ -512,6 +526,7 @@ class Comparison:
     b_name: str
     scores_a: list[float | None]
     scores_b: list[float | None]
+    b_col: int = -1  # the column of B, 0-based
 
 
 def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345) -> Comparison:
@@ -558,4 +573,5 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
         name(b_index),
         bleu_column(pairs_a),
         bleu_column(pairs_b),
+        b_index,
     )

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .batch import Layout, Result, compare_table, find_layout, result_header, score_table
+from .batch import Layout, NoColumnsFound, Result, compare_table, find_layout, result_header, score_table
 from .bleu import SMOOTHING_METHODS, BleuError
 from .explain import explain
 from .sheets import InputError, OutputFile, Sheet, output_delimiter, read_input, write_csv, write_json_lines
@@ -174,24 +174,31 @@ def _read_table(
 
     try:
         layout = layout_of(table)
-    except InputError:
-        # Without --sheet, a workbook whose first sheet is a cover page (the template's "Start here") is read from
-        # its first sheet that has the columns; the line printed below names the sheet used.
-        if sheet is not None or table.encoding is not None or len(table.sheet_names) < 2:
+    except NoColumnsFound:
+        # Without --sheet, a workbook whose first visible sheet is a cover page (the template's "Start here": no
+        # candidate or reference header at all) is read from the next visible sheet that has them; the line
+        # printed below names the sheet used. Any other problem is the first sheet's, and is reported.
+        if sheet is not None or table.encoding is not None:
             raise
-        for name in table.sheet_names[1:]:
+        later = table.sheet_names[table.sheet_names.index(table.name) + 1 :]
+        for name in (n for n in later if n not in table.hidden_sheets):
             other = read_input(input_path, name, encoding=encoding, delimiter=_delimiter(delimiter))
             try:
                 layout, table = layout_of(other), other
                 break
-            except InputError:
+            except NoColumnsFound:
                 continue
         else:
             raise
-    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
     if announce:
-        echo(f"bleu-xl: {input_path}{read_as}: {layout.describe()}", err=True)
+        _announce(input_path, table, layout.describe())
     return table, layout
+
+
+def _announce(input_path: str, table: Sheet, columns: str) -> None:
+    """The line on standard error that says what was read: the sheet (or encoding), header row and columns."""
+    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
+    echo(f"bleu-xl: {input_path}{read_as}: {columns}", err=True)
 
 
 @main.command("score")
@@ -499,9 +506,10 @@ def compare_command(
             reference_cols,
             a_col,
             reference_text,
-            announce=False,  # the output is the comparison itself, and names both columns
+            announce=False,  # below, once the --b column is known too
         )
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+        _announce(input_path, table, layout.describe(compared=comparison.b_col))
         result = comparison.result
         verdict = result.verdict(comparison.a_name, comparison.b_name)
         if target:

@@ -106,13 +106,15 @@ class Sheet:
 
     Error cells (``#N/A``) are :class:`CellError` values. ``hidden_columns`` are 0-based; ``uncached`` holds the
     (row, column) of formulas saved without a value (openpyxl saves them so: every reader sees them blank), and
-    ``uncached_count`` how many there are (past ``MAX_UNCACHED_KEPT`` only the count is kept).
+    ``uncached_count`` how many there are (past ``MAX_UNCACHED_KEPT`` only the count is kept). Without a sheet
+    named, a workbook is read from its first visible sheet.
     """
 
     name: str
     rows: list[list[Any]]
     sheet_names: list[str]
     hidden_columns: frozenset[int] = frozenset()
+    hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
     uncached: frozenset[tuple[int, int]] = frozenset()
     uncached_count: int = 0
     encoding: str | None = None
@@ -515,12 +517,13 @@ def _reader_call(file: Path, call: Any) -> Any:
 
 def read_workbook(file: Path, sheet: str | None) -> Sheet:
     scans = _check_workbook(file)
-    from python_calamine import CalamineWorkbook  # fast Rust reader, loaded only for workbooks
+    from python_calamine import CalamineWorkbook, SheetVisibleEnum  # fast Rust reader, loaded only for workbooks
 
     book = _reader_call(file, lambda: CalamineWorkbook.from_path(str(file)))
     names = list(book.sheet_names) or list(scans)
+    hidden = frozenset(m.name for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible)
     if sheet is None:
-        name = names[0]
+        name = next((n for n in names if n not in hidden), names[0])
     elif sheet in names:
         name = sheet
     else:
@@ -537,6 +540,7 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
         name,
         rows,
         names,
+        hidden_sheets=hidden,
         number_formats=_number_formats(file, scan.member, rows) if scan.member else {},
         hidden_columns=frozenset(scan.hidden_columns),
         uncached=frozenset(scan.uncached),

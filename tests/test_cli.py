@@ -323,7 +323,7 @@ def test_unknown_sheet(workbook: Path) -> None:
 
 def test_missing_columns_lists_headers(tmp_path: Path) -> None:
     path = make_xlsx(tmp_path / "cols.xlsx", [["Source", "Target"], ["a", "b"]])
-    assert "no candidate column; headers found: A 'Source', B 'Target'" in refused(path)
+    assert "no candidate or reference column; headers found: A 'Source', B 'Target'" in refused(path)
     path = make_xlsx(tmp_path / "cols2.xlsx", [["Source", "Candidate"], ["a", "b"]])
     assert "no reference column" in refused(path) and "A 'Source', B 'Candidate'" in refused(path)
     assert "no candidate column 'Z1'" in refused(path, "--candidate-col", "Z1")

@@ -112,3 +112,104 @@ def test_a_claimed_dimension_past_the_budget_does_not_refuse_a_small_sheet(tmp_p
     rows = scored(claimed)
     assert [(row["Reference"], row["Candidate"]) for row in rows] == [(REF, CAND)]
     assert rows[0]["BLEU-2"] == pytest.approx(score(REF, CAND).bleu)
+
+
+# --- 3, 7, 9. which sheet is read without --sheet ------------------------------------------------------------
+
+
+def sheets_workbook(path: Path, sheets: list[tuple[str, list[list], str]]) -> Path:
+    """A workbook of several sheets: (name, rows, state), state "visible", "hidden" or "veryHidden"."""
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for name, rows, state in sheets:
+        sheet = book.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+        sheet.sheet_state = state
+    book.save(path)
+    return path
+
+
+COVER = ["Start here: put your references in column A of the Rank sheet"]
+
+
+def test_an_ambiguous_first_sheet_is_reported_not_skipped(tmp_path: Path) -> None:
+    path = sheets_workbook(
+        tmp_path / "fallback.xlsx",
+        [
+            ("Current", [["Reference", "Candidate", "Candidate"], [REF, "a dog", REF]], "visible"),
+            ("Archive 2023", [["Reference", "Candidate"], ["old ref text", "old ref text"]], "visible"),
+        ],
+    )
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2
+    assert "sheet 'Current': 2 columns could be the candidate (B 'Candidate', C 'Candidate')" in result.stderr
+    assert not (tmp_path / "out.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("problem", "rows", "message"),
+    [
+        (
+            "empty candidate column",
+            [["Reference", "Candidate"], [REF, None]],
+            "the candidate column B 'Candidate' is empty",
+        ),
+        ("no reference", [["Candidate"], [CAND]], "no reference column"),
+        ("no candidate header", [["Reference", "Notes"], [REF, "x"]], "no candidate column"),
+    ],
+)
+def test_a_first_sheet_with_headers_but_a_problem_is_reported(
+    tmp_path: Path, problem: str, rows: list[list], message: str
+) -> None:
+    path = sheets_workbook(
+        tmp_path / "book.xlsx",
+        [("Current", rows, "visible"), ("Archive", [["Reference", "Candidate"], [REF, REF]], "visible")],
+    )
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2, problem
+    assert "sheet 'Current'" in result.stderr and message in result.stderr
+
+
+def test_a_cover_page_is_skipped_for_the_next_visible_sheet_with_columns(tmp_path: Path) -> None:
+    path = sheets_workbook(
+        tmp_path / "book.xlsx",
+        [
+            ("Start here", [COVER, [], ["Then run bleu-xl score"]], "visible"),
+            ("Old", [["Reference", "Candidate"], ["old", "old"]], "hidden"),
+            ("Lists", [["Reference", "Candidate"], ["older", "older"]], "veryHidden"),
+            ("Copy", [["Reference", "Candidate"], [REF, CAND]], "visible"),
+        ],
+    )
+    result = run("score", str(path), "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert f"bleu-xl: {path}, sheet 'Copy': header row 1; candidate B 'Candidate'" in result.stderr
+    assert [json.loads(line)["Candidate"] for line in result.stdout.splitlines()] == [CAND]
+
+
+def test_a_hidden_first_sheet_is_not_read_by_default(tmp_path: Path) -> None:
+    path = sheets_workbook(
+        tmp_path / "book.xlsx",
+        [
+            ("Old", [["Reference", "Candidate"], ["old", "old"]], "hidden"),
+            ("Copy", [["Reference", "Candidate"], [REF, CAND]], "visible"),
+        ],
+    )
+    assert [row["Candidate"] for row in scored(path)] == [CAND]
+    assert [row["Candidate"] for row in scored(path, "--sheet", "Old")] == ["old"]  # named: read as asked
+
+
+def test_compare_names_its_sheet_and_both_columns(tmp_path: Path) -> None:
+    path = sheets_workbook(
+        tmp_path / "book.xlsx",
+        [
+            ("Start here", [COVER], "visible"),
+            ("Compare", [["Reference", "Prompt A", "Prompt B"], [REF, CAND, REF], [REF, REF, CAND]], "visible"),
+        ],
+    )
+    result = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--samples", "100")
+    assert result.exit_code == 0, result.output
+    first = result.stderr.splitlines()[0]
+    columns = "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
+    assert first == f"bleu-xl: {path}, sheet 'Compare': {columns}"
+    assert result.stdout.startswith("Prompt A: corpus BLEU-2")
