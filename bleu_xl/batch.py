@@ -254,24 +254,40 @@ def _find_header_row(
     ]
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
-    if not (named or need_candidate or need_reference):  # all given by letter: a header row only if one has names
+    all_by_letter = not (named or need_candidate or need_reference)
+    if all_by_letter:  # a header row only if one has names (over the given columns, or anywhere)
         need_candidate, need_reference = True, reference_text is None
 
-    def holds_named(row: list[str]) -> bool:
-        folded = {fold(t) for t in row if t}
-        return all(spec in folded for spec in named)
+    # A column given by letter has a header too in the header row, and the other headers are in other columns:
+    # so a title above ("Reference copy - spring campaign" in A1, nothing in the given column) is not taken.
+    by_letter = {
+        index for spec in given if spec and fold(spec) not in named and (index := column_index(spec)) is not None
+    }
 
-    for i, row in enumerate(texts):
-        if (
-            holds_named(row)
-            and (not need_candidate or _has(row, CANDIDATE_NAMES))
-            and (not need_reference or _has(row, REFERENCE_NAMES))
-        ):
-            return i
+    def holds_named(row: list[str], strict: bool = True) -> bool:
+        folded = {fold(t) for t in row if t}
+        return all(spec in folded for spec in named) and (
+            not strict or all(c < len(row) and row[c] for c in by_letter)
+        )
+
+    def others(row: list[str]) -> list[str]:
+        return row if all_by_letter else [t for c, t in enumerate(row) if c not in by_letter]
+
+    # Strictly first; then, for a given column with no header over it, a row of several headers with an exact
+    # candidate or reference header (a qualified one, "Reference copy - spring campaign", is a title).
+    for strict in (True, False) if by_letter else (True,):
+        for i, row in enumerate(texts):
+            if (
+                holds_named(row, strict)
+                and (strict or sum(1 for t in row if t) >= 2)
+                and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=not strict))
+                and (not need_reference or _has(others(row), REFERENCE_NAMES, exact=not strict))
+            ):
+                return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):
             for i, row in enumerate(texts):
-                if holds_named(row) and (not need_candidate or _has(row, CANDIDATE_NAMES, exact=exact)):
+                if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
         return None

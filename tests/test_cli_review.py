@@ -213,3 +213,29 @@ def test_compare_names_its_sheet_and_both_columns(tmp_path: Path) -> None:
     columns = "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
     assert first == f"bleu-xl: {path}, sheet 'Compare': {columns}"
     assert result.stdout.startswith("Prompt A: corpus BLEU-2")
+
+
+# --- 4. a title row above the headers, one column given by letter --------------------------------------------
+
+SPRING = [
+    [1, REF, CAND],
+    [2, "free delivery on every order", "free delivery on all orders"],
+]
+
+
+@pytest.mark.parametrize(
+    ("title", "given"),
+    [
+        ("Reference copy - spring campaign", ("--candidate-col", "C")),
+        ("Candidate copy - spring campaign", ("--reference-col", "B")),
+        ("Reference copy - spring campaign", ("--candidate-col", "C", "--reference-col", "B")),
+    ],
+)
+def test_a_title_row_is_not_the_header_row(tmp_path: Path, title: str, given: tuple[str, ...]) -> None:
+    path = workbook(tmp_path / "title.xlsx", [[title], [], ["ID", "Reference", "Candidate"], *SPRING])
+    result = run("score", str(path), "--format", "json", "-o", "-", *given)
+    assert result.exit_code == 0, result.output
+    assert "header row 3; candidate C 'Candidate'; reference B 'Reference'" in result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(row["ID"], row["Candidate"]) for row in rows] == [(1, CAND), (2, "free delivery on all orders")]
+    assert rows[0]["BLEU-2"] == pytest.approx(score(REF, CAND).bleu)
