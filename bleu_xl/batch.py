@@ -208,9 +208,16 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
     kinds = {i: _known(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
+    numbered = [i for i, k in visible.items() if k == "numbered"]
     for kind in ("exact", "numbered", "qualified"):
         found = [i for i, k in visible.items() if k == kind]
-        if len(found) == 1 or (found and kind == "numbered" and what == "reference"):
+        if kind == "exact" and len(found) == 1 and numbered:
+            # "Reference" beside "Reference 2": several references, as Reference 1 / Reference 2 are; for the
+            # candidate, two columns of the same name, which is ambiguous.
+            found = sorted(found + numbered)
+            if what == "reference":
+                return found
+        elif len(found) == 1 or (found and kind == "numbered" and what == "reference"):
             return found
         if found:
             listed = ", ".join(f"{column_letter(i)} {headers[i]!r}" for i in found)

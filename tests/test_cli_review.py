@@ -239,3 +239,27 @@ def test_a_title_row_is_not_the_header_row(tmp_path: Path, title: str, given: tu
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(row["ID"], row["Candidate"]) for row in rows] == [(1, CAND), (2, "free delivery on all orders")]
     assert rows[0]["BLEU-2"] == pytest.approx(score(REF, CAND).bleu)
+
+
+# --- 5. an exact name beside a numbered one ------------------------------------------------------------------
+
+
+def test_reference_beside_reference_2_uses_both_as_references(tmp_path: Path) -> None:
+    other = "a cat sat on the mat"
+    path = workbook(tmp_path / "refs.xlsx", [["Reference", "Reference 2", "Candidate"], [REF, other, CAND]])
+    result = run("score", str(path), "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert "reference A 'Reference', B 'Reference 2'" in result.stderr
+    assert json.loads(result.stdout)["BLEU-2"] == pytest.approx(score([REF, other], CAND).bleu)
+    assert score([REF, other], CAND).bleu != score(REF, CAND).bleu
+
+
+def test_candidate_beside_candidate_2_is_ambiguous(tmp_path: Path) -> None:
+    path = workbook(tmp_path / "cands.xlsx", [["Reference", "Candidate", "Candidate 2"], [REF, CAND, REF]])
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2
+    assert (
+        "2 columns could be the candidate (B 'Candidate', C 'Candidate 2'); choose one with --candidate-col, "
+        "e.g. --candidate-col B" in result.stderr
+    )
+    assert not (tmp_path / "out.csv").exists()
