@@ -30,6 +30,7 @@ __all__ = [
     "Result",
     "ScoredPair",
     "compare_table",
+    "distinct_names",
     "find_layout",
     "result_header",
     "score_table",
@@ -161,6 +162,21 @@ class Result:
         return self.corpus.signature if self.corpus else signature(self.max_n, self.smoothing)
 
 
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """Column names made distinct for JSON keys and headers: a second "Notes" is "Notes (2)", a third
+    "Notes (3)", never a name another column already has."""
+    taken = set(names)
+    seen: set[str] = set()
+    distinct = []
+    for name in names:
+        unique, number = name, 2
+        while unique in seen or (unique != name and unique in taken):
+            unique, number = f"{name} ({number})", number + 1
+        seen.add(unique)
+        distinct.append(unique)
+    return distinct
+
+
 def result_header(max_n: int) -> list[str]:
     """The result columns: BLEU-N and its rank, then value, numerator and denominator per order, BP, r, c, note."""
     names = [f"BLEU-{max_n}", "rank"]
@@ -273,9 +289,7 @@ def _find_header_row(
 
     def holds_named(row: list[str], strict: bool = True) -> bool:
         folded = {fold(t) for t in row if t}
-        return all(spec in folded for spec in named) and (
-            not strict or all(c < len(row) and row[c] for c in by_letter)
-        )
+        return all(spec in folded for spec in named) and (not strict or all(c < len(row) and row[c] for c in by_letter))
 
     def others(row: list[str]) -> list[str]:
         return row if all_by_letter else [t for c, t in enumerate(row) if c not in by_letter]
@@ -516,7 +530,7 @@ def score_table(
     if scored:
         total = sum_stats((o.stats for o in scored), max_n)
         corpus = score_from_stats(total, max_n, smoothing, max(o.references for o in scored))
-    header = [layout.headers[i] or column_letter(i) for i in range(len(layout.headers))]
+    header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
     data = sheet.rows[layout.data_start :]
     return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))
 

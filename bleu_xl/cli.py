@@ -17,7 +17,16 @@ from typing import Any
 import click
 
 from . import __version__
-from .batch import Layout, NoColumnsFound, Result, compare_table, find_layout, result_header, score_table
+from .batch import (
+    Layout,
+    NoColumnsFound,
+    Result,
+    compare_table,
+    distinct_names,
+    find_layout,
+    result_header,
+    score_table,
+)
 from .bleu import SMOOTHING_METHODS, BleuError
 from .explain import explain
 from .sheets import InputError, OutputFile, Sheet, output_delimiter, read_input, write_csv, write_json_lines
@@ -339,7 +348,8 @@ def write_result(
     # A result column named like an input column (a scored template already has "BLEU-2") gets a suffix, so
     # that JSON keys and CSV headers stay distinct.
     taken = set(result.header)
-    header = result.header + [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
+    scores = [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
+    header = distinct_names(result.header + scores)
     if fmt == "xlsx":
         from .report import write_scored_workbook
 

@@ -263,3 +263,38 @@ def test_candidate_beside_candidate_2_is_ambiguous(tmp_path: Path) -> None:
         "e.g. --candidate-col B" in result.stderr
     )
     assert not (tmp_path / "out.csv").exists()
+
+
+# --- 6. duplicate and blank headers in the output -------------------------------------------------------------
+
+
+def test_every_output_column_has_its_own_name(tmp_path: Path) -> None:
+    path = tmp_path / "dup.csv"
+    path.write_text(
+        "Notes,Reference,Notes,,Candidate,Notes (2),BLEU-2\n"
+        "first,the cat sat on the mat,second,blank,the cat sat,third,old\n",
+        encoding="utf-8",
+    )
+    (row,) = scored(path)
+    assert list(row)[:8] == [
+        "Notes",
+        "Reference",
+        "Notes (3)",
+        "D",
+        "Candidate",
+        "Notes (2)",
+        "BLEU-2",
+        "BLEU-2 (bleu-xl)",
+    ]
+    assert [row["Notes"], row["Notes (3)"], row["D"], row["Notes (2)"], row["BLEU-2"]] == [
+        "first",
+        "second",
+        "blank",
+        "third",
+        "old",
+    ]
+    assert row["BLEU-2 (bleu-xl)"] == pytest.approx(score(REF, "the cat sat").bleu)
+    csv_out = tmp_path / "out.csv"
+    assert run("score", str(path), "-o", str(csv_out), "-q").exit_code == 0
+    header = csv_out.read_text(encoding="utf-8-sig").splitlines()[0]
+    assert header.count('"Notes') == 3 and '"Notes (3)"' in header
