@@ -824,9 +824,18 @@ class OutputFile:
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 
+#: A plain number as text: a sign, digits (grouped by thousands with , . or a space, or not), a decimal point or
+#: comma, an exponent, a percent sign. A spreadsheet reads it as that number and nothing else, so it keeps its
+#: sign without a ``'`` ("-5", "-0,5", "+1,234.50"); "-2+3" is an expression, and is neutralised.
+PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:[,. \u00a0]\d{3})+)(?:[.,]\d+)?(?:[eE][+-]?\d+)?%?", re.ASCII)
+
+
 def neutralise(text: str) -> str:
-    """A leading ``'`` for text a spreadsheet would run as a formula: ``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``."""
-    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+    """A leading ``'`` for text a spreadsheet would run as a formula: ``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``;
+    a plain number such as ``-5`` is left as it is."""
+    if text.startswith(FORMULA_TRIGGERS) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def output_delimiter(given: str | None, output: str, sheet: Sheet) -> str:

@@ -3,6 +3,7 @@ here), and what the command line must do with it."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import json
 import re
@@ -298,3 +299,21 @@ def test_every_output_column_has_its_own_name(tmp_path: Path) -> None:
     assert run("score", str(path), "-o", str(csv_out), "-q").exit_code == 0
     header = csv_out.read_text(encoding="utf-8-sig").splitlines()[0]
     assert header.count('"Notes') == 3 and '"Notes (3)"' in header
+
+
+# --- 8. CSV injection: plain numbers keep their sign ----------------------------------------------------------
+
+NUMBERS = ["-5", "-0,5", "-0.5", "+5", "-1,234.56", "-1.234,56", "-1 234,5", "-2e3", "-15%"]
+FORMULAS = ["-2+3", "=1+1", "@SUM(A1)", "+A1", "-A1", "-5,", "-", "- 5", "-5\n=1", "-1,23456.7", "-٥", "+1+1"]
+
+
+def test_plain_numbers_are_not_neutralised_but_formulas_are(tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    lines = [f"{REF},{CAND},{text}" for text in NUMBERS + FORMULAS]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["Reference", "Candidate", "Notes"], *(row.split(",", 2) for row in lines)])
+    out = tmp_path / "out.csv"
+    assert run("score", str(path), "-o", str(out), "-q").exit_code == 0
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        notes = [row[2] for row in csv.reader(handle)][1:]
+    assert notes == NUMBERS + ["'" + text for text in FORMULAS]
