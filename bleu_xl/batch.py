@@ -63,6 +63,11 @@ class ScoredPair(NamedTuple):
 Outcome = ScoredPair | str
 
 
+def shortened(text: str, limit: int = 60) -> str:
+    """A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 def fold(text: str) -> str:
     """A header as the column rules compare it: trimmed, single spaces, accents removed, any case."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -96,6 +101,7 @@ class Layout:
     reference_text: str | None = None
     reference_source: str = ""
     headers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the command line says on stderr besides the columns
 
     @property
     def data_start(self) -> int:
@@ -104,7 +110,7 @@ class Layout:
     def name(self, col: int) -> str:
         """A column as the messages show it: its letter and header, ``C "Candidate"``."""
         header = self.headers[col] if col < len(self.headers) else ""
-        return f"{column_letter(col)} {header!r}" if header else column_letter(col)
+        return f"{column_letter(col)} {shortened(header)!r}" if header else column_letter(col)
 
     def describe(self, compared: int | None = None) -> str:
         """Which header row and columns are used: printed on every run, so a wrong guess is visible. With
@@ -214,7 +220,7 @@ def _resolve(spec: str, headers: list[str], what: str, sheet: str, *, header_row
 
 
 def _listing(headers: Sequence[str]) -> str:
-    named = [f"{column_letter(i)} {h[:40]!r}" for i, h in enumerate(headers) if h]
+    named = [f"{column_letter(i)} {shortened(h, 40)!r}" for i, h in enumerate(headers) if h]
     more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
     return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
 
@@ -236,7 +242,7 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
         elif len(found) == 1 or (found and kind == "numbered" and what == "reference"):
             return found
         if found:
-            listed = ", ".join(f"{column_letter(i)} {headers[i]!r}" for i in found)
+            listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); "
                 f"choose one with --{what}-col, e.g. --{what}-col {column_letter(found[0])}"
@@ -244,8 +250,8 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     hidden = [i for i, k in kinds.items() if k and i in sheet.hidden_columns]
     if hidden:
         raise InputError(
-            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {headers[hidden[0]]!r} is hidden, "
-            f"and hidden columns are not chosen by themselves; give --{what}-col {column_letter(hidden[0])}"
+            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {shortened(headers[hidden[0]])!r} "
+            f"is hidden, and hidden columns are not chosen by themselves; give --{what}-col {column_letter(hidden[0])}"
         )
     return []
 
@@ -267,7 +273,9 @@ def _find_header_row(
     header where those are not given (so titles above are skipped). Without reference columns (a labelled
     reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
     columns are given by letter and no row holds headers: every row is data."""
-    texts = [[_header_text(v) for v in row] for row in sheet.rows[:HEADER_SEARCH_ROWS]]
+    # The first 50 rows from the first one with text: blank rows above a table do not use up the search.
+    start = next((r for r, row in enumerate(sheet.rows) if any(_header_text(v) for v in row)), 0)
+    texts = [[_header_text(v) for v in row] for row in sheet.rows[start : start + HEADER_SEARCH_ROWS]]
     given = [candidate_col, *reference_cols]
     # A column given by name; a letter-like name ("mt", "ID") counts as a name where a row holds it as a header.
     named = [
@@ -297,7 +305,7 @@ def _find_header_row(
     # Strictly first; then, for a given column with no header over it, a row of several headers with an exact
     # candidate or reference header (a qualified one, "Reference copy - spring campaign", is a title).
     for strict in (True, False) if by_letter else (True,):
-        for i, row in enumerate(texts):
+        for i, row in enumerate(texts, start):
             if (
                 holds_named(row, strict)
                 and (strict or sum(1 for t in row if t) >= 2)
@@ -307,7 +315,7 @@ def _find_header_row(
                 return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):
-            for i, row in enumerate(texts):
+            for i, row in enumerate(texts, start):
                 if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
@@ -340,7 +348,7 @@ def find_layout(
     ``header_row`` is 1-based as Excel numbers rows; ``no_header`` says every row is data.
     """
     rows = sheet.rows
-    if not rows or all(_header_text(v) == "" for row in rows[:HEADER_SEARCH_ROWS] for v in row):
+    if not any(_header_text(v) for row in rows for v in row):
         raise NoColumnsFound(f"sheet {sheet.name!r} is empty")
     if no_header:
         index: int | None = None
@@ -381,14 +389,25 @@ def find_layout(
                     f"headers); headers found: {_listing(headers)}; use --reference-col or --reference"
                 )
             layout.reference_text, layout.reference_source = labelled
+    if len(layout.reference_cols) > 1 and not reference_cols:
+        # Numbered references found by their headers: an empty one (Reference 3 prepared but never filled) is
+        # left out, and said so, rather than refusing the sheet; at least one must hold text.
+        empty = [c for c in layout.reference_cols if _is_empty(rows, c, layout.data_start)]
+        if len(empty) < len(layout.reference_cols):
+            layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
+            layout.notes += [f"the reference column {layout.name(c)} is empty: left out" for c in empty]
     if layout.reference_cols:
         layout.reference_source = ", ".join(headers[i] or column_letter(i) for i in layout.reference_cols)
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
         _check_cached(sheet, layout, col, what)
-        if all(col >= len(row) or cell_text(row[col]) is None for row in rows[layout.data_start :]):
+        if _is_empty(rows, col, layout.data_start):
             below = "" if index is None else f" below the header row {index + 1}"
             raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}")
     return layout
+
+
+def _is_empty(rows: list[list[Any]], col: int, start: int) -> bool:
+    return all(col >= len(row) or cell_text(row[col]) is None for row in rows[start:])
 
 
 def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:

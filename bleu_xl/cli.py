@@ -200,14 +200,17 @@ def _read_table(
         else:
             raise
     if announce:
-        _announce(input_path, table, layout.describe())
+        _announce(input_path, table, layout)
     return table, layout
 
 
-def _announce(input_path: str, table: Sheet, columns: str) -> None:
-    """The line on standard error that says what was read: the sheet (or encoding), header row and columns."""
+def _announce(input_path: str, table: Sheet, layout: Layout, compared: int | None = None) -> None:
+    """The line on standard error that says what was read: the sheet (or encoding), header row and columns;
+    then a line per note (a column left out)."""
     read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
-    echo(f"bleu-xl: {input_path}{read_as}: {columns}", err=True)
+    echo(f"bleu-xl: {input_path}{read_as}: {layout.describe(compared)}", err=True)
+    for note in layout.notes:
+        echo(f"bleu-xl: note: {note}", err=True)
 
 
 @main.command("score")
@@ -519,7 +522,7 @@ def compare_command(
             announce=False,  # below, once the --b column is known too
         )
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
-        _announce(input_path, table, layout.describe(compared=comparison.b_col))
+        _announce(input_path, table, layout, compared=comparison.b_col)
         result = comparison.result
         verdict = result.verdict(comparison.a_name, comparison.b_name)
         if target:

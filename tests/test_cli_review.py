@@ -317,3 +317,45 @@ def test_plain_numbers_are_not_neutralised_but_formulas_are(tmp_path: Path) -> N
     with out.open(encoding="utf-8-sig", newline="") as handle:
         notes = [row[2] for row in csv.reader(handle)][1:]
     assert notes == NUMBERS + ["'" + text for text in FORMULAS]
+
+
+# --- 10. smaller findings -------------------------------------------------------------------------------------
+
+
+def test_an_empty_numbered_reference_column_is_left_out_with_a_note(tmp_path: Path) -> None:
+    path = workbook(
+        tmp_path / "refs.xlsx", [["Reference 1", "Reference 2", "Candidate"], [REF, None, CAND], [REF, None, REF]]
+    )
+    result = run("score", str(path), "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert "reference A 'Reference 1'\nbleu-xl: note: the reference column B 'Reference 2' is empty: left out\n" in (
+        result.stderr
+    )
+    assert [json.loads(line)["BLEU-2"] for line in result.stdout.splitlines()] == [score(REF, CAND).bleu, 1.0]
+    all_empty = workbook(tmp_path / "none.xlsx", [["Reference 1", "Reference 2", "Candidate"], [None, None, CAND]])
+    result = run("score", str(all_empty), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2 and "the reference column A 'Reference 1' is empty" in result.stderr
+
+
+def test_blank_rows_above_the_table_do_not_hide_its_headers(tmp_path: Path) -> None:
+    path = workbook(tmp_path / "low.xlsx", [[None]] * 55 + [["Reference", "Candidate"], [REF, CAND]])
+    result = run("score", str(path), "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert "header row 56; candidate B 'Candidate'" in result.stderr
+    assert [json.loads(line)["Candidate"] for line in result.stdout.splitlines()] == [CAND]
+    assert [row["Candidate"] for row in scored(path, "--header-row", "56")] == [CAND]
+
+
+def test_a_very_long_header_is_cut_in_the_stderr_line(tmp_path: Path) -> None:
+    long = "Candidate " + "very long words " * 40
+    path = workbook(tmp_path / "long.xlsx", [["Reference", long], [REF, CAND]])
+    result = run("score", str(path), "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    line = result.stderr.splitlines()[0]
+    assert f"candidate B '{long[:59]}\u2026'; reference A 'Reference'" in line and long[:60] not in line
+
+
+def test_a_macroman_csv_reads_right_with_its_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "mac.csv"
+    path.write_bytes("Reference,Candidate\ncafé crème,café\n".encode("mac_roman"))
+    assert scored(path, "--encoding", "mac_roman")[0]["Reference"] == "café crème"
