@@ -522,7 +522,8 @@ def compare_command(
             announce=False,  # below, once the --b column is known too
         )
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
-        _announce(input_path, table, layout, compared=comparison.b_col)
+        if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
+            _announce(input_path, table, layout, compared=comparison.b_col)
         result = comparison.result
         verdict = result.verdict(comparison.a_name, comparison.b_name)
         if target:
@@ -548,6 +549,9 @@ def compare_command(
             "samples": samples,
             "seed": seed,
             "verdict": verdict,
+            "sheet": table.name,
+            "columns": layout.describe(comparison.b_col),
+            "notes": layout.notes,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return

@@ -359,3 +359,15 @@ def test_a_macroman_csv_reads_right_with_its_encoding(tmp_path: Path) -> None:
     path = tmp_path / "mac.csv"
     path.write_bytes("Reference,Candidate\ncafé crème,café\n".encode("mac_roman"))
     assert scored(path, "--encoding", "mac_roman")[0]["Reference"] == "café crème"
+
+
+def test_compare_json_names_its_sheet_and_columns_in_the_payload(tmp_path: Path) -> None:
+    path = sheets_workbook(
+        tmp_path / "book.xlsx",
+        [("Compare", [["Reference", "Prompt A", "Prompt B"], [REF, CAND, REF], [REF, REF, CAND]], "visible")],
+    )
+    result = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--samples", "100", "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)  # stdout and stderr together: still one JSON document
+    assert payload["sheet"] == "Compare"
+    assert payload["columns"] == "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
