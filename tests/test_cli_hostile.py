@@ -103,18 +103,15 @@ def header_rows() -> str:
 BUDGET = "beyond the 20,000,000 cells bleu-xl reads"
 GRID = "beyond Excel's grid of 1,048,576 rows x 16,384 columns (A to XFD)"
 UNREADABLE = "has a cell reference bleu-xl cannot read"
+CORNER = '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
+FAR_BELOW_A_WIDE_CELL = '<row r="3"><c r="ZZ3"><v>1</v></c></row><row r="30000"><c><v>1</v></c></row>'
 
 
 @pytest.mark.parametrize(
     ("name", "cells", "head", "expected"),
     [
-        ("corners", '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>', "", BUDGET),
-        (
-            "false small dimension",
-            '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>',
-            '<dimension ref="A1"/>',
-            BUDGET,
-        ),
+        ("corners", CORNER, "", BUDGET),
+        ("false small dimension", CORNER, '<dimension ref="A1"/>', BUDGET),
         ("wide", '<row r="1048576"><c r="CV1048576"><v>1</v></c></row>', "", BUDGET),
         ("row past Excel", '<row r="99999999999"><c r="A99999999999"><v>1</v></c></row>', "", GRID),
         (
@@ -132,12 +129,7 @@ UNREADABLE = "has a cell reference bleu-xl cannot read"
         ("17 digits", '<row><c r="A12345678901234567"><v>1</v></c></row>', "", GRID),
         ("character reference", '<row r="30000"><c r="&#90;&#90;30000"><v>1</v></c></row>', "", UNREADABLE),
         ("character reference in the row", '<row><c r="ZZ&#51;0000"><v>1</v></c></row>', "", UNREADABLE),
-        (
-            "a row far below a wide cell",
-            '<row r="3"><c r="ZZ3"><v>1</v></c></row><row r="30000"><c><v>1</v></c></row>',
-            "",
-            BUDGET,
-        ),
+        ("a row far below a wide cell", FAR_BELOW_A_WIDE_CELL, "", BUDGET),
         ("a > in an attribute", '<row r="30000"><c t="n" x="a>b" r="ZZ30000"><v>1</v></c></row>', "", BUDGET),
         ("column past XFD", '<row r="2"><c r="XFE2"><v>1</v></c></row>', "", GRID),
     ],

@@ -20,6 +20,8 @@ from click.testing import CliRunner
 from bleu_xl import score
 from bleu_xl.cli import main
 
+from .test_cli_files import scored
+
 REF = "the cat sat on the mat"
 CAND = "the cat sat on a mat"
 
@@ -39,15 +41,6 @@ def workbook(path: Path, rows: list[list], formats: dict[str, str] | None = None
         sheet[ref].number_format = number_format
     book.save(path)
     return path
-
-
-def json_rows(result) -> list[dict]:
-    assert result.exit_code == 0, result.output
-    return [json.loads(line) for line in result.stdout.splitlines()]
-
-
-def scored(path: Path, *args: str) -> list[dict]:
-    return json_rows(run("score", str(path), "--format", "json", "-o", "-", "-q", *args))
 
 
 # --- 1. equal number formats in two input columns ----------------------------------------------------------
