@@ -165,6 +165,22 @@ def test_a_first_sheet_with_headers_but_a_problem_is_reported(
     assert "sheet 'Current'" in result.stderr and message in result.stderr
 
 
+def test_a_first_sheet_whose_candidate_is_hidden_is_reported_not_skipped(tmp_path: Path) -> None:
+    path = sheets_workbook(
+        tmp_path / "book.xlsx",
+        [
+            ("Current", [["Reference", "Candidate"], [REF, CAND]], "visible"),
+            ("Archive", [["Reference", "Candidate"], [REF, REF]], "visible"),
+        ],
+    )
+    book = openpyxl.load_workbook(path)
+    book["Current"].column_dimensions["B"].hidden = True
+    book.save(path)
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 2
+    assert "sheet 'Current': the candidate column B 'Candidate' is hidden" in result.stderr
+
+
 def test_a_cover_page_is_skipped_for_the_next_visible_sheet_with_columns(tmp_path: Path) -> None:
     path = sheets_workbook(
         tmp_path / "book.xlsx",
