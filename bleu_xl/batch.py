@@ -24,6 +24,7 @@ from .sheets import InputError, Sheet, column_index, column_letter
 from .tokenizer import prepare as prepare_tokenizer
 
 __all__ = [
+    "ColumnNotFound",
     "Comparison",
     "Layout",
     "NoColumnsFound",
@@ -48,6 +49,11 @@ CHUNK = 25_000
 class NoColumnsFound(InputError):
     """A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
     the template's "Start here"): the one refusal after which another sheet may be read instead."""
+
+
+class ColumnNotFound(InputError):
+    """A column given by name (``--candidate-col "Prompt A"``) that the sheet does not have: past the first
+    sheet, the search for the sheet to read goes on to the next."""
 
 
 class ScoredPair(NamedTuple):
@@ -216,7 +222,7 @@ def _resolve(spec: str, headers: list[str], what: str, sheet: str, *, header_row
         return index
     if header_row is None:
         raise InputError(f"sheet {sheet!r}: with no header row, give the {what} column by letter (not {spec!r})")
-    raise InputError(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}")
+    raise ColumnNotFound(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}")
 
 
 def _listing(headers: Sequence[str]) -> str:
@@ -326,12 +332,10 @@ def _find_header_row(
     ):
         listed = _listing(first)
         raise NoColumnsFound(f"sheet {sheet.name!r}: no candidate or reference column; headers found: {listed}")
-    missing = "candidate column"
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
-            missing = f"{what} column {spec!r}"
-            break
-    raise InputError(f"sheet {sheet.name!r}: no {missing}; headers found: {_listing(first)}")
+            raise ColumnNotFound(f"sheet {sheet.name!r}: no {what} column {spec!r}; headers found: {_listing(first)}")
+    raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(first)}")
 
 
 def find_layout(

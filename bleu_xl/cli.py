@@ -18,6 +18,7 @@ import click
 
 from . import __version__
 from .batch import (
+    ColumnNotFound,
     Layout,
     NoColumnsFound,
     Result,
@@ -186,7 +187,8 @@ def _read_table(
     except NoColumnsFound:
         # Without --sheet, a workbook whose first visible sheet is a cover page (the template's "Start here": no
         # candidate or reference header at all) is read from the next visible sheet that has them; the line
-        # printed below names the sheet used. Any other problem is the first sheet's, and is reported.
+        # printed below names the sheet used. Any other problem is the first sheet's, and is reported; past it,
+        # a sheet without a column given by name is passed over too (compare's --a "Candidate A").
         if sheet is not None or table.encoding is not None:
             raise
         later = table.sheet_names[table.sheet_names.index(table.name) + 1 :]
@@ -195,7 +197,7 @@ def _read_table(
             try:
                 layout, table = layout_of(other), other
                 break
-            except NoColumnsFound:
+            except (NoColumnsFound, ColumnNotFound):
                 continue
         else:
             raise

@@ -214,6 +214,7 @@ def test_compare_names_its_sheet_and_both_columns(tmp_path: Path) -> None:
         tmp_path / "book.xlsx",
         [
             ("Start here", [COVER], "visible"),
+            ("Rank", [["Reference", "Candidate"], [REF, CAND]], "visible"),  # no "Prompt A": passed over
             ("Compare", [["Reference", "Prompt A", "Prompt B"], [REF, CAND, REF], [REF, REF, CAND]], "visible"),
         ],
     )
