@@ -147,7 +147,7 @@ def _table_options(fn: Any) -> Any:
     """The options that say how to read the input table, shared by score and compare."""
     for option in reversed(
         [
-            click.option("--sheet", help="Sheet to read (default: the first sheet that has the columns)."),
+            click.option("--sheet", help="Sheet to read (default: the first visible one, past a cover page)."),
             click.option("--header-row", type=click.IntRange(1), help="The row that holds the headers (1 = first)."),
             click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
             click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
