@@ -24,11 +24,14 @@ from .sheets import InputError, Sheet, column_index, column_letter
 from .tokenizer import prepare as prepare_tokenizer
 
 __all__ = [
+    "ColumnNotFound",
     "Comparison",
     "Layout",
+    "NoColumnsFound",
     "Result",
     "ScoredPair",
     "compare_table",
+    "distinct_names",
     "find_layout",
     "result_header",
     "score_table",
@@ -43,6 +46,16 @@ PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
 
 
+class NoColumnsFound(InputError):
+    """A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
+    the template's "Start here"): the one refusal after which another sheet may be read instead."""
+
+
+class ColumnNotFound(InputError):
+    """A column given by name (``--candidate-col "Prompt A"``) that the sheet does not have: past the first
+    sheet, the search for the sheet to read goes on to the next."""
+
+
 class ScoredPair(NamedTuple):
     """One scored row: its BLEU, the other result columns, its statistics and its number of references."""
 
@@ -54,6 +67,11 @@ class ScoredPair(NamedTuple):
 
 #: A row's outcome: its scores, ``""`` for a blank candidate, or the :class:`CellError` that is its note.
 Outcome = ScoredPair | str
+
+
+def shortened(text: str, limit: int = 60) -> str:
+    """A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def fold(text: str) -> str:
@@ -89,6 +107,7 @@ class Layout:
     reference_text: str | None = None
     reference_source: str = ""
     headers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the command line says on stderr besides the columns
 
     @property
     def data_start(self) -> int:
@@ -97,17 +116,20 @@ class Layout:
     def name(self, col: int) -> str:
         """A column as the messages show it: its letter and header, ``C "Candidate"``."""
         header = self.headers[col] if col < len(self.headers) else ""
-        return f"{column_letter(col)} {header!r}" if header else column_letter(col)
+        return f"{column_letter(col)} {shortened(header)!r}" if header else column_letter(col)
 
-    def describe(self) -> str:
-        """Which header row and columns are used: printed on every run, so a wrong guess is visible."""
+    def describe(self, compared: int | None = None) -> str:
+        """Which header row and columns are used: printed on every run, so a wrong guess is visible. With
+        ``compared`` (compare's --b column), the candidate column is --a."""
         where = "no header row" if self.header_row is None else f"header row {self.header_row + 1}"
         if self.reference_text is not None:
             labelled = f"the cell {self.reference_source} (labelled Reference above the headers)"
             refs = "the --reference text" if self.reference_source == "--reference" else labelled
         else:
             refs = ", ".join(self.name(c) for c in self.reference_cols)
-        return f"{where}; candidate {self.name(self.candidate_col)}; reference {refs}"
+        if compared is None:
+            return f"{where}; candidate {self.name(self.candidate_col)}; reference {refs}"
+        return f"{where}; --a {self.name(self.candidate_col)}, --b {self.name(compared)}; reference {refs}"
 
 
 @dataclass
@@ -152,6 +174,21 @@ class Result:
         return self.corpus.signature if self.corpus else signature(self.max_n, self.smoothing)
 
 
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """Column names made distinct for JSON keys and headers: a second "Notes" is "Notes (2)", a third
+    "Notes (3)", never a name another column already has."""
+    taken = set(names)
+    seen: set[str] = set()
+    distinct = []
+    for name in names:
+        unique, number = name, 2
+        while unique in seen or (unique != name and unique in taken):
+            unique, number = f"{name} ({number})", number + 1
+        seen.add(unique)
+        distinct.append(unique)
+    return distinct
+
+
 def result_header(max_n: int) -> list[str]:
     """The result columns: BLEU-N and its rank, then value, numerator and denominator per order, BP, r, c, note."""
     names = [f"BLEU-{max_n}", "rank"]
@@ -185,11 +222,11 @@ def _resolve(spec: str, headers: list[str], what: str, sheet: str, *, header_row
         return index
     if header_row is None:
         raise InputError(f"sheet {sheet!r}: with no header row, give the {what} column by letter (not {spec!r})")
-    raise InputError(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}")
+    raise ColumnNotFound(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}")
 
 
 def _listing(headers: Sequence[str]) -> str:
-    named = [f"{column_letter(i)} {h[:40]!r}" for i, h in enumerate(headers) if h]
+    named = [f"{column_letter(i)} {shortened(h, 40)!r}" for i, h in enumerate(headers) if h]
     more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
     return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
 
@@ -199,12 +236,19 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
     kinds = {i: _known(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
+    numbered = [i for i, k in visible.items() if k == "numbered"]
     for kind in ("exact", "numbered", "qualified"):
         found = [i for i, k in visible.items() if k == kind]
-        if len(found) == 1 or (found and kind == "numbered" and what == "reference"):
+        if kind == "exact" and len(found) == 1 and numbered:
+            # "Reference" beside "Reference 2": several references, as Reference 1 / Reference 2 are; for the
+            # candidate, two columns of the same name, which is ambiguous.
+            found = sorted(found + numbered)
+            if what == "reference":
+                return found
+        elif len(found) == 1 or (found and kind == "numbered" and what == "reference"):
             return found
         if found:
-            listed = ", ".join(f"{column_letter(i)} {headers[i]!r}" for i in found)
+            listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); "
                 f"choose one with --{what}-col, e.g. --{what}-col {column_letter(found[0])}"
@@ -212,8 +256,8 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     hidden = [i for i, k in kinds.items() if k and i in sheet.hidden_columns]
     if hidden:
         raise InputError(
-            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {headers[hidden[0]]!r} is hidden, "
-            f"and hidden columns are not chosen by themselves; give --{what}-col {column_letter(hidden[0])}"
+            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {shortened(headers[hidden[0]])!r} "
+            f"is hidden, and hidden columns are not chosen by themselves; give --{what}-col {column_letter(hidden[0])}"
         )
     return []
 
@@ -235,7 +279,9 @@ def _find_header_row(
     header where those are not given (so titles above are skipped). Without reference columns (a labelled
     reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
     columns are given by letter and no row holds headers: every row is data."""
-    texts = [[_header_text(v) for v in row] for row in sheet.rows[:HEADER_SEARCH_ROWS]]
+    # The first 50 rows from the first one with text: blank rows above a table do not use up the search.
+    start = next((r for r, row in enumerate(sheet.rows) if any(_header_text(v) for v in row)), 0)
+    texts = [[_header_text(v) for v in row] for row in sheet.rows[start : start + HEADER_SEARCH_ROWS]]
     given = [candidate_col, *reference_cols]
     # A column given by name; a letter-like name ("mt", "ID") counts as a name where a row holds it as a header.
     named = [
@@ -245,34 +291,51 @@ def _find_header_row(
     ]
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
-    if not (named or need_candidate or need_reference):  # all given by letter: a header row only if one has names
+    all_by_letter = not (named or need_candidate or need_reference)
+    if all_by_letter:  # a header row only if one has names (over the given columns, or anywhere)
         need_candidate, need_reference = True, reference_text is None
 
-    def holds_named(row: list[str]) -> bool:
-        folded = {fold(t) for t in row if t}
-        return all(spec in folded for spec in named)
+    # A column given by letter has a header too in the header row, and the other headers are in other columns:
+    # so a title above ("Reference copy - spring campaign" in A1, nothing in the given column) is not taken.
+    by_letter = {
+        index for spec in given if spec and fold(spec) not in named and (index := column_index(spec)) is not None
+    }
 
-    for i, row in enumerate(texts):
-        if (
-            holds_named(row)
-            and (not need_candidate or _has(row, CANDIDATE_NAMES))
-            and (not need_reference or _has(row, REFERENCE_NAMES))
-        ):
-            return i
+    def holds_named(row: list[str], strict: bool = True) -> bool:
+        folded = {fold(t) for t in row if t}
+        return all(spec in folded for spec in named) and (not strict or all(c < len(row) and row[c] for c in by_letter))
+
+    def others(row: list[str]) -> list[str]:
+        return row if all_by_letter else [t for c, t in enumerate(row) if c not in by_letter]
+
+    # Strictly first; then, for a given column with no header over it, a row of several headers with an exact
+    # candidate or reference header (a qualified one, "Reference copy - spring campaign", is a title).
+    for strict in (True, False) if by_letter else (True,):
+        for i, row in enumerate(texts, start):
+            if (
+                holds_named(row, strict)
+                and (strict or sum(1 for t in row if t) >= 2)
+                and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=not strict))
+                and (not need_reference or _has(others(row), REFERENCE_NAMES, exact=not strict))
+            ):
+                return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):
-            for i, row in enumerate(texts):
-                if holds_named(row) and (not need_candidate or _has(row, CANDIDATE_NAMES, exact=exact)):
+            for i, row in enumerate(texts, start):
+                if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
         return None
     first = next((row for row in texts if any(row)), [])
-    missing = "candidate column"
+    if not any(_has(row, CANDIDATE_NAMES) or _has(row, REFERENCE_NAMES) for row in texts) and not any(
+        _holds_header(row, spec) for row in texts for spec in given if spec
+    ):
+        listed = _listing(first)
+        raise NoColumnsFound(f"sheet {sheet.name!r}: no candidate or reference column; headers found: {listed}")
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
-            missing = f"{what} column {spec!r}"
-            break
-    raise InputError(f"sheet {sheet.name!r}: no {missing}; headers found: {_listing(first)}")
+            raise ColumnNotFound(f"sheet {sheet.name!r}: no {what} column {spec!r}; headers found: {_listing(first)}")
+    raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(first)}")
 
 
 def find_layout(
@@ -289,8 +352,8 @@ def find_layout(
     ``header_row`` is 1-based as Excel numbers rows; ``no_header`` says every row is data.
     """
     rows = sheet.rows
-    if not rows or all(_header_text(v) == "" for row in rows[:HEADER_SEARCH_ROWS] for v in row):
-        raise InputError(f"sheet {sheet.name!r} is empty")
+    if not any(_header_text(v) for row in rows for v in row):
+        raise NoColumnsFound(f"sheet {sheet.name!r} is empty")
     if no_header:
         index: int | None = None
     elif header_row is not None:
@@ -330,14 +393,25 @@ def find_layout(
                     f"headers); headers found: {_listing(headers)}; use --reference-col or --reference"
                 )
             layout.reference_text, layout.reference_source = labelled
+    if len(layout.reference_cols) > 1 and not reference_cols:
+        # Numbered references found by their headers: an empty one (Reference 3 prepared but never filled) is
+        # left out, and said so, rather than refusing the sheet; at least one must hold text.
+        empty = [c for c in layout.reference_cols if _is_empty(rows, c, layout.data_start)]
+        if len(empty) < len(layout.reference_cols):
+            layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
+            layout.notes += [f"the reference column {layout.name(c)} is empty: left out" for c in empty]
     if layout.reference_cols:
         layout.reference_source = ", ".join(headers[i] or column_letter(i) for i in layout.reference_cols)
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
         _check_cached(sheet, layout, col, what)
-        if all(col >= len(row) or cell_text(row[col]) is None for row in rows[layout.data_start :]):
+        if _is_empty(rows, col, layout.data_start):
             below = "" if index is None else f" below the header row {index + 1}"
             raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}")
     return layout
+
+
+def _is_empty(rows: list[list[Any]], col: int, start: int) -> bool:
+    return all(col >= len(row) or cell_text(row[col]) is None for row in rows[start:])
 
 
 def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
@@ -479,7 +553,7 @@ def score_table(
     if scored:
         total = sum_stats((o.stats for o in scored), max_n)
         corpus = score_from_stats(total, max_n, smoothing, max(o.references for o in scored))
-    header = [layout.headers[i] or column_letter(i) for i in range(len(layout.headers))]
+    header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
     data = sheet.rows[layout.data_start :]
     return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))
 
@@ -512,6 +586,7 @@ class Comparison:
     b_name: str
     scores_a: list[float | None]
     scores_b: list[float | None]
+    b_col: int = -1  # the column of B, 0-based
 
 
 def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345) -> Comparison:
@@ -558,4 +633,5 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
         name(b_index),
         bleu_column(pairs_a),
         bleu_column(pairs_b),
+        b_index,
     )

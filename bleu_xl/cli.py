@@ -17,7 +17,17 @@ from typing import Any
 import click
 
 from . import __version__
-from .batch import Layout, Result, compare_table, find_layout, result_header, score_table
+from .batch import (
+    ColumnNotFound,
+    Layout,
+    NoColumnsFound,
+    Result,
+    compare_table,
+    distinct_names,
+    find_layout,
+    result_header,
+    score_table,
+)
 from .bleu import SMOOTHING_METHODS, BleuError
 from .explain import explain
 from .sheets import InputError, OutputFile, Sheet, output_delimiter, read_input, write_csv, write_json_lines
@@ -137,7 +147,7 @@ def _table_options(fn: Any) -> Any:
     """The options that say how to read the input table, shared by score and compare."""
     for option in reversed(
         [
-            click.option("--sheet", help="Sheet to read (default: the first sheet that has the columns)."),
+            click.option("--sheet", help="Sheet to read (default: the first visible one, past a cover page)."),
             click.option("--header-row", type=click.IntRange(1), help="The row that holds the headers (1 = first)."),
             click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
             click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
@@ -174,24 +184,35 @@ def _read_table(
 
     try:
         layout = layout_of(table)
-    except InputError:
-        # Without --sheet, a workbook whose first sheet is a cover page (the template's "Start here") is read from
-        # its first sheet that has the columns; the line printed below names the sheet used.
-        if sheet is not None or table.encoding is not None or len(table.sheet_names) < 2:
+    except NoColumnsFound:
+        # Without --sheet, a workbook whose first visible sheet is a cover page (the template's "Start here": no
+        # candidate or reference header at all) is read from the next visible sheet that has them; the line
+        # printed below names the sheet used. Any other problem is the first sheet's, and is reported; past it,
+        # a sheet without a column given by name is passed over too (compare's --a "Candidate A").
+        if sheet is not None or table.encoding is not None:
             raise
-        for name in table.sheet_names[1:]:
+        later = table.sheet_names[table.sheet_names.index(table.name) + 1 :]
+        for name in (n for n in later if n not in table.hidden_sheets):
             other = read_input(input_path, name, encoding=encoding, delimiter=_delimiter(delimiter))
             try:
                 layout, table = layout_of(other), other
                 break
-            except InputError:
+            except (NoColumnsFound, ColumnNotFound):
                 continue
         else:
             raise
-    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
     if announce:
-        echo(f"bleu-xl: {input_path}{read_as}: {layout.describe()}", err=True)
+        _announce(input_path, table, layout)
     return table, layout
+
+
+def _announce(input_path: str, table: Sheet, layout: Layout, compared: int | None = None) -> None:
+    """The line on standard error that says what was read: the sheet (or encoding), header row and columns;
+    then a line per note (a column left out)."""
+    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
+    echo(f"bleu-xl: {input_path}{read_as}: {layout.describe(compared)}", err=True)
+    for note in layout.notes:
+        echo(f"bleu-xl: note: {note}", err=True)
 
 
 @main.command("score")
@@ -332,7 +353,8 @@ def write_result(
     # A result column named like an input column (a scored template already has "BLEU-2") gets a suffix, so
     # that JSON keys and CSV headers stay distinct.
     taken = set(result.header)
-    header = result.header + [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
+    scores = [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
+    header = distinct_names(result.header + scores)
     if fmt == "xlsx":
         from .report import write_scored_workbook
 
@@ -499,9 +521,11 @@ def compare_command(
             reference_cols,
             a_col,
             reference_text,
-            announce=False,  # the output is the comparison itself, and names both columns
+            announce=False,  # below, once the --b column is known too
         )
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+        if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
+            _announce(input_path, table, layout, compared=comparison.b_col)
         result = comparison.result
         verdict = result.verdict(comparison.a_name, comparison.b_name)
         if target:
@@ -527,6 +551,9 @@ def compare_command(
             "samples": samples,
             "seed": seed,
             "verdict": verdict,
+            "sheet": table.name,
+            "columns": layout.describe(comparison.b_col),
+            "notes": layout.notes,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return

@@ -107,8 +107,13 @@ def write_scored_workbook(
     scores.set_column(0, first_result - 1, 40, text_format)
     own = {col: number_format for col, number_format in result.number_formats.items() if col < first_result}
     dates = {col: DATE_FORMATS[kind] for col, kind in _date_kinds(result.rows, first_result).items()}
+    # One Format per distinct number format: XlsxWriter numbers only the first of two equal formats, and the
+    # streamed cells need the number (a second "0.00" column would otherwise get s="None", a corrupt sheet).
+    shared: dict[int | str, Format] = {}
     for col, number_format in {**dates, **own}.items():  # the input's own format first, else one for dates
-        column_formats[col] = book.add_format({"num_format": number_format, "valign": "top"})
+        if number_format not in shared:
+            shared[number_format] = book.add_format({"num_format": number_format, "valign": "top"})
+        column_formats[col] = shared[number_format]
         scores.set_column(col, col, 20 if col in dates else 12, column_formats[col])
     for offset, name in enumerate(names[:-1]):
         is_count = name in {"rank", "r", "c"} or name.endswith((" num", " den"))
@@ -121,8 +126,15 @@ def write_scored_workbook(
     _write_summary(book, summary, result, input_name, sheet, bold, score_format, count_format)
     book.close()
 
-    styles = [f' s="{number_format.xf_index}"' for number_format in column_formats]
+    styles = [f' s="{_style_number(number_format)}"' for number_format in column_formats]
     _stream_rows(frame, out, "xl/worksheets/sheet1.xml", rows, styles, count, numbers=(first_result, len(header) - 1))
+
+
+def _style_number(number_format: Format) -> int:
+    """The style number XlsxWriter gave a column's format (every column format is used, so it has one)."""
+    if not isinstance(number_format.xf_index, int):
+        raise AssertionError(f"a column format without a style number: {number_format.num_format!r}")
+    return number_format.xf_index
 
 
 _XML_ESCAPES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_")

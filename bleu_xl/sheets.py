@@ -14,6 +14,7 @@ import codecs
 import contextlib
 import csv
 import datetime as dt
+import faulthandler
 import io
 import json
 import locale
@@ -71,12 +72,20 @@ SCAN_CHUNK = 1 << 22
 _NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
 _REL_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 _RELS_NS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
-_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\s+ref="([A-Z]+)?(\d+)?(?::([A-Z]+)(\d+))?"')
 _XML_ENCODING = re.compile(rb'^\s*<\?xml[^>]*\sencoding\s*=\s*["\']([^"\']+)["\']')
-_CELL_REF = re.compile(rb'\sr="([A-Z]{0,4})(\d{1,15})"')
-_ROW_REF = re.compile(rb'<row r="(\d{1,15})"')
-_CELL_COLUMN = re.compile(rb'<c r="([A-Z]{1,4})')
-_ELEMENT = re.compile(rb"<(?:\w+:)?(c|row)[\s/>]")
+#: The start of a ``<c>`` or ``<row>`` element, any prefix; its attributes follow, in any quoting and spacing.
+_ELEMENT = re.compile(rb"<(?:[\w.-]+:)?(c|row)(?=[\s/>])")
+_START_TAG_ATTRIBUTES = re.compile(rb"""((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*/?>""")
+#: One attribute, as XML allows it: either quote, spaces around ``=``.
+_ANY_ATTRIBUTE = re.compile(rb"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_ERROR_TYPE = re.compile(rb"""t\s*=\s*["']e["']""")  # starts with a letter: about 4x faster than with \s
+_R_SPELT_OTHERWISE = re.compile(rb"r(?:\s+=|=\s+|=')")  # any r attribute not written r="...
+_CELL_NAME = re.compile(rb"([A-Za-z]+)([0-9]+)")
+_ROW_NUMBER = re.compile(rb"[0-9]+")
+# Excel's and XlsxWriter's own spelling, for the fast scan: upper case, double quotes, no spaces, 7 digits at most.
+_ROW_REF = re.compile(rb'<row r="([1-9][0-9]{0,6})"')
+_CELL_ROW = re.compile(rb'<c r="[A-Z]{1,3}([1-9][0-9]{0,6})"')
+_CELL_LETTERS = re.compile(rb'<c r="([A-Z]{1,3})[1-9]')
 _CELL_START = re.compile(rb"<(?:\w+:)?c\s([^>]*?)/?>")
 _ERROR_VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
 # A formula cell with no value, or an empty one, as openpyxl saves every formula (and XlsxWriter an "" result).
@@ -86,7 +95,6 @@ _UNCACHED_FORMULA = re.compile(
 )
 MAX_UNCACHED_KEPT = 100_000
 _COLUMN_SPEC = re.compile(rb"<(?:\w+:)?col\s([^>]*)>")
-_ATTRIBUTE = re.compile(rb'([\w:]+)="([^"]*)"')
 
 
 class InputError(Exception):
@@ -99,13 +107,15 @@ class Sheet:
 
     Error cells (``#N/A``) are :class:`CellError` values. ``hidden_columns`` are 0-based; ``uncached`` holds the
     (row, column) of formulas saved without a value (openpyxl saves them so: every reader sees them blank), and
-    ``uncached_count`` how many there are (past ``MAX_UNCACHED_KEPT`` only the count is kept).
+    ``uncached_count`` how many there are (past ``MAX_UNCACHED_KEPT`` only the count is kept). Without a sheet
+    named, a workbook is read from its first visible sheet.
     """
 
     name: str
     rows: list[list[Any]]
     sheet_names: list[str]
     hidden_columns: frozenset[int] = frozenset()
+    hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
     uncached: frozenset[tuple[int, int]] = frozenset()
     uncached_count: int = 0
     encoding: str | None = None
@@ -286,7 +296,7 @@ def _scan_part(file: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, *, i
     """Stream one XML part once: refuse a DTD anywhere and non-UTF-8 XML; for a sheet, measure its real extent."""
     scan = SheetScan()
     carry = b""
-    first = first_pass = True
+    first = True
     try:
         with archive.open(info) as member:
             while True:
@@ -304,9 +314,6 @@ def _scan_part(file: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, *, i
                 # The whole buffer (its tail is looked at again with the next chunk): no declaration is cut.
                 if b"<!" in data and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
                     raise InputError(f"{file}: refused: {info.filename} declares a DTD or entities")
-                if is_sheet and first_pass:
-                    _check_dimension(file, info.filename, data[:4096])
-                    first_pass = False
                 if is_sheet:
                     _scan_cells(data[:cut] if cut < len(data) else data, scan)
                     _check_extent(file, info.filename, scan)
@@ -315,6 +322,11 @@ def _scan_part(file: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, *, i
                     break
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
         raise InputError(f"{file}: cannot read this workbook: {info.filename} is corrupt ({exc})") from None
+    except UnreadableReference as exc:
+        shown = bytes(exc.args[0])[:40].decode("utf-8", "replace")
+        raise InputError(
+            f"{file}: refused: {info.filename} has a cell reference bleu-xl cannot read ({shown!r})"
+        ) from None
     return scan
 
 
@@ -328,112 +340,165 @@ def _check_xml_encoding(file: Path, member: str, head: bytes) -> None:
         raise InputError(f"{file}: refused: {member} is not UTF-8 XML, as Excel writes it")
 
 
-def extent_general(data: bytes) -> tuple[int, set[bytes], int]:
-    """The obvious scan of whole rows of sheet XML: the last row, the column letters used, and how many rows or
-    cells have no ``r`` attribute (each can push the extent by one, as readers place them one after another)."""
-    refs = _CELL_REF.findall(data)
-    last_row = max((int(row) for _, row in refs), default=0)
-    missing = max(len(_ELEMENT.findall(data)) - len(refs), 0)
-    return last_row, {col for col, _ in refs if col}, missing
+class UnreadableReference(ValueError):
+    """A ``<c>`` or ``<row>`` whose ``r`` the scan cannot read (a character reference, no digits, row 0...)."""
 
 
-def extent_fast(data: bytes) -> tuple[int, set[bytes]] | None:
+def _start_tag_refs(data: bytes, element: re.Match[bytes]) -> list[bytes]:
+    """The ``r`` values of one ``<c>`` or ``<row>`` start tag (all of them: a reader may take either of two)."""
+    tag = _START_TAG_ATTRIBUTES.match(data, element.end())
+    if tag is None:
+        raise UnreadableReference(data[element.start() : element.start() + 60])
+    return [double or single for name, double, single in _ANY_ATTRIBUTE.findall(tag.group(1)) if name == b"r"]
+
+
+def reference_position(ref: bytes, *, is_row: bool) -> tuple[int, int]:
+    """1-based (row, column) of a cell reference (``B7``, any case) or a row number; past Excel's grid as one
+    past its limit (so any number of digits is cheap). :class:`UnreadableReference` for anything else."""
+    found = (_ROW_NUMBER if is_row else _CELL_NAME).fullmatch(ref)
+    if found is None:
+        raise UnreadableReference(ref)
+    digits = found.group(found.lastindex or 0).lstrip(b"0")
+    row = int(digits or b"0") if len(digits) <= 7 else EXCEL_MAX_ROWS + 1
+    if row == 0:
+        raise UnreadableReference(ref)
+    if is_row:
+        return row, 0
+    letters = found.group(1)
+    index = column_index(letters.decode("ascii")) if len(letters) <= 3 else None
+    return row, EXCEL_MAX_COLS + 1 if index is None else index + 1
+
+
+def extent_general(data: bytes) -> tuple[int, int, int]:
+    """The obvious scan of whole rows of sheet XML: the last row, the last column (1-based), and how many rows
+    or cells have no ``r`` attribute (each can push the extent by one, as readers place them one after another).
+
+    Every ``<c>`` and ``<row>`` start tag is read attribute by attribute (either quote, spaces around ``=``);
+    :class:`UnreadableReference` when a tag or its ``r`` cannot be read, since a reader might place it anywhere.
+    """
+    last_row = last_col = missing = 0
+    for element in _ELEMENT.finditer(data):
+        refs = _start_tag_refs(data, element)
+        if not refs:
+            missing += 1
+        for ref in refs:
+            row, col = reference_position(ref, is_row=element.group(1) == b"row")
+            last_row, last_col = max(last_row, row), max(last_col, col)
+    return last_row, last_col, missing
+
+
+def extent_fast(data: bytes) -> tuple[int, int] | None:
     """:func:`extent_general` for rows written as Excel and XlsxWriter write them (``<row r="7">``, ``<c r="B7"``,
-    no prefixes); ``None`` when any element is not so. A property test holds the two equal.
+    no prefixes); ``None`` when any element or ``r`` attribute is not so. A property test holds the two equal.
 
-    Measured on the 70 MB sheet part of bench_cli's workbook cut to 200,000 rows (median of 5): 0.37 s against
-    0.62 s for the general scan, so about 1.3 s saved on Excel's full 1,048,576 rows.
+    Measured on the 70 MB sheet part of bench_cli's workbook cut to 200,000 rows, in 4 MiB chunks as the scan
+    reads it (median of 5, two runs on a shared 2-core machine): 0.55 and 0.78 s against 1.5 and 2.4 s for the
+    general scan, about 3x, so 5 s or more saved on Excel's full 1,048,576 rows.
     """
     rows = _ROW_REF.findall(data)
-    cols = _CELL_COLUMN.findall(data)
+    cells = _CELL_ROW.findall(data)
     if (
         data.count(b"<row") != len(rows)
-        or data.count(b"<c") != len(cols)
-        or data.count(b'r="') != len(rows) + len(cols)
+        or data.count(b"<c") != len(cells)
+        or data.count(b'r="') != len(rows) + len(cells)  # no second r attribute
+        or _R_SPELT_OTHERWISE.search(data)
         or b":c" in data  # prefixed cells or rows (<x:c>)
         or b":row" in data
     ):
         return None
-    return max(map(int, rows), default=0), set(cols)
+    # Every <c is a whole match of _CELL_ROW (the counts above), so these letters are all of theirs. Two
+    # one-group scans and sets of the few distinct values: half the time of one scan with both groups.
+    numbers = set(cells).union(rows)
+    widest = max(set(_CELL_LETTERS.findall(data)), key=lambda c: (len(c), c), default=None)
+    index = column_index(widest.decode("ascii")) if widest else -1
+    return max(map(int, numbers), default=0), EXCEL_MAX_COLS + 1 if index is None else index + 1
+
+
+def attributes_of(tag: bytes) -> dict[bytes, bytes]:
+    """The attributes of a start tag's text (after its name), in any quoting; the last of a repeated name."""
+    return {name: double or single for name, double, single in _ANY_ATTRIBUTE.findall(tag)}
+
+
+def _cell_position(attributes: dict[bytes, bytes]) -> tuple[int, int] | None:
+    """0-based (row, column) of a cell from its start tag's attributes; ``None`` when it has no readable ``r``."""
+    try:
+        row, col = reference_position(attributes[b"r"], is_row=False)
+    except (KeyError, UnreadableReference):
+        return None
+    return (row - 1, col - 1) if row <= EXCEL_MAX_ROWS and col <= EXCEL_MAX_COLS else None
 
 
 def _scan_cells(data: bytes, scan: SheetScan) -> None:
     before_rows = scan.rows == 0  # <cols> (hidden columns) comes before the rows
     fast = extent_fast(data)
-    last_row, letters, missing = (*fast, 0) if fast is not None else extent_general(data)
+    last_row, last_col, missing = (*fast, 0) if fast is not None else extent_general(data)
     scan.rows = max(scan.rows, last_row) + missing
-    _widen(scan, letters, missing)
-    if b't="e"' in data:
+    scan.cols = max(scan.cols, last_col) + missing
+    if _ERROR_TYPE.search(data):
         for cell in _CELL_START.finditer(data):
-            attributes = dict(_ATTRIBUTE.findall(cell.group(1)))
-            if attributes.get(b"t") == b"e" and (ref := _CELL_REF.search(b" " + cell.group(1))):
+            attributes = attributes_of(cell.group(1))
+            if attributes.get(b"t") == b"e" and (position := _cell_position(attributes)):
                 end = data.find(b"</c>", cell.end())
                 value = (
                     _ERROR_VALUE.search(data, cell.end(), end)
                     if end >= 0 and not cell.group(0).endswith(b"/>")
                     else None
                 )
-                col = column_index(ref.group(1).decode("ascii"))
-                if value and col is not None:
-                    scan.errors[(int(ref.group(2)) - 1, col)] = value.group(1).decode("utf-8", "replace")
+                if value:
+                    scan.errors[position] = value.group(1).decode("utf-8", "replace")
     if b"<f" in data:
         for cell in _UNCACHED_FORMULA.finditer(data):
             scan.uncached_count += 1
-            ref = _CELL_REF.search(b" " + cell.group(1))
-            col = column_index(ref.group(1).decode("ascii")) if ref else None
-            if ref and col is not None and len(scan.uncached) < MAX_UNCACHED_KEPT:
-                scan.uncached.add((int(ref.group(2)) - 1, col))
+            position = _cell_position(attributes_of(cell.group(1)))
+            if position and len(scan.uncached) < MAX_UNCACHED_KEPT:
+                scan.uncached.add(position)
     if before_rows and b"<col" in data:
         for spec in _COLUMN_SPEC.finditer(data):
-            attributes = dict(_ATTRIBUTE.findall(spec.group(1)))
+            attributes = attributes_of(spec.group(1))
             if attributes.get(b"hidden") in (b"1", b"true"):
                 low = int(attributes.get(b"min", b"1") or 1)
                 high = min(int(attributes.get(b"max", b"1") or 1), EXCEL_MAX_COLS)
                 scan.hidden_columns.update(range(low - 1, high))
 
 
-def _widen(scan: SheetScan, letters: set[bytes], missing: int) -> None:
-    if letters:
-        widest = max(letters, key=lambda c: (len(c), c)).decode("ascii")
-        index = column_index(widest) if len(widest) <= 3 else None
-        scan.cols = max(scan.cols, EXCEL_MAX_COLS + 1 if index is None else index + 1)
-    scan.cols += missing
-
-
 def _check_extent(file: Path, member: str, scan: SheetScan) -> None:
-    if scan.rows > EXCEL_MAX_ROWS or scan.cols > EXCEL_MAX_COLS or scan.rows * scan.cols > MAX_CELLS:
+    if scan.rows > EXCEL_MAX_ROWS or scan.cols > EXCEL_MAX_COLS:
+        raise InputError(
+            f"{file}: refused: {member} has cells beyond Excel's grid of {EXCEL_MAX_ROWS:,} rows x "
+            f"{EXCEL_MAX_COLS:,} columns (A to {column_letter(EXCEL_MAX_COLS - 1)})"
+        )
+    if scan.rows * scan.cols > MAX_CELLS:
         raise InputError(
             f"{file}: refused: {member} has cells over {scan.rows:,} rows x {scan.cols:,} columns, beyond the "
             f"{MAX_CELLS:,} cells bleu-xl reads"
         )
 
 
-def _check_dimension(file: Path, member: str, head: bytes) -> None:
-    """Refuse a claimed ``<dimension>`` past Excel's grid before streaming the part (a cheap first look)."""
-    match = _DIMENSION.search(head)
-    if not match:
-        return
-    first_col, first_row, last_col, last_row = match.groups()
-    rows = int(last_row or first_row or 1)
-    last_index = column_index((last_col or first_col or b"A").decode("ascii"))
-    cols = EXCEL_MAX_COLS + 1 if last_index is None else last_index + 1
-    _check_extent(file, member, SheetScan(rows=rows, cols=cols))
-
-
 @contextlib.contextmanager
 def _quiet_native_stderr() -> Iterator[None]:
-    """Silence what the Rust reader prints on a panic (its message and backtrace); ours follows in one line."""
+    """Silence what the Rust reader prints on a panic it survives (message, backtrace); ours follows in one line.
+
+    A reader that dies outright (an abort, a crash) leaves no Python code to run: for that case faulthandler
+    writes "Fatal Python error: Aborted" and where, to the real standard error, so the run never ends silent.
+    The extent scan before the reader is what keeps it from being made to allocate absurdly.
+    """
     try:
         saved = os.dup(2)
     except OSError:
         yield
         return
+    was_enabled = faulthandler.is_enabled()
     try:
+        faulthandler.enable(file=saved, all_threads=False)
         with open(os.devnull, "wb") as null:
             os.dup2(null.fileno(), 2)
         yield
     finally:
         os.dup2(saved, 2)
+        faulthandler.disable()
+        if was_enabled:
+            with contextlib.suppress(ValueError, OSError, AttributeError):
+                faulthandler.enable(file=sys.stderr)
         os.close(saved)
 
 
@@ -454,12 +519,13 @@ def _reader_call(file: Path, call: Any) -> Any:
 
 def read_workbook(file: Path, sheet: str | None) -> Sheet:
     scans = _check_workbook(file)
-    from python_calamine import CalamineWorkbook  # fast Rust reader, loaded only for workbooks
+    from python_calamine import CalamineWorkbook, SheetVisibleEnum  # fast Rust reader, loaded only for workbooks
 
     book = _reader_call(file, lambda: CalamineWorkbook.from_path(str(file)))
     names = list(book.sheet_names) or list(scans)
+    hidden = frozenset(m.name for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible)
     if sheet is None:
-        name = names[0]
+        name = next((n for n in names if n not in hidden), names[0])
     elif sheet in names:
         name = sheet
     else:
@@ -476,6 +542,7 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
         name,
         rows,
         names,
+        hidden_sheets=hidden,
         number_formats=_number_formats(file, scan.member, rows) if scan.member else {},
         hidden_columns=frozenset(scan.hidden_columns),
         uncached=frozenset(scan.uncached),
@@ -505,7 +572,7 @@ def _number_formats(file: Path, member: str, rows: list[list[Any]]) -> dict[int,
                 data = carry + chunk
                 cut = data.rfind(b">") + 1
                 for cell in _CELL_START.finditer(data, 0, cut):
-                    attributes = dict(_ATTRIBUTE.findall(cell.group(1)))
+                    attributes = attributes_of(cell.group(1))
                     col = first.get(attributes.get(b"r", b""))
                     if col is not None and col not in styles:
                         styles[col] = int(attributes.get(b"s", b"0") or 0)
@@ -759,9 +826,18 @@ class OutputFile:
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 
+#: A plain number as text: a sign, digits (grouped by thousands with , . or a space, or not), a decimal point or
+#: comma, an exponent, a percent sign. A spreadsheet reads it as that number and nothing else, so it keeps its
+#: sign without a ``'`` ("-5", "-0,5", "+1,234.50"); "-2+3" is an expression, and is neutralised.
+PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:[,. \u00a0]\d{3})+)(?:[.,]\d+)?(?:[eE][+-]?\d+)?%?", re.ASCII)
+
+
 def neutralise(text: str) -> str:
-    """A leading ``'`` for text a spreadsheet would run as a formula: ``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``."""
-    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+    """A leading ``'`` for text a spreadsheet would run as a formula: ``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``;
+    a plain number such as ``-5`` is left as it is."""
+    if text.startswith(FORMULA_TRIGGERS) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def output_delimiter(given: str | None, output: str, sheet: Sheet) -> str:

@@ -100,31 +100,50 @@ def header_rows() -> str:
 # --- row 1: bounded reads whatever the file claims ------------------------------------------------------------------
 
 
+BUDGET = "beyond the 20,000,000 cells bleu-xl reads"
+GRID = "beyond Excel's grid of 1,048,576 rows x 16,384 columns (A to XFD)"
+UNREADABLE = "has a cell reference bleu-xl cannot read"
+CORNER = '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>'
+FAR_BELOW_A_WIDE_CELL = '<row r="3"><c r="ZZ3"><v>1</v></c></row><row r="30000"><c><v>1</v></c></row>'
+
+
 @pytest.mark.parametrize(
-    ("name", "cells", "head"),
+    ("name", "cells", "head", "expected"),
     [
-        ("corners", '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>', ""),
-        ("false small dimension", '<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>', '<dimension ref="A1"/>'),
-        ("wide", '<row r="1048576"><c r="CV1048576"><v>1</v></c></row>', ""),
-        ("row past Excel", '<row r="99999999999"><c r="A99999999999"><v>1</v></c></row>', ""),
+        ("corners", CORNER, "", BUDGET),
+        ("false small dimension", CORNER, '<dimension ref="A1"/>', BUDGET),
+        ("wide", '<row r="1048576"><c r="CV1048576"><v>1</v></c></row>', "", BUDGET),
+        ("row past Excel", '<row r="99999999999"><c r="A99999999999"><v>1</v></c></row>', "", GRID),
         (
             "no r attributes",
             "<row>" + "<c><v>1</v></c>" * 10 + "</row>" + '<row r="1048576"><c r="XFD1048576"/></row>',
             "",
+            GRID,  # ten rows placed one after another, then row 1,048,576: past the last row
         ),
-        ("prefixed cells", '<x:row r="1048576"><x:c r="XFD1048576"><x:v>1</x:v></x:c></x:row>', ""),
+        ("prefixed cells", '<x:row r="1048576"><x:c r="XFD1048576"><x:v>1</x:v></x:c></x:row>', "", BUDGET),
+        # The second review's files: any case, either quote, spaces around =, any number of digits.
+        ("lower case corner", '<row r="1048576"><c r="xfd1048576" t="n"><v>1</v></c></row>', "", BUDGET),
+        ("lower case", '<row r="30000"><c r="zz30000" t="n"><v>1</v></c></row>', "", BUDGET),
+        ("spaces around =", '<row r="30000"><c  r = "ZZ30000"><v>1</v></c></row>', "", BUDGET),
+        ("single quotes", "<row r='30000'><c r='ZZ30000'><v>1</v></c></row>", "", BUDGET),
+        ("17 digits", '<row><c r="A12345678901234567"><v>1</v></c></row>', "", GRID),
+        ("character reference", '<row r="30000"><c r="&#90;&#90;30000"><v>1</v></c></row>', "", UNREADABLE),
+        ("character reference in the row", '<row><c r="ZZ&#51;0000"><v>1</v></c></row>', "", UNREADABLE),
+        ("a row far below a wide cell", FAR_BELOW_A_WIDE_CELL, "", BUDGET),
+        ("a > in an attribute", '<row r="30000"><c t="n" x="a>b" r="ZZ30000"><v>1</v></c></row>', "", BUDGET),
+        ("column past XFD", '<row r="2"><c r="XFE2"><v>1</v></c></row>', "", GRID),
     ],
 )
 def test_cells_far_apart_are_refused_before_the_reader_allocates(
-    tmp_path: Path, name: str, cells: str, head: str
+    tmp_path: Path, name: str, cells: str, head: str, expected: str
 ) -> None:
     path = raw_xlsx(tmp_path / "far.xlsx", sheet_xml(header_rows() + cells, head))
     assert path.stat().st_size < 5_000
     start = time.perf_counter()
     message = one_line_refusal(run_process("score", str(path), "-o", str(tmp_path / "o.csv")))
-    assert "beyond the 20,000,000 cells bleu-xl reads" in message
+    assert expected in message
     assert time.perf_counter() - start < 20
-    assert not (tmp_path / "o.csv").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["far.xlsx"]  # no output, no lock file
 
 
 def test_the_cell_budget_counts_real_cells_not_the_dimension(tmp_path: Path) -> None:
@@ -140,6 +159,12 @@ CELL_FORMS = {
     "no r": '<c t="s"><v>1</v></c>',
     "newline": '<c\nr="{col}{row}"><v>1</v></c>',
     "prefixed": '<x:c r="{col}{row}"><x:v>1</x:v></x:c>',
+    "lower case": '<c r="{lower}{row}"><v>1</v></c>',
+    "single quotes": "<c r='{col}{row}' t='n'><v>1</v></c>",
+    "spaces around =": '<c  r = "{col}{row}"><v>1</v></c>',
+    "r after another attribute": '<c t="n" r="{col}{row}"><v>1</v></c>',
+    "a > in another attribute": '<c x="a>b" r="{col}{row}"><v>1</v></c>',
+    "leading zeros": '<c r="{col}000{row}"><v>1</v></c>',
 }
 SHEET_ROWS = st.lists(
     st.tuples(
@@ -151,11 +176,12 @@ SHEET_ROWS = st.lists(
 
 
 def rows_xml(rows: list) -> bytes:
+    def cell(c: int, form: str, r: int) -> str:
+        letters = sheets.column_letter(c)
+        return CELL_FORMS[form].format(col=letters, lower=letters.lower(), row=r)
+
     return "".join(
-        f'<row r="{r}">'
-        + "".join(CELL_FORMS[form].format(col=sheets.column_letter(c), row=r) for c, form in cells)
-        + "</row>"
-        for r, cells in rows
+        f'<row r="{r}">' + "".join(cell(c, form, r) for c, form in cells) + "</row>" for r, cells in rows
     ).encode()
 
 
@@ -168,10 +194,41 @@ def test_fast_extent_scan_equals_the_general_one(rows: list) -> None:
         assert fast is not None and (*fast, 0) == sheets.extent_general(data)
     else:
         assert fast is None  # anything but Excel's own form takes the general scan
-    last_row, letters, missing = sheets.extent_general(data)
+    last_row, last_col, missing = sheets.extent_general(data)
     assert last_row == max((r for r, _ in rows), default=0)
-    with_r = {sheets.column_letter(c).encode() for _, cells in rows for c, form in cells if form != "no r"}
-    assert letters == with_r and missing == sum(form == "no r" for _, cells in rows for _, form in cells)
+    with_r = [c + 1 for _, cells in rows for c, form in cells if form != "no r"]
+    assert last_col == max(with_r, default=0)
+    assert missing == sum(form == "no r" for _, cells in rows for _, form in cells)
+
+
+@given(st.lists(st.tuples(st.integers(1, 1_048_576), st.integers(0, 16_383)), max_size=20))
+def test_fast_extent_scan_takes_the_cells_rows_too(cells: list) -> None:
+    # Readers place a cell by its own reference, whatever its row element says.
+    data = b'<row r="1">' + "".join(f'<c r="{sheets.column_letter(c)}{r}"/>' for r, c in cells).encode() + b"</row>"
+    expected = (max([1] + [r for r, _ in cells]), max([c + 1 for _, c in cells], default=0))
+    assert sheets.extent_fast(data) == expected
+    assert sheets.extent_general(data) == (*expected, 0)
+
+
+@pytest.mark.parametrize("ref", [b"&#90;&#90;30000", b"ZZ&#51;0000", b"A0", b"7", b"A", b"", b"A1B", b"\xc3\x811"])
+def test_a_reference_the_scan_cannot_read_is_refused(ref: bytes) -> None:
+    with pytest.raises(sheets.UnreadableReference):
+        sheets.extent_general(b'<row r="1"><c r="' + ref + b'"><v>1</v></c></row>')
+    assert sheets.extent_fast(b'<row r="1"><c r="' + ref + b'"><v>1</v></c></row>') is None
+
+
+@pytest.mark.parametrize(
+    ("ref", "position"),
+    [
+        (b"xfd1048576", (1_048_576, 16_384)),
+        (b"XFE1", (1, 16_385)),
+        (b"AAAA1", (1, 16_385)),
+        (b"A" + b"9" * 40, (1_048_577, 1)),
+        (b"A" + b"0" * 5000 + b"12", (12, 1)),
+    ],
+)
+def test_references_past_the_grid_are_one_past_its_limit(ref: bytes, position: tuple[int, int]) -> None:
+    assert sheets.reference_position(ref, is_row=False) == position
 
 
 def test_binary_sheet_parts_are_refused(tmp_path: Path) -> None:
@@ -538,6 +595,6 @@ def test_sniffing_a_pathological_csv_is_quick(tmp_path: Path) -> None:
     start = time.process_time()
     result = run("score", str(path), "-o", str(tmp_path / "o.csv"))
     assert time.process_time() - start < 2
-    assert result.exit_code == 2 and "no candidate column" in result.stderr
+    assert result.exit_code == 2 and "no candidate or reference column" in result.stderr
     assert len(result.stderr) < 1_000  # one readable line, whatever the width
     assert sheets.sniff_delimiter("a;b;c\n1;2;3\n" * 10_000) == ";"
