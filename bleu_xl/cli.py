@@ -29,6 +29,7 @@ from .batch import (
     score_table,
 )
 from .bleu import SMOOTHING_METHODS, BleuError
+from .compare import p_text
 from .explain import explain
 from .sheets import InputError, OutputFile, Sheet, output_delimiter, read_input, write_csv, write_json_lines
 from .tokenizer import tokenize
@@ -564,7 +565,7 @@ def compare_command(
     ):
         echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
     echo(
-        f"difference (B - A) {result.difference:+.4f}, p = {result.p_value:.4f} "
+        f"difference (B - A) {result.difference:+.4f}, {p_text(result.p_value)} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
     )
     echo(verdict)
