@@ -18,6 +18,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from bleu_xl.template import SAMPLES
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"
 DOCS = ROOT / "docs"
@@ -72,8 +74,8 @@ def main() -> int:
         print("needs soffice (LibreOffice) and pdftoppm (poppler-utils)", file=sys.stderr)
         return 2
     pages = render(TEMPLATE, DOCS, "template")
-    for sample in sorted((ROOT / "workbooks" / "samples").glob("*.xlsx")):
-        pages += render(sample, DOCS, f"sample-{sample.stem}")
+    for name in SAMPLES:  # the generated samples only, not a scored copy beside them
+        pages += render(ROOT / "workbooks" / "samples" / f"{name}.xlsx", DOCS, f"sample-{name}")
     for page in pages:
         print(page.relative_to(ROOT))
     return 0

@@ -29,7 +29,7 @@ from bleu_xl.tokenizer import tokenize
 ROOT = Path(__file__).resolve().parent.parent
 WORKBOOKS = ROOT / "workbooks"
 TEMPLATE = WORKBOOKS / "bleu2_ranking.xlsx"
-ALL_WORKBOOKS = [TEMPLATE, *sorted((WORKBOOKS / "samples").glob("*.xlsx"))]
+ALL_WORKBOOKS = [TEMPLATE, *(WORKBOOKS / "samples" / f"{name}.xlsx" for name in template.SAMPLES)]  # not *-scored.xlsx
 FIRST = template.FIRST
 N = len(template.RANK_VARIANTS)
 LAST = FIRST + N - 1
