@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import difflib
 import multiprocessing
 import os
 import signal
@@ -53,7 +54,15 @@ class NoColumnsFound(InputError):
 
 class ColumnNotFound(InputError):
     """A column given by name (``--candidate-col "Prompt A"``) that the sheet does not have: past the first
-    sheet, the search for the sheet to read goes on to the next."""
+    sheet, the search for the sheet to read goes on to the next. ``close_match``: a header it was probably
+    meant to be ("Candidate A" for "Candidat A"), or ``None``, and how close it is (0 to 1)."""
+
+    def __init__(self, sheet: str, what: str, spec: str, headers: Sequence[str]) -> None:
+        close = difflib.get_close_matches(spec, [h for h in headers if h], n=1)
+        self.close_match = close[0] if close else None
+        self.closeness = difflib.SequenceMatcher(None, spec, close[0]).ratio() if close else 0.0
+        hint = f"; did you mean {self.close_match!r}?" if self.close_match else ""
+        super().__init__(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}{hint}")
 
 
 class ScoredPair(NamedTuple):
@@ -222,7 +231,7 @@ def _resolve(spec: str, headers: list[str], what: str, sheet: str, *, header_row
         return index
     if header_row is None:
         raise InputError(f"sheet {sheet!r}: with no header row, give the {what} column by letter (not {spec!r})")
-    raise ColumnNotFound(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}")
+    raise ColumnNotFound(sheet, what, spec, headers)
 
 
 def _listing(headers: Sequence[str]) -> str:
@@ -326,16 +335,26 @@ def _find_header_row(
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
         return None
-    first = next((row for row in texts if any(row)), [])
+    # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
+    shown = (
+        next((row for row in texts if _has(row, CANDIDATE_NAMES)), None)
+        or next((row for row in texts if _has(row, REFERENCE_NAMES)), None)
+        or max(texts, key=lambda row: sum(1 for t in row if t), default=[])
+    )
     if not any(_has(row, CANDIDATE_NAMES) or _has(row, REFERENCE_NAMES) for row in texts) and not any(
         _holds_header(row, spec) for row in texts for spec in given if spec
     ):
-        listed = _listing(first)
-        raise NoColumnsFound(f"sheet {sheet.name!r}: no candidate or reference column; headers found: {listed}")
+        raise NoColumnsFound(
+            f"sheet {sheet.name!r}: no candidate or reference column; headers found: {_listing(shown)}; "
+            "give them with --candidate-col and --reference-col (a letter or a header)"
+        )
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
-            raise ColumnNotFound(f"sheet {sheet.name!r}: no {what} column {spec!r}; headers found: {_listing(first)}")
-    raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(first)}")
+            raise ColumnNotFound(sheet.name, what, spec, shown)
+    raise InputError(
+        f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(shown)}; "
+        "give it with --candidate-col (a letter or a header)"
+    )
 
 
 def find_layout(
@@ -593,6 +612,10 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
     """Paired bootstrap of the candidate column (A) against column ``b_col`` (B); rows with a blank side are
     skipped in both."""
     b_index = _resolve(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
+    if b_index == layout.candidate_col:
+        raise InputError(f"--a and --b name the same column ({column_letter(b_index)}): nothing to compare")
+    if b_index in layout.reference_cols:
+        raise InputError(f"--b names a reference column ({column_letter(b_index)})")
     b_layout = Layout(
         layout.header_row,
         b_index,

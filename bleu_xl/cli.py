@@ -193,14 +193,20 @@ def _read_table(
         if sheet is not None or table.encoding is not None:
             raise
         later = table.sheet_names[table.sheet_names.index(table.name) + 1 :]
+        missing: ColumnNotFound | None = None  # a sheet with headers but not the one named: the useful message
         for name in (n for n in later if n not in table.hidden_sheets):
             other = read_input(input_path, name, encoding=encoding, delimiter=_delimiter(delimiter))
             try:
                 layout, table = layout_of(other), other
                 break
-            except (NoColumnsFound, ColumnNotFound):
+            except NoColumnsFound:
                 continue
+            except ColumnNotFound as problem:  # report the sheet with the header closest to the name
+                if missing is None or problem.closeness > missing.closeness:
+                    missing = problem
         else:
+            if missing is not None:
+                raise missing from None
             raise
     if announce:
         _announce(input_path, table, layout)

@@ -528,6 +528,8 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
         name = next((n for n in names if n not in hidden), names[0])
     elif sheet in names:
         name = sheet
+    elif len(same := [n for n in names if n.casefold() == sheet.casefold()]) == 1:  # Excel ignores the case too
+        name = same[0]
     else:
         raise InputError(f"{file}: no sheet named {sheet!r}; sheets: {', '.join(names)}")
     rows = _reader_call(file, lambda: book.get_sheet_by_name(name).to_python(skip_empty_area=False))

@@ -381,3 +381,20 @@ def test_compare_json_names_its_sheet_and_columns_in_the_payload(tmp_path: Path)
     payload = json.loads(result.output)  # stdout and stderr together: still one JSON document
     assert payload["sheet"] == "Compare"
     assert payload["columns"] == "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
+
+
+def test_a_mistyped_column_names_the_real_header_row_and_the_closest_header(tmp_path: Path) -> None:
+    from bleu_xl import template
+
+    book = tmp_path / "ranking.xlsx"
+    template.build_template(book)
+    on_rank = run("score", str(book), "--sheet", "Rank", "--candidate-col", "Candidates", "-o", str(tmp_path / "o.csv"))
+    assert on_rank.exit_code == 2
+    assert "headers found: A '#', B 'Candidate'" in on_rank.stderr and "did you mean 'Candidate'?" in on_rank.stderr
+    # without --sheet, past the cover page: the sheet whose header is closest to the typo is the one reported
+    anywhere = run("compare", str(book), "--a", "Candidat A", "--b", "Candidate B")
+    assert anywhere.exit_code == 2
+    assert "sheet 'Compare'" in anywhere.stderr and "did you mean 'Candidate A'?" in anywhere.stderr
+    same = run("compare", str(book), "--sheet", "compare", "--a", "Candidate A", "--b", "Candidate A")
+    assert same.exit_code == 2 and "--a and --b name the same column (B)" in same.stderr  # and 'compare' is found
+    assert run("compare", str(book), "--sheet", "COMPARE", "--a", "Candidate A", "--b", "Candidate B").exit_code == 0
