@@ -630,7 +630,7 @@ def lite_bundle_command(folder: str) -> None:
     """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
 
     Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
-    in every cell; requirements.txt stays empty.
+    in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more).
 
     \b
     Example:

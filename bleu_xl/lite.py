@@ -100,7 +100,10 @@ def build_bundle() -> str:
     return header + "".join(parts) + DECLARATIONS
 
 
-REQUIREMENTS = "# bleu-xl needs no packages beyond xlwings Lite's own: main.py is self-contained.\n"
+REQUIREMENTS = (
+    "# bleu-xl needs no packages beyond xlwings Lite's own: main.py is self-contained.\n"
+    "# Keep xlwings Lite's own requirements.txt as it is (it lists xlwings): do not paste this file over it.\n"
+)
 
 
 def write_bundle(folder: Path) -> list[Path]:
