@@ -161,6 +161,8 @@ def read_input(
         raise InputError(f"{path}: no such file")
     if not file.is_file():
         raise InputError(f"{path}: not a file")
+    if file.name.startswith("~$"):
+        raise InputError(f"{path}: this is the lock file Excel keeps while a workbook is open; score the workbook")
     try:
         with file.open("rb") as handle:
             head = handle.read(8)

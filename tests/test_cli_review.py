@@ -398,3 +398,10 @@ def test_a_mistyped_column_names_the_real_header_row_and_the_closest_header(tmp_
     same = run("compare", str(book), "--sheet", "compare", "--a", "Candidate A", "--b", "Candidate A")
     assert same.exit_code == 2 and "--a and --b name the same column (B)" in same.stderr  # and 'compare' is found
     assert run("compare", str(book), "--sheet", "COMPARE", "--a", "Candidate A", "--b", "Candidate B").exit_code == 0
+
+
+def test_excels_lock_file_of_an_open_workbook_is_named_as_such(tmp_path: Path) -> None:
+    owner = tmp_path / "~$copy.xlsx"
+    owner.write_bytes(b"\x0bJane Smith" + b" " * 150)  # what Excel writes beside a workbook it has open
+    result = run("score", str(owner))
+    assert result.exit_code == 2 and "lock file Excel keeps while a workbook is open" in result.stderr
