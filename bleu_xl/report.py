@@ -17,13 +17,13 @@ from xlsxwriter.worksheet import Worksheet
 
 from .batch import Comparison, Layout, Result, result_header
 from .bleu import signature
+from .cell_values import EXCEL_MAX_TEXT
 from .cells import CellError, cell_text
 from .sheets import Sheet, column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["write_cell", "write_comparison_workbook", "write_scored_workbook"]
 
-EXCEL_MAX_TEXT = 32_767
 BINS = 10
 
 
