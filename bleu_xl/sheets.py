@@ -458,9 +458,16 @@ def _scan_cells(data: bytes, scan: SheetScan) -> None:
         for spec in _COLUMN_SPEC.finditer(data):
             attributes = attributes_of(spec.group(1))
             if attributes.get(b"hidden") in (b"1", b"true"):
-                low = int(attributes.get(b"min", b"1") or 1)
-                high = min(int(attributes.get(b"max", b"1") or 1), EXCEL_MAX_COLS)
+                low = _column_number(attributes.get(b"min", b"1"))
+                high = min(_column_number(attributes.get(b"max", b"1")), EXCEL_MAX_COLS)
                 scan.hidden_columns.update(range(low - 1, high))
+
+
+def _column_number(value: bytes) -> int:
+    """A ``<col>`` bound (1-based); past Excel's last column as one past it; unreadable text is refused."""
+    if not value.isdigit() or value.lstrip(b"0") == b"":
+        raise UnreadableReference(value)
+    return int(value) if len(value) <= 7 else EXCEL_MAX_COLS + 1
 
 
 def _check_extent(file: Path, member: str, scan: SheetScan) -> None:

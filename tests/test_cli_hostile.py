@@ -132,6 +132,8 @@ FAR_BELOW_A_WIDE_CELL = '<row r="3"><c r="ZZ3"><v>1</v></c></row><row r="30000">
         ("a row far below a wide cell", FAR_BELOW_A_WIDE_CELL, "", BUDGET),
         ("a > in an attribute", '<row r="30000"><c t="n" x="a>b" r="ZZ30000"><v>1</v></c></row>', "", BUDGET),
         ("column past XFD", '<row r="2"><c r="XFE2"><v>1</v></c></row>', "", GRID),
+        # A hidden column's bounds are read too: text there is refused, not an internal error.
+        ("hidden column bound not a number", "", '<cols><col min="x" max="3" hidden="1"/></cols>', UNREADABLE),
     ],
 )
 def test_cells_far_apart_are_refused_before_the_reader_allocates(
