@@ -114,9 +114,10 @@ def as_grid(value: Any) -> Grid:
 # --- settings given in cells ----------------------------------------------------------------------------------
 
 
-def setting(value: Any, name: str) -> Any:
-    """The value of a one-cell setting; an error cell in it (``=BLEU(ref, cand, #N/A)``) becomes the whole result,
-    never the default, and a range of several cells is refused."""
+def setting(value: Any, name: str, default: Any) -> Any:
+    """The value of a one-cell setting, ``default`` when it is blank or left out; an error cell in it
+    (``=BLEU(ref, cand, #N/A)``) becomes the whole result, never the default, and a range of several cells is
+    refused."""
     if isinstance(value, (list, tuple)):
         grid = as_grid(value)
         if len(grid) != 1 or len(grid[0]) != 1:
@@ -124,14 +125,12 @@ def setting(value: Any, name: str) -> Any:
         value = grid[0][0]
     if isinstance(text := cell_text(value), CellError):
         raise PassError(text)
-    return value
+    return default if value is None or value == "" else value
 
 
 def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | None = None) -> int:
     """A whole number typed in a cell (Excel hands over 4.0); blank or omitted gives ``default``."""
-    value = setting(value, name)
-    if value is None or value == "":
-        return default
+    value = setting(value, name, default)
     whole = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
     if not whole or value != int(value) or value < low or (high is not None and value > high):
         limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
@@ -140,9 +139,7 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
 
 
 def parse_smoothing(value: Any) -> str:
-    value = setting(value, "smoothing")
-    if value is None or value == "":
-        return "add1"
+    value = setting(value, "smoothing", "add1")
     text = str(value).strip().lower()
     if text not in SMOOTHING_METHODS:
         raise CellProblem(f"smoothing must be {' or '.join(SMOOTHING_METHODS)}")
@@ -150,18 +147,14 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any, name: str) -> bool:
-    value = setting(value, name)
-    if value is None or value == "":
-        return False
+    value = setting(value, name, False)
     if isinstance(value, str):
         return value.strip().upper() in ("TRUE", "1", "YES")
     return bool(value)
 
 
 def parse_level(value: Any) -> float:
-    value = setting(value, "level")
-    if value is None or value == "":
-        return 0.95
+    value = setting(value, "level", 0.95)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
         raise CellProblem("level must be between 0 and 1, e.g. 0.95")
     return float(value)

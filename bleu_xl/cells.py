@@ -260,10 +260,9 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
     the result; a reference with no words is reported with its pair number.
     """
     # The ranges as given: pairing would spread a single candidate cell over every reference.
-    grids = [as_grid(references), *map(as_grid, candidate_ranges)]
-    shapes = [f"{len(grid)}x{len(grid[0])}" for grid in grids]
-    if len(set(shapes[1:])) > 1 or (shapes[1] == "1x1" and len(grids[0]) > 1):
-        raise CellProblem(f"ranges differ in shape ({' vs '.join(shapes)})")
+    shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]
+    if len(set(shapes[1:])) > 1 or (shapes[1] == (1, 1) and shapes[0][0] > 1):
+        raise CellProblem(f"ranges differ in shape ({' vs '.join(f'{r}x{c}' for r, c in shapes)})")
     paired = [pair_up(references, candidates) for candidates in candidate_ranges]
     rows = []
     for index, row in enumerate(zip(*(pairs for pairs, _ in paired)), start=1):
@@ -342,7 +341,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         if len(tokens) > EXCEL_MAX_COLUMNS:
             raise CellProblem(f"{len(tokens):,} tokens do not fit in a row of {EXCEL_MAX_COLUMNS:,}: give a separator")
         return squeeze([tokens or [BLANK]])
-    separator = setting(separator, "separator")
+    separator = setting(separator, "separator", None)
     # A separator is used as typed (a tab, a space); an empty one would glue the tokens together: use a space.
     sep = (separator if isinstance(separator, str) else cell_text(separator)) or " "
     out = []
