@@ -28,7 +28,7 @@ from operator import itemgetter
 
 from .bleu import BleuError, ReferenceLike, References, Stats, bleu_parts, check_settings, corpus_stats
 
-__all__ = ["Interval", "PairedResult", "bootstrap_ci", "p_text", "paired_test"]
+__all__ = ["Interval", "PairedResult", "bootstrap_ci", "p_text", "paired_test", "verdict"]
 
 SIGNIFICANCE = 0.05
 _UINT32 = "I" if array("I").itemsize == 4 else "L"
@@ -70,13 +70,18 @@ class PairedResult:
 
     def verdict(self, a: str = "A", b: str = "B") -> str:
         """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
-        p = p_text(self.p_value)
-        if self.difference == 0:
-            return f"{a} and {b} score the same ({p})"
-        better, worse = (b, a) if self.difference > 0 else (a, b)
-        if self.significant:
-            return f"{better} is better than {worse}; the difference is unlikely to be chance, {p}"
-        return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
+        return verdict(self.difference, self.p_value, a, b)
+
+
+def verdict(difference: float, p_value: float, a: str = "A", b: str = "B") -> str:
+    """The reading of a paired test's difference (B - A) and p-value, for the command, Python and the template."""
+    p = p_text(p_value)
+    if difference == 0:
+        return f"{a} and {b} score the same ({p})"
+    better, worse = (b, a) if difference > 0 else (a, b)
+    if p_value < SIGNIFICANCE:
+        return f"{better} is better than {worse}; the difference is unlikely to be chance, {p}"
+    return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
 
 
 #: From here up to SIGNIFICANCE three decimals would print 0.050 beside "unlikely to be chance": "p < 0.05".

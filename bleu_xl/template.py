@@ -37,7 +37,7 @@ import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 
 from . import cells
-from .compare import NEAR_SIGNIFICANCE, SIGNIFICANCE, bootstrap_ci, p_text, paired_test
+from .compare import NEAR_SIGNIFICANCE, SIGNIFICANCE, bootstrap_ci, p_text, paired_test, verdict
 from .functions import FUNCTIONS
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
@@ -906,14 +906,7 @@ def verdict_text(paired: Sequence[Any]) -> str:
     if len(values) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         first = values[0] if values else None
         return f"No verdict: {first}" if isinstance(first, str) and first else ""
-    difference, p = values[2], values[3]
-    if difference == 0:
-        return f"A and B score the same ({p_text(p)})"
-    if p < SIGNIFICANCE:
-        better = "B is better than A" if difference > 0 else "A is better than B"
-        return f"{better}; the difference is unlikely to be chance, {p_text(p)}"
-    higher = "B scores higher than A" if difference > 0 else "A scores higher than B"
-    return f"{higher}, but the difference may well be chance, {p_text(p)}"
+    return verdict(values[2], values[3])
 
 
 def verdict_formula(paired: str, first: str, diff: str, p: str) -> str:
