@@ -571,7 +571,7 @@ def score_table(
     corpus = None
     if scored:
         total = sum_stats((o.stats for o in scored), max_n)
-        corpus = score_from_stats(total, max_n, smoothing, max(o.references for o in scored))
+        corpus = score_from_stats(total, smoothing=smoothing, refs=max(o.references for o in scored))
     header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
     data = sheet.rows[layout.data_start :]
     return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))

@@ -17,11 +17,11 @@ from typing import Any, TypeVar
 from .bleu import (
     MAX_ORDER,
     BleuError,
-    Parts,
     References,
+    Score,
     Stats,
-    bleu_parts,
     pair_stats,
+    score_from_stats,
     signature,
     sum_stats,
 )
@@ -194,12 +194,12 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns, from the formulas' parts (no Score object: the hot path of a sheet).
-MEASURES: dict[str, Callable[[Parts], float]] = {
-    "bleu": lambda parts: parts.bleu,
-    "p1": lambda parts: parts.precisions[0].value,
-    "p2": lambda parts: parts.precisions[1].value,
-    "bp": lambda parts: parts.bp,
+# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2).
+MEASURES: dict[str, Callable[[Score], float]] = {
+    "bleu": lambda score: score.bleu,
+    "p1": lambda score: score.p1,
+    "p2": lambda score: score.p2,
+    "bp": lambda score: score.bp,
 }
 
 
@@ -227,17 +227,17 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     method = parse_smoothing(smoothing)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(bleu_parts(stats, method)))
+    values = score_pairs(pairs, order, lambda stats, _: pick(score_from_stats(stats, smoothing=method)))
     return squeeze(reshape(values, rows_cols))
 
 
 def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list[Any]:
     """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns."""
-    parts = bleu_parts(stats, smoothing)
-    row: list[Any] = [parts.bleu]
-    for p in parts.precisions:
+    score = score_from_stats(stats, smoothing=smoothing)
+    row: list[Any] = [score.bleu]
+    for p in score.precisions:
         row += (p.value, p.numerator, p.denominator)
-    return [*row, parts.bp, stats.r, stats.c]
+    return [*row, score.bp, stats.r, stats.c]
 
 
 @excel_safe
@@ -290,7 +290,7 @@ def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: An
     if not rows:
         return BLANK
     stats = [pair_stats(prepared, tokenize(cand)) for prepared, cand in rows]
-    return bleu_parts(sum_stats(stats, order), method).bleu
+    return score_from_stats(sum_stats(stats, order), smoothing=method).bleu
 
 
 @excel_safe

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from .bleu import BleuError, ReferenceLike, References, Stats, bleu_parts, check_settings, corpus_stats
+from .bleu import BleuError, ReferenceLike, References, Stats, check_settings, corpus_stats, score_from_stats
 
 __all__ = ["Interval", "PairedResult", "bootstrap_ci", "p_text", "paired_test", "verdict"]
 
@@ -133,7 +133,7 @@ class _Columns:
         return Stats(tuple(map(add, self.matches)), tuple(map(add, self.totals)), add(self.c), add(self.r))
 
     def bleu(self, smoothing: str, gather: Gather | None = None) -> float:
-        return bleu_parts(self.total(gather), smoothing).bleu
+        return score_from_stats(self.total(gather), smoothing=smoothing).bleu
 
 
 def _draws(n: int, samples: int, seed: int) -> Iterator[Gather]:

@@ -100,7 +100,7 @@ def explain(
     check_settings(max_n, smoothing)
     refs = as_references(reference, max_n)
     tokens = tokenize(candidate)
-    score = score_from_stats(pair_stats(refs, tokens), max_n, smoothing, len(refs))
+    score = score_from_stats(pair_stats(refs, tokens), smoothing=smoothing, refs=len(refs))
     closest = next(words for words in refs.tokens if len(words) == score.r)
     reports = []
     for n in range(1, max_n + 1):

@@ -285,21 +285,23 @@ def test_score_object() -> None:
 
 
 def test_score_from_stats_applies_the_formulas() -> None:
-    from bleu_xl.bleu import Stats, bleu_parts, score_from_stats
+    from bleu_xl.bleu import Stats, score_from_stats
 
     stats = Stats((9, 0, 0), (10, 9, 8), 10, 11)
-    s = score_from_stats(stats, 3, "add1", refs=2)
+    s = score_from_stats(stats, smoothing="add1", refs=2)
     assert s.precisions == (Precision(9, 10), Precision(0, 9), Precision(0, 8))
     assert [(p.numerator, p.denominator) for p in s.precisions] == [(9, 10), (1, 10), (1, 9)]
-    assert s.bp == math.exp(1 - 11 / 10) and (s.r, s.c, s.refs) == (11, 10, 2)
+    assert s.bp == math.exp(1 - 11 / 10) and (s.r, s.c, s.refs, s.max_n) == (11, 10, 2, 3)
+    assert s.stats is stats and s.signature.endswith("|n:3|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:2")
     assert s.bleu == pytest.approx(s.bp * (0.9 * 0.1 / 9) ** (1 / 3), abs=1e-15)
-    assert score_from_stats(stats, 3, "none").bleu == 0.0
-    parts = bleu_parts(stats)
-    assert (parts.bleu, parts.precisions, parts.bp) == (s.bleu, s.precisions, s.bp)
-    # The empty-candidate rule: BP 0, precisions 0 / 0, never smoothed, whatever the smoothing.
-    empty = bleu_parts(Stats((0, 0), (0, 0), 0, 7), "add1")
+    assert score_from_stats(stats, smoothing="none").bleu == 0.0
+    with pytest.raises(TypeError):
+        score_from_stats(stats, 3, "add1")  # type: ignore[misc]  # the old (stats, max_n, smoothing) order
+    # The empty-candidate rule: BP 0, precisions 0 / 0, never smoothed, whatever the smoothing asked for.
+    empty = score_from_stats(Stats((0, 0), (0, 0), 0, 7), smoothing="add1")
     assert (empty.bleu, empty.bp, empty.precisions) == (0.0, 0.0, (Precision(0, 0, "none"), Precision(0, 0, "none")))
     assert [(p.numerator, p.denominator, p.value) for p in empty.precisions] == [(0, 0, 0.0)] * 2
+    assert empty.smoothing == "add1" and "|smooth:add1|" in empty.signature
 
 
 def test_version_matches_signature() -> None:

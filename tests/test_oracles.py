@@ -26,7 +26,8 @@ def sacre(max_n: int) -> BLEU:
 
 def ours_from_sacre_counts(res, max_n: int, smoothing: str = "add1"):
     stats = Stats(tuple(res.counts), tuple(res.totals), res.sys_len, res.ref_len)
-    return score_from_stats(stats, max_n, smoothing)
+    assert len(stats.matches) == max_n
+    return score_from_stats(stats, smoothing=smoothing)
 
 
 @pytest.mark.parametrize("max_n", [2, 4])
