@@ -625,21 +625,48 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
 
 @main.command("lite-bundle")
 @click.argument("folder", default="install/xlwings-lite", required=False)
+@click.option("--force", is_flag=True, help="Replace a main.py or requirements.txt that differs from the bundle.")
 @_guard
-def lite_bundle_command(folder: str) -> None:
+def lite_bundle_command(folder: str, force: bool) -> None:
     """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
 
     Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
-    in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more).
+    in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more). A file already
+    there (perhaps your own main.py) is kept unless it is the bundle already or --force is given; nothing is
+    written unless every file can be.
 
     \b
     Example:
       bleu-xl lite-bundle my-bundle
     """
-    from .lite import write_bundle
+    from .lite import bundle_files
 
-    for path in write_bundle(Path(folder)):
-        click.echo(f"wrote {path}")
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{folder}: not a folder")
+    target.mkdir(parents=True, exist_ok=True)
+    to_write: list[tuple[Path, bytes]] = []
+    for name, text in bundle_files().items():
+        path, content = target / name, text.encode("utf-8")
+        if path.is_dir() and not path.is_symlink():
+            raise InputError(f"{path}: not a regular file; bleu-xl writes only regular files")
+        same_size = path.is_file() and not path.is_symlink() and path.stat().st_size == len(content)
+        if same_size and path.read_bytes() == content:  # the size first: a big file of someone else's is not read
+            echo(f"{path} is up to date")
+            continue
+        to_write.append((path, content))
+    outputs: list[OutputFile] = []
+    try:  # claimed (locked and checked) all first: both files or neither
+        for path, _ in to_write:
+            outputs.append(OutputFile(str(path), force=force))
+    except InputError:
+        for output in outputs:
+            output.release()
+        raise
+    for output, (path, content) in zip(outputs, to_write):
+        with output.open_path() as tmp:
+            tmp.write_bytes(content)
+        echo(f"wrote {path}")
 
 
 @main.command("template")

@@ -15,7 +15,7 @@ from pathlib import Path
 from ._version import __version__
 from .functions import FUNCTIONS
 
-__all__ = ["INLINED", "build_bundle", "write_bundle"]
+__all__ = ["INLINED", "build_bundle", "bundle_files"]
 
 PACKAGE = Path(__file__).resolve().parent
 #: Inlined in dependency order; each imports only the standard library and the modules before it.
@@ -106,10 +106,6 @@ REQUIREMENTS = (
 )
 
 
-def write_bundle(folder: Path) -> list[Path]:
-    """Write ``main.py`` and ``requirements.txt`` into ``folder``; returns the paths."""
-    folder.mkdir(parents=True, exist_ok=True)
-    main, requirements = folder / "main.py", folder / "requirements.txt"
-    main.write_text(build_bundle(), encoding="utf-8", newline="\n")
-    requirements.write_text(REQUIREMENTS, encoding="utf-8", newline="\n")
-    return [main, requirements]
+def bundle_files() -> dict[str, str]:
+    """The bundle's files by name, as ``bleu-xl lite-bundle`` writes them: ``main.py`` and ``requirements.txt``."""
+    return {"main.py": build_bundle(), "requirements.txt": REQUIREMENTS}

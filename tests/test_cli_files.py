@@ -321,6 +321,46 @@ def test_template_refuses_to_overwrite_and_writes_a_file_for_xlsx(tmp_path: Path
     assert len(list((folder / "samples").iterdir())) == len(template.SAMPLES)
 
 
+def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
+    from bleu_xl.lite import bundle_files
+
+    files = bundle_files()
+    folder = tmp_path / "bundle"
+    first = run("lite-bundle", str(folder))
+    assert first.exit_code == 0 and first.stdout.count("wrote ") == 2
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == {n: t.encode("utf-8") for n, t in files.items()}
+    again = run("lite-bundle", str(folder))
+    assert again.exit_code == 0 and again.stdout.count("is up to date") == 2 and "wrote" not in again.stdout
+
+    # Someone's own xlwings Lite project: their main.py is kept, and requirements.txt is not written either.
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "main.py").write_text("import xlwings as xw  # my own functions\n", encoding="utf-8")
+    refused = run("lite-bundle", str(project))
+    assert refused.exit_code == 2 and "main.py: already exists" in refused.stderr and "--force" in refused.stderr
+    assert [p.name for p in project.iterdir()] == ["main.py"]  # no requirements.txt, temporary or lock file
+    assert (project / "main.py").read_text(encoding="utf-8").startswith("import xlwings as xw  # my own")
+    forced = run("lite-bundle", str(project), "--force")
+    assert forced.exit_code == 0 and (project / "main.py").read_bytes() == files["main.py"].encode("utf-8")
+    assert sorted(p.name for p in project.iterdir()) == ["main.py", "requirements.txt"]
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "requirements.txt").write_text("xlwings\nnumpy\n", encoding="utf-8")  # the second file refused
+    assert run("lite-bundle", str(theirs)).exit_code == 2
+    assert [p.name for p in theirs.iterdir()] == ["requirements.txt"]  # main.py was claimed, then let go
+
+    # A folder where a file should be, or a file where the folder should be: one line, nothing written.
+    odd = tmp_path / "odd"
+    (odd / "main.py").mkdir(parents=True)
+    assert "not a regular file" in run("lite-bundle", str(odd), "--force").stderr
+    assert [p.name for p in odd.iterdir()] == ["main.py"]
+    not_folder = tmp_path / "file"
+    not_folder.write_text("x", encoding="utf-8")
+    result = run("lite-bundle", str(not_folder))
+    assert result.exit_code == 2 and "not a folder" in result.stderr and not_folder.read_text() == "x"
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
