@@ -1,6 +1,10 @@
 """The scoring definition, case by case: the seeds' worked examples, their promises and the edge cases."""
 
+import copy
+import dataclasses
+import json
 import math
+import pickle
 import time
 
 import pytest
@@ -268,9 +272,22 @@ def test_score_many_refuses_one_string_as_candidates() -> None:
 def test_score_object() -> None:
     s = score(REF, INTACTO)
     assert isinstance(s, Score)
+    assert dataclasses.replace(s, refs=3).refs == 3 and s.refs == 1
+    assert s == score(REF, INTACTO) and s != score(REF, SHORT)
+    assert pickle.loads(pickle.dumps(s)) == s and copy.deepcopy(s) == s
     with pytest.raises(AttributeError):
-        s.bleu = 1.0  # type: ignore[misc]
-    assert s._replace(refs=3).refs == 3 and s.refs == 1
+        s.p1 = 1.0  # type: ignore[misc]  # read from the statistics, never set
+    # Not a tuple: code written for the earlier (bleu, precisions, bp, r, c, ...) named tuple fails loudly
+    # instead of reading other fields (s[1] was the precisions, and would now be the BP).
+    with pytest.raises(TypeError):
+        s[1]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        _, _, _, *_ = s  # type: ignore[misc]  # as in: bleu, precisions, bp, *rest = s
+    with pytest.raises(TypeError):
+        json.dumps(s)
+    with pytest.raises(TypeError):
+        max(score_many(REF, [INTACTO, SHORT]))  # type: ignore[type-var]
+    assert max(score_many(REF, [SHORT, INTACTO]), key=float).bleu == s.bleu
     assert s.signature == "bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
     assert score(REF, INTACTO, max_n=4, smoothing="none").signature == (
         "bleu-xl:0.1.0|n:4|smooth:none|tok:words+cjk|norm:nfkc-casefold|refs:1"

@@ -209,6 +209,7 @@ def tokenize(text: str) -> list[str]:
 # --- bleu.py: BLEU-N statistics and scores: sentence, many candidates against one reference set, corpus.
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple, Union
 
@@ -305,8 +306,14 @@ def applied_smoothing(stats: Stats, smoothing: str) -> str:
     return smoothing if stats.c else "none"
 
 
-class Score(NamedTuple):
-    """A BLEU score and the statistics behind it (immutable, like them); the precisions are made on demand."""
+@dataclass(slots=True)
+class Score:
+    """A BLEU score and the statistics behind it; its precisions are made from them when asked for.
+
+    Read it by name (``s.bleu``, ``s.precisions``). It is not a tuple: code written for the earlier named tuple
+    ``(bleu, precisions, bp, r, c, ...)`` fails with a ``TypeError`` where it indexes, unpacks, sorts or
+    serialises a score, instead of reading other fields. ``max(scores, key=float)`` ranks by BLEU.
+    """
 
     bleu: float
     bp: float
