@@ -3,10 +3,11 @@
 Run: python benchmarks/bench_core.py [--pairs 10000] [--runs 5]
 Contenders are interleaved chunk by chunk (500 pairs) within each run; each figure is the best (and the
 median) of the runs, in pairs per second. sacrebleu's tokenizer caches are cleared before each of its chunks so
-it tokenizes like the others. Each contender scores a chunk once untimed before the timed pass, so every figure
-is measured with its input in the CPU caches (as a sheet's texts are, just read): without that, whichever
-contender came first paid for loading the chunk from memory, and the same function measured 3.5% slower in
-first place than in second (2026-12-01).
+it tokenizes like the others. Each contender scores a chunk once untimed right before its timed pass, so each is
+measured in its steady state, as when it runs alone. Without that, a contender's own code and tables went cold
+while the others ran: an identical second bleu-xl loop right after the first measured 5-9% faster than it, while
+sacrebleu and NLTK run twice in a row differed by 1-6% and under 1% (2026-12-01). Scoring each contender in one
+10,000-pair chunk, without interleaving or the untimed pass, gives the same ratios within the noise.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def main() -> None:
         run = dict.fromkeys(contenders, 0.0)
         for chunk, split in chunks:
             for name, fn in contenders.items():
-                fn(chunk, split)  # untimed: the timed pass then finds this contender's input in the caches
+                fn(chunk, split)  # untimed: the timed pass then runs right after the same code, in its steady state
                 start = time.perf_counter()
                 fn(chunk, split)
                 run[name] += time.perf_counter() - start
