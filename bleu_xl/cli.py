@@ -31,7 +31,17 @@ from .batch import (
 from .bleu import SMOOTHING_METHODS, BleuError
 from .compare import p_text
 from .explain import explain
-from .sheets import InputError, OutputFile, Sheet, output_delimiter, read_input, write_csv, write_json_lines
+from .sheets import (
+    InputError,
+    OutputFile,
+    Sheet,
+    holds_exactly,
+    output_delimiter,
+    read_input,
+    write_csv,
+    write_files,
+    write_json_lines,
+)
 from .tokenizer import tokenize
 
 EXIT_INPUT = 2
@@ -641,32 +651,29 @@ def lite_bundle_command(folder: str, force: bool) -> None:
     """
     from .lite import bundle_files
 
+    if not folder.strip():
+        raise InputError("give the folder to write the bundle into")
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise InputError(f"{folder}: not a folder")
-    target.mkdir(parents=True, exist_ok=True)
-    to_write: list[tuple[Path, bytes]] = []
-    for name, text in bundle_files().items():
-        path, content = target / name, text.encode("utf-8")
-        if path.is_dir() and not path.is_symlink():
-            raise InputError(f"{path}: not a regular file; bleu-xl writes only regular files")
-        same_size = path.is_file() and not path.is_symlink() and path.stat().st_size == len(content)
-        if same_size and path.read_bytes() == content:  # the size first: a big file of someone else's is not read
-            echo(f"{path} is up to date")
-            continue
-        to_write.append((path, content))
-    outputs: list[OutputFile] = []
-    try:  # claimed (locked and checked) all first: both files or neither
-        for path, _ in to_write:
-            outputs.append(OutputFile(str(path), force=force))
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot make this folder ({exc.strerror})") from None
+    files = [(target / name, text.encode("utf-8")) for name, text in bundle_files().items()]
+    for path, _ in files:
+        if path.is_dir():
+            raise InputError(f"{path}: is a folder; bleu-xl writes only regular files")
+    stale = [(path, content) for path, content in files if not holds_exactly(path, content)]
+    try:
+        write_files(stale, force=force)
     except InputError:
-        for output in outputs:
-            output.release()
-        raise
-    for output, (path, content) in zip(outputs, to_write):
-        with output.open_path() as tmp:
-            tmp.write_bytes(content)
-        echo(f"wrote {path}")
+        if not all(holds_exactly(path, content) for path, content in stale):
+            raise
+        stale = []  # another run wrote the same bundle meanwhile
+    written = {path for path, _ in stale}
+    for path, _ in files:
+        echo(f"wrote {path}" if path in written else f"{path} is up to date")
 
 
 @main.command("template")

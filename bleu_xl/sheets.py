@@ -48,9 +48,11 @@ __all__ = [
     "check_workbook_zip",
     "column_index",
     "column_letter",
+    "holds_exactly",
     "output_delimiter",
     "read_input",
     "write_csv",
+    "write_files",
     "write_json_lines",
 ]
 
@@ -831,6 +833,34 @@ class OutputFile:
             raise
         finally:
             self.release()
+
+
+def holds_exactly(path: Path, content: bytes) -> bool:
+    """True when ``path`` is a regular file (through links) holding exactly ``content``: opened without blocking (a
+    FIFO is not waited on), and a file of another size is not read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        same_size = stat.S_ISREG(info.st_mode) and info.st_size == len(content)
+        return same_size and file.read(len(content) + 1) == content
+
+
+def write_files(contents: Sequence[tuple[Path, bytes]], *, force: bool) -> None:
+    """Write every file whole, or leave them all as they were: all are claimed (locked and checked) before any is
+    written, each is written to a temporary file, and the temporary files are renamed into place only when all
+    were written. A failure or a signal before the renames removes them all, locks included."""
+    with contextlib.ExitStack() as claims:
+        outputs = []
+        for path, _ in contents:
+            output = OutputFile(str(path), force=force)
+            claims.callback(output.release)
+            outputs.append(output)
+        with contextlib.ExitStack() as writes:
+            for output, (_, content) in zip(outputs, contents):
+                writes.enter_context(output.open_path()).write_bytes(content)
 
 
 #: Leading characters that make a spreadsheet read a CSV field as a formula (OWASP's CSV injection guidance).

@@ -8,6 +8,8 @@ import datetime as dt
 import json
 import os
 import stat
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -353,12 +355,59 @@ def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
     # A folder where a file should be, or a file where the folder should be: one line, nothing written.
     odd = tmp_path / "odd"
     (odd / "main.py").mkdir(parents=True)
-    assert "not a regular file" in run("lite-bundle", str(odd), "--force").stderr
+    assert "main.py: is a folder" in run("lite-bundle", str(odd), "--force").stderr
     assert [p.name for p in odd.iterdir()] == ["main.py"]
     not_folder = tmp_path / "file"
     not_folder.write_text("x", encoding="utf-8")
     result = run("lite-bundle", str(not_folder))
     assert result.exit_code == 2 and "not a folder" in result.stderr and not_folder.read_text() == "x"
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    result = run("lite-bundle", str(tmp_path / "dangling"))
+    assert result.exit_code == 2 and "cannot make this folder" in result.stderr and not (tmp_path / "nowhere").exists()
+    assert run("lite-bundle", "").exit_code == 2
+
+
+def test_lite_bundle_reads_links_and_never_waits_on_a_fifo(tmp_path: Path) -> None:
+    from bleu_xl.lite import bundle_files
+
+    files = bundle_files()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "main.py").write_text(files["main.py"], encoding="utf-8", newline="\n")
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "main.py").symlink_to(kept / "main.py")  # the bundle already, through a link: nothing to write
+    result = run("lite-bundle", str(linked))
+    assert result.exit_code == 0 and f"{linked / 'main.py'} is up to date" in result.stdout
+    assert (linked / "main.py").is_symlink()
+    fifo = tmp_path / "fifo"
+    fifo.mkdir()
+    os.mkfifo(fifo / "main.py")
+    done = subprocess.run(
+        [sys.executable, "-m", "bleu_xl.cli", "lite-bundle", str(fifo), "--force"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "not a regular file" in done.stderr
+    assert sorted(p.name for p in fifo.iterdir()) == ["main.py"]
+
+
+def test_write_files_leaves_nothing_when_one_cannot_be_written(tmp_path: Path) -> None:
+    """The second file goes past a real file-size limit (RLIMIT_FSIZE): the first, already written to its
+    temporary file, is not renamed into place, and no temporary or lock file is left."""
+    script = (
+        "import resource, sys; from pathlib import Path; from bleu_xl.sheets import InputError, write_files\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))\n"
+        "folder = Path(sys.argv[1])\n"
+        "try:\n"
+        "    write_files([(folder / 'small.txt', b'x' * 10), (folder / 'big.txt', b'y' * 100_000)], force=False)\n"
+        "except InputError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert "big.txt: cannot write (File too large)" in done.stdout, done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def _umask() -> int:
