@@ -131,7 +131,8 @@ class Score:
 
     Read it by name (``s.bleu``, ``s.precisions``). It is not a tuple: code written for the earlier named tuple
     ``(bleu, precisions, bp, r, c, ...)`` fails with a ``TypeError`` where it indexes, unpacks, sorts or
-    serialises a score, instead of reading other fields. ``max(scores, key=float)`` ranks by BLEU.
+    serialises a score, instead of reading other fields. ``max(scores, key=float)`` ranks by BLEU. Make one with
+    :func:`score_from_stats`: its fields are not recomputed from each other when one is changed by hand.
     """
 
     bleu: float
