@@ -286,6 +286,8 @@ def test_score_object() -> None:
     with pytest.raises(TypeError):
         json.dumps(s)
     with pytest.raises(TypeError):
+        hash(s)
+    with pytest.raises(TypeError):
         max(score_many(REF, [INTACTO, SHORT]))  # type: ignore[type-var]
     assert max(score_many(REF, [SHORT, INTACTO]), key=float).bleu == s.bleu
     assert s.signature == "bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
