@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -666,7 +667,7 @@ def lite_bundle_command(folder: str, force: bool) -> None:
             raise InputError(f"{path}: is a folder; bleu-xl writes only regular files")
     stale = [(path, content) for path, content in files if not holds_exactly(path, content)]
     try:
-        write_files(stale, force=force)
+        write_files([(path, functools.partial(Path.write_bytes, data=content)) for path, content in stale], force=force)
     except InputError:
         if not all(holds_exactly(path, content) for path, content in stale):
             raise
@@ -691,24 +692,25 @@ def template_command(folder: str, force: bool) -> None:
       bleu-xl template my-workbooks
       bleu-xl template my-ranking.xlsx
     """
-    from .template import SAMPLES, build_all, build_template
+    from .template import build_template, workbooks
 
     target = Path(folder)
     if target.suffix.lower() == ".xlsx":
-        output = OutputFile(folder, force=force)
-        with output.open_path() as path:
-            build_template(path)
+        write_files([(target, build_template)], force=force)
         echo(f"wrote {folder}")
         return
-    paths = [target / "bleu2_ranking.xlsx", *(target / "samples" / f"{name}.xlsx" for name in SAMPLES)]
-    existing = [path for path in paths if path.exists() or path.is_symlink()]
+    books = workbooks(target)
+    existing = [path for path, _ in books if path.exists() or path.is_symlink()]
     for path in existing:
         if not path.is_file():
             raise InputError(f"{path}: not a regular file; bleu-xl writes only regular files")
     if existing and not force:
         more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
         raise InputError(f"{existing[0]}: already exists{more}; use --force to replace the workbooks")
-    build_all(target, log=lambda path: echo(f"wrote {path}"))
+    (target / "samples").mkdir(parents=True, exist_ok=True)
+    write_files(books, force=force)  # through temporary files: a link is replaced, never written through
+    for path, _ in books:
+        echo(f"wrote {path}")
 
 
 if __name__ == "__main__":  # pragma: no cover

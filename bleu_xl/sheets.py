@@ -27,7 +27,7 @@ import sys
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
@@ -848,19 +848,21 @@ def holds_exactly(path: Path, content: bytes) -> bool:
         return same_size and file.read(len(content) + 1) == content
 
 
-def write_files(contents: Sequence[tuple[Path, bytes]], *, force: bool) -> None:
-    """Write every file whole, or leave them all as they were: all are claimed (locked and checked) before any is
-    written, each is written to a temporary file, and the temporary files are renamed into place only when all
-    were written. A failure or a signal before the renames removes them all, locks included."""
+def write_files(writers: Sequence[tuple[Path, Callable[[Path], object]]], *, force: bool) -> None:
+    """Write every file whole, or leave them all as they were: ``write(path)`` writes one file's whole content at
+    the temporary path it is given. All are claimed (locked and checked) before any is written, and the
+    temporary files are renamed into place only when all were written, so an existing file (or a link: the link
+    is replaced, never written through) changes only then. A failure or a signal before the renames removes
+    them all, locks included."""
     with contextlib.ExitStack() as claims:
         outputs = []
-        for path, _ in contents:
+        for path, _ in writers:
             output = OutputFile(str(path), force=force)
             claims.callback(output.release)
             outputs.append(output)
         with contextlib.ExitStack() as writes:
-            for output, (_, content) in zip(outputs, contents):
-                writes.enter_context(output.open_path()).write_bytes(content)
+            for output, (_, write) in zip(outputs, writers):
+                write(writes.enter_context(output.open_path()))
 
 
 #: Leading characters that make a spreadsheet read a CSV field as a formula (OWASP's CSV injection guidance).

@@ -24,6 +24,7 @@ How the formulas are stored, and why:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 import unicodedata
@@ -63,6 +64,7 @@ __all__ = [
     "token_count_formula",
     "verdict_formula",
     "verdict_text",
+    "workbooks",
 ]
 
 RANK_REFERENCE = "Free delivery on every order this week: shop the new summer collection today."
@@ -1011,16 +1013,17 @@ def build_sample(path: Path, name: str) -> None:
     book.close()
 
 
-def build_all(folder: Path, log: Callable[[str], None] = lambda _: None) -> list[Path]:
-    """Write the template and every sample under ``folder``; returns the paths written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "samples").mkdir(exist_ok=True)
-    written = [folder / "bleu2_ranking.xlsx"]
-    build_template(written[0])
-    for name in SAMPLES:
-        path = folder / "samples" / f"{name}.xlsx"
-        build_sample(path, name)
-        written.append(path)
-    for path in written:
-        log(str(path))
-    return written
+def workbooks(folder: Path) -> list[tuple[Path, Callable[[Path], None]]]:
+    """The template and every sample under ``folder``, each with the function that builds it at a given path."""
+    samples = [(folder / "samples" / f"{name}.xlsx", functools.partial(build_sample, name=name)) for name in SAMPLES]
+    return [(folder / "bleu2_ranking.xlsx", build_template), *samples]
+
+
+def build_all(folder: Path) -> list[Path]:
+    """Build the template and every sample under ``folder`` in place; returns their paths. (``bleu-xl template``
+    writes the same :func:`workbooks` through temporary files instead, so that nothing is half-written.)"""
+    (folder / "samples").mkdir(parents=True, exist_ok=True)
+    books = workbooks(folder)
+    for path, build in books:
+        build(path)
+    return [path for path, _ in books]

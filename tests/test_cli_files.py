@@ -323,6 +323,21 @@ def test_template_refuses_to_overwrite_and_writes_a_file_for_xlsx(tmp_path: Path
     assert len(list((folder / "samples").iterdir())) == len(template.SAMPLES)
 
 
+def test_template_force_replaces_a_link_and_never_writes_through_it(tmp_path: Path) -> None:
+    folder = tmp_path / "wb"
+    assert run("template", str(folder)).exit_code == 0
+    precious = tmp_path / "precious.xlsx"
+    precious.write_bytes(b"someone else's workbook")
+    link = folder / "bleu2_ranking.xlsx"
+    link.unlink()
+    link.symlink_to(precious)
+    assert run("template", str(folder)).exit_code == 2 and link.is_symlink()  # kept without --force
+    assert run("template", str(folder), "--force").exit_code == 0
+    assert precious.read_bytes() == b"someone else's workbook"
+    assert not link.is_symlink() and zipfile.is_zipfile(link)
+    assert sorted(p.name for p in folder.iterdir()) == ["bleu2_ranking.xlsx", "samples"]  # nothing left behind
+
+
 def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
     from bleu_xl.lite import bundle_files
 
@@ -401,7 +416,8 @@ def test_write_files_leaves_nothing_when_one_cannot_be_written(tmp_path: Path) -
         "resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))\n"
         "folder = Path(sys.argv[1])\n"
         "try:\n"
-        "    write_files([(folder / 'small.txt', b'x' * 10), (folder / 'big.txt', b'y' * 100_000)], force=False)\n"
+        "    write_files([(folder / 'small.txt', lambda tmp: tmp.write_bytes(b'x' * 10)),\n"
+        "                 (folder / 'big.txt', lambda tmp: tmp.write_bytes(b'y' * 100_000))], force=False)\n"
         "except InputError as error:\n"
         "    print(error)\n"
     )
