@@ -10,7 +10,7 @@ import datetime as dt
 import math
 from typing import Any
 
-from .bleu import SMOOTHING_METHODS
+from .bleu import MAX_ORDER, SMOOTHING_METHODS
 
 Grid = list[list[Any]]
 
@@ -136,6 +136,11 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
         limits = f"from {low} to {high}" if high is not None else f"of at least {low}"
         raise CellProblem(f"{name} must be a whole number {limits}")
     return int(value)
+
+
+def parse_max_n(value: Any) -> int:
+    """The longest n-gram, 1 to 9; blank or omitted gives 2."""
+    return parse_whole(value, 2, "max_n", 1, MAX_ORDER)
 
 
 def parse_smoothing(value: Any) -> str:

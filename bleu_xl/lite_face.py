@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cells import CellError
+from .cell_values import CellError
 
 
 def lite_value(value: Any) -> Any:

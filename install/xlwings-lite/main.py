@@ -1046,6 +1046,11 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
     return int(value)
 
 
+def parse_max_n(value: Any) -> int:
+    """The longest n-gram, 1 to 9; blank or omitted gives 2."""
+    return parse_whole(value, 2, "max_n", 1, MAX_ORDER)
+
+
 def parse_smoothing(value: Any) -> str:
     value = setting(value, "smoothing", "add1")
     text = str(value).strip().lower()
@@ -1242,7 +1247,7 @@ def excel_safe(fn: Callable[..., Any]) -> Callable[..., Any]:
 @excel_safe
 def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
-    order = parse_whole(max_n, 2, "max_n", 1, MAX_ORDER)
+    order = parse_max_n(max_n)
     method = parse_smoothing(smoothing)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
@@ -1303,7 +1308,7 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
 @excel_safe
 def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One corpus-level BLEU over all pairs where both sides are filled in."""
-    order = parse_whole(max_n, 2, "max_n", 1, MAX_ORDER)
+    order = parse_max_n(max_n)
     method = parse_smoothing(smoothing)
     rows = filled_rows(references, candidates, max_n=order)
     if not rows:
@@ -1377,7 +1382,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
 @excel_safe
 def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> str:
     """The signature string of these settings (by default BLEU-2, add-1, one reference)."""
-    order = parse_whole(max_n, 2, "max_n", 1, MAX_ORDER)
+    order = parse_max_n(max_n)
     method = parse_smoothing(smoothing)
     return signature(order, method, parse_whole(refs, 1, "refs"))
 
