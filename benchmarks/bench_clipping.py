@@ -18,7 +18,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bleu_xl import cells, score, score_many
+from bleu_xl import score, score_many
+from bleu_xl.excel import cells
 
 IDEOGRAPHS = [chr(cp) for cp in range(0x4E00, 0x4E00 + 3000)]
 

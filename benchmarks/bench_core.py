@@ -25,7 +25,7 @@ from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
 import bleu_xl
-from bleu_xl.tokenizer import is_cjk
+from bleu_xl.core.tokenizer import is_cjk
 
 CHUNK = 500
 

@@ -1,8 +1,7 @@
 """bleu-xl: BLEU-2 (and BLEU-N) scoring for spreadsheets, with a pure-Python core."""
 
 from ._version import __version__
-from .bleu import (
-    BleuError,
+from .core.bleu import (
     Precision,
     References,
     Score,
@@ -12,18 +11,21 @@ from .bleu import (
     score_many,
     signature,
 )
-from .compare import Interval, PairedResult, bootstrap_ci, paired_test
-from .explain import Explanation, explain
-from .tokenizer import tokenize
+from .core.bootstrap import Interval, PairedResult, bootstrap_ci, paired_test
+from .core.errors import BleuError, BleuXlError, Setting
+from .core.explain import Explanation, explain
+from .core.tokenizer import tokenize
 
 __all__ = [
     "BleuError",
+    "BleuXlError",
     "Explanation",
     "Interval",
     "PairedResult",
     "Precision",
     "References",
     "Score",
+    "Setting",
     "Stats",
     "__version__",
     "bootstrap_ci",

@@ -2,48 +2,34 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
 import re
 import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from . import __version__
-from .batch import (
-    ColumnNotFound,
-    Layout,
-    NoColumnsFound,
-    Result,
-    compare_table,
-    distinct_names,
-    find_layout,
-    result_header,
-    score_table,
-)
-from .bleu import SMOOTHING_METHODS, BleuError
-from .compare import p_text
-from .explain import explain
-from .sheets import (
-    InputError,
-    OutputFile,
-    Sheet,
-    holds_exactly,
-    output_delimiter,
-    read_input,
-    write_csv,
-    write_files,
-    write_json_lines,
-)
-from .tokenizer import tokenize
+from .core.bleu import SMOOTHING_METHODS
+from .core.bootstrap import p_text
+from .core.errors import BleuXlError, Setting, render
+from .core.explain import explain
+from .core.tokenizer import tokenize
+from .files.output import OutputFile, write_folder
+from .files.readers import read_table
+from .files.results import write_comparison, write_result
+from .files.signals import Terminated, stop_on_signals
+from .files.writers import output_delimiter
+from .table.columns import Layout
+from .table.compare import compare_table
+from .table.scoring import Result, score_table
+from .table.sheet import InputError, Sheet, TableOptions
 
 EXIT_INPUT = 2
 PROGRESS_MIN_ROWS = 5_000
@@ -62,6 +48,34 @@ def echo(text: str, *, err: bool = False) -> None:
     click.echo(printable(text), err=err)
 
 
+#: Each setting a library message can name, as this command spells it: the option that sets it.
+FLAGS = {
+    "candidate_col": "--candidate-col",
+    "reference_cols": "--reference-col",
+    "reference_text": "--reference",
+    "header_row": "--header-row",
+    "no_header": "--no-header",
+    "sheet": "--sheet",
+    "encoding": "--encoding",
+    "delimiter": "--delimiter",
+    "force": "--force",
+    "b_col": "--b",
+}
+#: compare names its candidate columns --a and --b.
+COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
+
+
+def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
+    """How this command spells a setting in a message: its flag, then the value to give it (``--candidate-col B``);
+    a flag alone (``--force``) when the value is a switch."""
+
+    def spell(setting: Setting) -> str:
+        flag = flags.get(setting.name, setting.name)
+        return flag if setting.value is None or setting.value is True else f"{flag} {setting.value}"
+
+    return spell
+
+
 class Failure(click.ClickException):
     """One line on standard error and exit code 2, never a traceback."""
 
@@ -71,69 +85,42 @@ class Failure(click.ClickException):
         echo(f"bleu-xl: error: {self.message}", err=True)
 
 
-class Terminated(BaseException):
-    """SIGTERM or SIGHUP: a BaseException, so that no ``except Exception`` on the way swallows it."""
+def _guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
+    """Map every expected failure to one line and exit code 2 (settings named by ``flags``); anything else to one
+    line and exit code 1."""
+    spell = flag_spelling(flags)
 
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _stop_on_signals() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into :class:`Terminated` while a command runs, so that the cleanups run: the
-    worker pool is terminated and the partial output removed."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    parent = os.getpid()
-
-    def stop(signum: int, frame: Any) -> None:
-        if os.getpid() != parent:  # a forked worker before its own setup ran: just go
-            os._exit(128 + signum)
-        raise Terminated(signum)
-
-    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-    previous = {sig: signal.signal(sig, stop) for sig in wanted}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-def _guard(fn: Any) -> Any:
-    """Map every expected failure to one line and exit code 2; anything else to one line and exit code 1."""
-
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            with _stop_on_signals():
-                return fn(*args, **kwargs)
-        except (InputError, BleuError) as exc:
-            raise Failure(str(exc)) from None
-        except click.ClickException:
-            raise
-        except Terminated as exc:
-            name = signal.Signals(exc.signum).name
-            echo(f"bleu-xl: terminated by {name}; stopped the workers, no output written", err=True)
-            raise SystemExit(128 + exc.signum) from None
-        except KeyboardInterrupt:
-            raise SystemExit(130) from None
-        except BrokenPipeError:  # the reader went away (| head): stop quietly, as other command-line tools do
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise SystemExit(141) from None
-        except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
-            where = f"{exc.filename}: " if exc.filename else ""
-            raise Failure(f"{where}{exc.strerror or exc}") from None
-        except Exception as exc:
-            if os.environ.get("BLEU_XL_DEBUG"):
+    def decorate(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                with stop_on_signals():
+                    return fn(*args, **kwargs)
+            except BleuXlError as exc:
+                raise Failure(exc.render(spell)) from None
+            except click.ClickException:
                 raise
-            echo(f"bleu-xl: internal error: {type(exc).__name__}: {exc} (BLEU_XL_DEBUG=1 shows more)", err=True)
-            raise SystemExit(1) from None
+            except Terminated as exc:
+                name = signal.Signals(exc.signum).name
+                echo(f"bleu-xl: terminated by {name}; stopped the workers, no output written", err=True)
+                raise SystemExit(128 + exc.signum) from None
+            except KeyboardInterrupt:
+                raise SystemExit(130) from None
+            except BrokenPipeError:  # the reader went away (| head): stop quietly, as other command-line tools do
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                raise SystemExit(141) from None
+            except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
+                where = f"{exc.filename}: " if exc.filename else ""
+                raise Failure(f"{where}{exc.strerror or exc}") from None
+            except Exception as exc:
+                if os.environ.get("BLEU_XL_DEBUG"):
+                    raise
+                echo(f"bleu-xl: internal error: {type(exc).__name__}: {exc} (BLEU_XL_DEBUG=1 shows more)", err=True)
+                raise SystemExit(1) from None
 
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
+        return wrapper
+
+    return decorate
 
 
 def _delimiter(value: str | None) -> str | None:
@@ -170,65 +157,21 @@ def _table_options(fn: Any) -> Any:
     return fn
 
 
-def _read_table(
-    input_path: str,
-    sheet: str | None,
-    encoding: str | None,
-    delimiter: str | None,
-    header_row: int | None,
-    no_header: bool,
-    reference_cols: tuple[str, ...],
-    candidate_col: str | None,
-    reference_text: str | None,
-    *,
-    announce: bool = True,
-) -> tuple[Sheet, Layout]:
-    if reference_text is not None and reference_cols:
-        raise InputError("give either --reference or --reference-col, not both")
-    if header_row is not None and no_header:
-        raise InputError("give either --header-row or --no-header, not both")
-    table = read_input(input_path, sheet, encoding=encoding, delimiter=_delimiter(delimiter))
-
-    def layout_of(table: Sheet) -> Layout:
-        return find_layout(
-            table, reference_cols, candidate_col, reference_text, header_row=header_row, no_header=no_header
-        )
-
-    try:
-        layout = layout_of(table)
-    except NoColumnsFound:
-        # Without --sheet, a workbook whose first visible sheet is a cover page (the template's "Start here": no
-        # candidate or reference header at all) is read from the next visible sheet that has them; the line
-        # printed below names the sheet used. Any other problem is the first sheet's, and is reported; past it,
-        # a sheet without a column given by name is passed over too (compare's --a "Candidate A").
-        if sheet is not None or table.encoding is not None:
-            raise
-        later = table.sheet_names[table.sheet_names.index(table.name) + 1 :]
-        missing: ColumnNotFound | None = None  # a sheet with headers but not the one named: the useful message
-        for name in (n for n in later if n not in table.hidden_sheets):
-            other = read_input(input_path, name, encoding=encoding, delimiter=_delimiter(delimiter))
-            try:
-                layout, table = layout_of(other), other
-                break
-            except NoColumnsFound:
-                continue
-            except ColumnNotFound as problem:  # report the sheet with the header closest to the name
-                if missing is None or problem.closeness > missing.closeness:
-                    missing = problem
-        else:
-            if missing is not None:
-                raise missing from None
-            raise
+def _read_table(input_path: str, options: TableOptions, *, announce: bool = True) -> tuple[Sheet, Layout]:
+    table, layout = read_table(input_path, options)
     if announce:
         _announce(input_path, table, layout)
     return table, layout
 
 
-def _announce(input_path: str, table: Sheet, layout: Layout, compared: int | None = None) -> None:
+def _announce(
+    input_path: str, table: Sheet, layout: Layout, compared: int | None = None, flags: dict[str, str] = FLAGS
+) -> None:
     """The line on standard error that says what was read: the sheet (or encoding), header row and columns;
     then a line per note (a column left out)."""
-    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.encoding else f", sheet {table.name!r}"
-    echo(f"bleu-xl: {input_path}{read_as}: {layout.describe(compared)}", err=True)
+    read_as = f" ({table.encoding}, delimiter {table.delimiter!r})" if table.is_text else f", sheet {table.name!r}"
+    columns = render(layout.describe(compared), flag_spelling(flags))
+    echo(f"bleu-xl: {input_path}{read_as}: {columns}", err=True)
     for note in layout.notes:
         echo(f"bleu-xl: note: {note}", err=True)
 
@@ -252,7 +195,7 @@ def _announce(input_path: str, table: Sheet, layout: Layout, compared: int | Non
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--quiet", "-q", is_flag=True, help="No summary and no progress bar.")
-@_guard
+@_guard()
 def score_command(
     input_path: str,
     output: str | None,
@@ -289,9 +232,10 @@ def score_command(
     timings: dict[str, float] = {}
     try:
         start = time.perf_counter()
-        table, layout = _read_table(
-            input_path, sheet, encoding, delimiter, header_row, no_header, reference_cols, candidate_col, reference_text
+        options = TableOptions(
+            sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, candidate_col, reference_text
         )
+        table, layout = _read_table(input_path, options)
         timings["read"] = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -350,46 +294,6 @@ def _output_target(input_path: str, output: str | None, fmt: str | None) -> tupl
     return output, OUTPUT_FORMATS[suffix]
 
 
-def output_rows(result: Result) -> Iterator[list[Any]]:
-    width = len(result.header)
-    for i, row in enumerate(result.rows):
-        original = [None if v == "" else v for v in row[:width]] + [None] * (width - len(row))
-        yield original + result.result_row(i)
-
-
-def write_result(
-    result: Result,
-    target: OutputFile,
-    fmt: str,
-    *,
-    input_name: str,
-    sheet: Sheet,
-    encoding: str | None = None,
-    delimiter: str = ",",
-    raw: bool = False,
-) -> None:
-    # A result column named like an input column (a scored template already has "BLEU-2") gets a suffix, so
-    # that JSON keys and CSV headers stay distinct.
-    taken = set(result.header)
-    scores = [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
-    header = distinct_names(result.header + scores)
-    if fmt == "xlsx":
-        from .report import write_scored_workbook
-
-        with target.open(binary=True) as out:
-            write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, sheet=sheet.name)
-    elif fmt == "csv":
-        # UTF-8 with a BOM, so that Excel on Windows reads it as UTF-8 (not to standard output: pipelines).
-        codec = encoding or ("utf-8" if target.path == "-" else "utf-8-sig")
-        if codec.replace("_", "-").lower() in {"utf-8", "utf8"} and target.path != "-":
-            codec = "utf-8-sig"
-        with target.open(binary=False, encoding=codec) as out:
-            write_csv(out, header, output_rows(result), delimiter=delimiter, raw=raw)
-    else:
-        with target.open(binary=False) as out:
-            write_json_lines(out, header, output_rows(result))
-
-
 def _console(err: bool = False) -> Any:
     from rich.console import Console
 
@@ -428,7 +332,7 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
 @click.argument("reference")
 @click.argument("candidate")
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
-@_guard
+@_guard()
 def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     """Show the whole BLEU-2 calculation of one pair: tokens, p1 and p2, BP, r, c.
 
@@ -441,25 +345,9 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     detail = {
         "reference_tokens": tokenize(reference),
         "candidate_tokens": tokenize(candidate),
-        "p1": {
-            "value": s.p1,
-            "numerator": s.precisions[0].numerator,
-            "denominator": s.precisions[0].denominator,
-            "smoothed": s.precisions[0].smoothed,
-        },
-        "p2": {
-            "value": s.p2,
-            "numerator": s.precisions[1].numerator,
-            "denominator": s.precisions[1].denominator,
-            "smoothed": s.precisions[1].smoothed,
-        },
-        "bp": s.bp,
-        "r": s.r,
-        "c": s.c,
-        "bleu2": s.bleu,
+        **s.as_dict(),
         "explain": explanation.summary(),
         "matched": list(explanation.matched_tokens()),
-        "signature": s.signature,
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
@@ -471,10 +359,9 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
         for token, hit in zip(explanation.candidate_tokens, explanation.matched_tokens())
     )
     click.echo(f"candidate tokens ({s.c}): {marked}")
-    for name in ("p1", "p2"):
-        p = detail[name]
-        note = "  (add-1 smoothing)" if p["smoothed"] else ""
-        click.echo(f"{name} = {p['numerator']}/{p['denominator']} = {p['value']:.4f}{note}")
+    for n, p in enumerate(s.precisions, start=1):
+        note = "  (add-1 smoothing)" if p.smoothed else ""
+        click.echo(f"p{n} = {p.numerator}/{p.denominator} = {p.value:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
     click.echo(f"BLEU-2 = {s.bleu:.4f}")
     echo(f"explain: {detail['explain']}")
@@ -495,7 +382,7 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
 @click.option("-o", "--output", help="Also write the comparison to a workbook (Scores and Summary sheets).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@_guard
+@_guard(COMPARE_FLAGS)
 def compare_command(
     input_path: str,
     a_col: str,
@@ -529,48 +416,24 @@ def compare_command(
             raise InputError(f"{output}: the comparison is written as a workbook; give a .xlsx name")
         target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     try:
-        table, layout = _read_table(
-            input_path,
-            sheet,
-            encoding,
-            delimiter,
-            header_row,
-            no_header,
-            reference_cols,
-            a_col,
-            reference_text,
-            announce=False,  # below, once the --b column is known too
+        options = TableOptions(
+            sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, a_col, reference_text
         )
+        table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
         if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
-            _announce(input_path, table, layout, compared=comparison.b_col)
+            _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
-        verdict = result.verdict(comparison.a_name, comparison.b_name)
         if target:
-            from .report import write_comparison_workbook
-
-            with target.open(binary=True) as out:
-                write_comparison_workbook(out, table, layout, comparison, verdict, input_name=input_path)
+            write_comparison(target, table, layout, comparison, input_name=input_path)
     finally:
         if target:
             target.release()
     if as_json:
         payload = {
-            "a": comparison.a_name,
-            "b": comparison.b_name,
-            "score_a": result.score_a,
-            "score_b": result.score_b,
-            "difference": result.difference,
-            "p_value": result.p_value,
-            "interval_a": [result.interval_a.low, result.interval_a.high],
-            "interval_b": [result.interval_b.low, result.interval_b.high],
-            "pairs": comparison.used,
-            "skipped": comparison.skipped,
-            "samples": samples,
-            "seed": seed,
-            "verdict": verdict,
+            **comparison.as_dict(),
             "sheet": table.name,
-            "columns": layout.describe(comparison.b_col),
+            "columns": render(layout.describe(comparison.b_col), flag_spelling(COMPARE_FLAGS)),
             "notes": layout.notes,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -585,7 +448,7 @@ def compare_command(
         f"difference (B - A) {result.difference:+.4f}, {p_text(result.p_value)} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
     )
-    echo(verdict)
+    echo(comparison.verdict)
     if output:
         echo(f"written to {output}")
 
@@ -598,7 +461,7 @@ def compare_command(
     type=click.Choice(["xlwings-addin", "config", "xlam"]),
     help="Do one part only: install xlwings' add-in, write the user config, or build bleu_xl.xlam.",
 )
-@_guard
+@_guard()
 def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None:
     """Set up the classic Excel add-in on Windows: xlwings add-in, user config, bleu_xl.xlam.
 
@@ -610,7 +473,7 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
     Example:
       bleu-xl excel-setup --dry-run
     """
-    from .excel_setup import LITE_POINTER, PARTS, on_windows, plan, run_plan
+    from .excel.windows_setup import LITE_POINTER, PARTS, on_windows, plan, run_plan
 
     appdata = Path(os.environ["APPDATA"]) if os.environ.get("APPDATA") else None
     parts = [only] if only else [p for p in PARTS if not (no_addin and p == "xlam")]
@@ -637,7 +500,7 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
 @main.command("lite-bundle")
 @click.argument("folder", default="install/xlwings-lite", required=False)
 @click.option("--force", is_flag=True, help="Replace a main.py or requirements.txt that differs from the bundle.")
-@_guard
+@_guard()
 def lite_bundle_command(folder: str, force: bool) -> None:
     """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
 
@@ -650,37 +513,17 @@ def lite_bundle_command(folder: str, force: bool) -> None:
     Example:
       bleu-xl lite-bundle my-bundle
     """
-    from .lite import bundle_files
+    from .excel.lite_bundle import bundle_files
 
-    if not folder.strip():
-        raise InputError("give the folder to write the bundle into")
-    target = Path(folder)
-    if target.exists() and not target.is_dir():
-        raise InputError(f"{folder}: not a folder")
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"{folder}: cannot make this folder ({exc.strerror})") from None
-    files = [(target / name, text.encode("utf-8")) for name, text in bundle_files().items()]
-    for path, _ in files:
-        if path.is_dir():
-            raise InputError(f"{path}: is a folder; bleu-xl writes only regular files")
-    stale = [(path, content) for path, content in files if not holds_exactly(path, content)]
-    try:
-        write_files([(path, functools.partial(Path.write_bytes, data=content)) for path, content in stale], force=force)
-    except InputError:
-        if not all(holds_exactly(path, content) for path, content in stale):
-            raise
-        stale = []  # another run wrote the same bundle meanwhile
-    written = {path for path, _ in stale}
-    for path, _ in files:
-        echo(f"wrote {path}" if path in written else f"{path} is up to date")
+    written = write_folder(folder, {name: text.encode("utf-8") for name, text in bundle_files().items()}, force=force)
+    for path, wrote in written:
+        echo(f"wrote {path}" if wrote else f"{path} is up to date")
 
 
 @main.command("template")
 @click.argument("folder", default="workbooks", required=False)
 @click.option("--force", is_flag=True, help="Replace workbooks that are already there.")
-@_guard
+@_guard()
 def template_command(folder: str, force: bool) -> None:
     """Write the ranking template and the sample workbooks into FOLDER (default: workbooks).
 
@@ -692,24 +535,9 @@ def template_command(folder: str, force: bool) -> None:
       bleu-xl template my-workbooks
       bleu-xl template my-ranking.xlsx
     """
-    from .template import build_template, workbooks
+    from .template.build import write_workbooks
 
-    target = Path(folder)
-    if target.suffix.lower() == ".xlsx":
-        write_files([(target, build_template)], force=force)
-        echo(f"wrote {folder}")
-        return
-    books = workbooks(target)
-    existing = [path for path, _ in books if path.exists() or path.is_symlink()]
-    for path in existing:
-        if not path.is_file():
-            raise InputError(f"{path}: not a regular file; bleu-xl writes only regular files")
-    if existing and not force:
-        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-        raise InputError(f"{existing[0]}: already exists{more}; use --force to replace the workbooks")
-    (target / "samples").mkdir(parents=True, exist_ok=True)
-    write_files(books, force=force)  # through temporary files: a link is replaced, never written through
-    for path, _ in books:
+    for path in write_workbooks(Path(folder), force=force):
         echo(f"wrote {path}")
 
 

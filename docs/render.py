@@ -18,7 +18,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from bleu_xl.template import SAMPLES
+from bleu_xl.template.data import SAMPLES
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"

@@ -16,8 +16,14 @@ import xlsxwriter
 from click.testing import CliRunner
 
 from benchmarks.synthetic import make_pairs
-from bleu_xl import __version__, batch, cells, score, sheets
+from bleu_xl import __version__, score
 from bleu_xl.cli import main
+from bleu_xl.excel import cell_values, cells
+from bleu_xl.files import readers, xlsx_check
+from bleu_xl.files import scored_workbook as report
+from bleu_xl.table import columns, scoring
+from bleu_xl.table import compare as table_compare
+from bleu_xl.table import sheet as table_sheet
 
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"
@@ -146,7 +152,6 @@ def test_output_never_overwrites_input(workbook: Path) -> None:
 
 
 def test_output_is_whole_or_absent(workbook: Path, monkeypatch) -> None:
-    from bleu_xl import report
 
     def broken(out, *args, **kwargs):
         out.write(b"PK partial")
@@ -255,7 +260,7 @@ def test_pair_command() -> None:
     detail = json.loads(result.stdout)
     assert detail["p1"] == {"value": 0.9, "numerator": 9, "denominator": 10, "smoothed": False}
     assert detail["p2"]["numerator"] == 8 and detail["r"] == 11 and detail["c"] == 10
-    assert detail["bleu2"] == score(REF, INTACTO).bleu
+    assert detail["bleu"] == score(REF, INTACTO).bleu and detail["max_n"] == 2
     assert detail["candidate_tokens"][-1] == "intacto"
     text = run("pair", "a b c", "x y z").output
     assert "p1 = 1/4 = 0.2500  (add-1 smoothing)" in text and "BLEU-2 = 0.2887" in text
@@ -309,11 +314,11 @@ def test_not_a_spreadsheet(tmp_path: Path) -> None:
 
 def test_encrypted_workbook(tmp_path: Path) -> None:
     # An encrypted OOXML file is an OLE compound file with EncryptionInfo and EncryptedPackage streams.
-    data = bytearray(sheets.OLE_MAGIC + b"\x00" * 1016)
+    data = bytearray(readers.OLE_MAGIC + b"\x00" * 1016)
     data += "EncryptionInfo".encode("utf-16-le") + b"\x00" * 50 + "EncryptedPackage".encode("utf-16-le")
     (tmp_path / "secret.xlsx").write_bytes(bytes(data))
     assert "password-protected" in refused(tmp_path / "secret.xlsx")
-    (tmp_path / "old.xls").write_bytes(sheets.OLE_MAGIC + b"\x00" * 2000)
+    (tmp_path / "old.xls").write_bytes(readers.OLE_MAGIC + b"\x00" * 2000)
     assert "legacy .xls" in refused(tmp_path / "old.xls")
 
 
@@ -354,7 +359,7 @@ def test_zip_bomb_ratio(tmp_path: Path) -> None:
 
 
 def test_uncompressed_size_limit(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(sheets, "MAX_UNCOMPRESSED", 2_000)  # the real limit is 1 GiB: too big to build here
+    monkeypatch.setattr(xlsx_check, "MAX_UNCOMPRESSED", 2_000)  # the real limit is 1 GiB: too big to build here
     path = _workbook_with(tmp_path, "big.xlsx", {"xl/media/data.bin": bytes(range(256)) * 20})
     assert "would unpack to" in refused(path)
 
@@ -374,7 +379,7 @@ def test_defusedxml_guards_the_workbook_part() -> None:
 
     xml = b'<!DOCTYPE x [<!ENTITY e "boom">]><workbook>&e;</workbook>'
     with pytest.raises(defusedxml.DefusedXmlException):
-        sheets.SafeET.fromstring(xml)
+        xlsx_check.SafeET.fromstring(xml)
 
 
 def test_an_absurd_claimed_dimension_is_not_the_extent(tmp_path: Path) -> None:
@@ -399,11 +404,11 @@ def test_both_reference_options(workbook: Path) -> None:
 
 
 def test_process_pool_matches_single_process() -> None:
-    pairs = make_pairs(batch.PARALLEL_MIN_PAIRS + 500, seed=9)
-    table = sheets.Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
-    layout = batch.find_layout(table)
-    one = batch.score_table(table, layout, workers=1)
-    two = batch.score_table(table, layout, workers=2)
+    pairs = make_pairs(scoring.PARALLEL_MIN_PAIRS + 500, seed=9)
+    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
+    layout = columns.find_layout(table)
+    one = scoring.score_table(table, layout, workers=1)
+    two = scoring.score_table(table, layout, workers=2)
     assert one.outcomes == two.outcomes and one.ranks == two.ranks
     assert one.corpus == two.corpus
 
@@ -539,23 +544,25 @@ def test_progress_bar_on_a_terminal_leaves_the_output_unchanged(tmp_path: Path) 
 
 
 def test_rows_are_named_and_notes_are_typed_errors() -> None:
-    table = sheets.Sheet(
+    table = table_sheet.Sheet(
         "t",
-        [["Reference", "Candidate"], [REF, INTACTO], [cells.CellError("#N/A"), SHORT], [REF, None], ["...", "x"]],
+        [["Reference", "Candidate"], [REF, INTACTO], [cell_values.CellError("#N/A"), SHORT], [REF, None], ["...", "x"]],
         ["t"],
     )
-    result = batch.score_table(table, batch.find_layout(table), workers=1)
+    result = scoring.score_table(table, columns.find_layout(table), workers=1)
     scored, missing, blank, no_words = result.outcomes
-    assert isinstance(scored, batch.ScoredPair)
     s = score(REF, INTACTO)
-    assert scored.bleu == s.bleu and scored.references == 1
+    assert scored == s and scored.refs == 1
     assert scored.stats == (((9, 8), (10, 9), 10, 11))  # matches, totals, c, r
-    assert scored.details == (0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10)
-    assert isinstance(missing, cells.CellError) and (missing.code, missing.message) == ("#N/A", "#N/A in the reference")
-    assert blank == "" and not isinstance(blank, cells.CellError)
-    assert isinstance(no_words, cells.CellError) and no_words.code == "#VALUE!"
+    assert cells.detail_row(scored) == [0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10]
+    assert isinstance(missing, cell_values.CellError) and (missing.code, missing.message) == (
+        "#N/A",
+        "#N/A in the reference",
+    )
+    assert isinstance(blank, cell_values.Blank)
+    assert isinstance(no_words, cell_values.CellError) and no_words.code == "#VALUE!"
     assert no_words.message == "reference has no words"
-    assert result.result_row(0) == [s.bleu, 1, *scored.details, None]
+    assert result.result_row(0) == [s.bleu, 1, *cells.detail_row(s), None]
     assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
     assert (result.scored, result.blank, result.problems) == (1, 1, 2)
 
@@ -563,10 +570,12 @@ def test_rows_are_named_and_notes_are_typed_errors() -> None:
 def test_report_signatures_have_real_types() -> None:
     import typing
 
-    from bleu_xl import report
-
     for function in (report.write_comparison_workbook, report.write_scored_workbook, report.write_cell):
         hints = typing.get_type_hints(function)
         assert typing.Any not in [hint for name, hint in hints.items() if name not in {"value"}], function
     hints = typing.get_type_hints(report.write_comparison_workbook)
-    assert (hints["table"], hints["layout"], hints["comparison"]) == (sheets.Sheet, batch.Layout, batch.Comparison)
+    assert (hints["table"], hints["layout"], hints["comparison"]) == (
+        table_sheet.Sheet,
+        columns.Layout,
+        table_compare.Comparison,
+    )

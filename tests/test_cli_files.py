@@ -18,8 +18,10 @@ import pytest
 import xlsxwriter
 from click.testing import CliRunner
 
-from bleu_xl import score, template
+from bleu_xl import score
 from bleu_xl.cli import main
+from bleu_xl.template import build as template
+from bleu_xl.template import data as template_data
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"  # 0.6703 against REF
@@ -320,7 +322,7 @@ def test_template_refuses_to_overwrite_and_writes_a_file_for_xlsx(tmp_path: Path
     assert stat.S_IMODE(single.stat().st_mode) == 0o666 & ~_umask()
     assert run("template", str(single)).exit_code == 2 and single.is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my.xlsx", "mywb"]  # no temporary or lock file left
-    assert len(list((folder / "samples").iterdir())) == len(template.SAMPLES)
+    assert len(list((folder / "samples").iterdir())) == len(template_data.SAMPLES)
 
 
 def test_template_force_replaces_a_link_and_never_writes_through_it(tmp_path: Path) -> None:
@@ -339,7 +341,7 @@ def test_template_force_replaces_a_link_and_never_writes_through_it(tmp_path: Pa
 
 
 def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
-    from bleu_xl.lite import bundle_files
+    from bleu_xl.excel.lite_bundle import bundle_files
 
     files = bundle_files()
     folder = tmp_path / "bundle"
@@ -383,7 +385,7 @@ def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
 
 
 def test_lite_bundle_reads_links_and_never_waits_on_a_fifo(tmp_path: Path) -> None:
-    from bleu_xl.lite import bundle_files
+    from bleu_xl.excel.lite_bundle import bundle_files
 
     files = bundle_files()
     kept = tmp_path / "kept"
@@ -412,7 +414,8 @@ def test_write_files_leaves_nothing_when_one_cannot_be_written(tmp_path: Path) -
     """The second file goes past a real file-size limit (RLIMIT_FSIZE): the first, already written to its
     temporary file, is not renamed into place, and no temporary or lock file is left."""
     script = (
-        "import resource, sys; from pathlib import Path; from bleu_xl.sheets import InputError, write_files\n"
+        "import resource, sys; from pathlib import Path; from bleu_xl.table.sheet import InputError\n"
+        "from bleu_xl.files.output import write_files\n"
         "resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))\n"
         "folder = Path(sys.argv[1])\n"
         "try:\n"
@@ -504,8 +507,8 @@ def test_without_sheet_the_first_sheet_with_the_columns_is_read_and_named(tmp_pa
     assert result.exit_code == 0, result.stderr
     assert "sheet 'Rank'" in result.stderr and "candidate B 'Candidate'" in result.stderr
     rows = (tmp_path / "out.csv").read_text(encoding="utf-8-sig").splitlines()
-    assert len(rows) == 1 + len(template.RANK_VARIANTS)
-    by_hand = score(template.RANK_REFERENCE, template.RANK_VARIANTS[1]).bleu
+    assert len(rows) == 1 + len(template_data.RANK_VARIANTS)
+    by_hand = score(template_data.RANK_REFERENCE, template_data.RANK_VARIANTS[1]).bleu
     assert f"{by_hand:.4f}"[:5] in rows[2]
 
     plain = xlsx(tmp_path / "plain.xlsx", [["Title"], ["nothing to score"]])

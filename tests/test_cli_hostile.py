@@ -25,8 +25,10 @@ from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 
 from benchmarks.synthetic import make_pairs
-from bleu_xl import score, sheets
+from bleu_xl import score
 from bleu_xl.cli import main
+from bleu_xl.files import output, readers, text_reader, workbook_reader, xlsx_check
+from bleu_xl.table import sheet as table_sheet
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
@@ -179,7 +181,7 @@ SHEET_ROWS = st.lists(
 
 def rows_xml(rows: list) -> bytes:
     def cell(c: int, form: str, r: int) -> str:
-        letters = sheets.column_letter(c)
+        letters = table_sheet.column_letter(c)
         return CELL_FORMS[form].format(col=letters, lower=letters.lower(), row=r)
 
     return "".join(
@@ -190,13 +192,13 @@ def rows_xml(rows: list) -> bytes:
 @given(SHEET_ROWS)
 def test_fast_extent_scan_equals_the_general_one(rows: list) -> None:
     data = rows_xml(rows)
-    fast = sheets.extent_fast(data)
+    fast = xlsx_check.extent_fast(data)
     forms = {form for _, cells in rows for _, form in cells}
     if forms <= {"excel"}:
-        assert fast is not None and (*fast, 0) == sheets.extent_general(data)
+        assert fast is not None and (*fast, 0) == xlsx_check.extent_general(data)
     else:
         assert fast is None  # anything but Excel's own form takes the general scan
-    last_row, last_col, missing = sheets.extent_general(data)
+    last_row, last_col, missing = xlsx_check.extent_general(data)
     assert last_row == max((r for r, _ in rows), default=0)
     with_r = [c + 1 for _, cells in rows for c, form in cells if form != "no r"]
     assert last_col == max(with_r, default=0)
@@ -206,17 +208,19 @@ def test_fast_extent_scan_equals_the_general_one(rows: list) -> None:
 @given(st.lists(st.tuples(st.integers(1, 1_048_576), st.integers(0, 16_383)), max_size=20))
 def test_fast_extent_scan_takes_the_cells_rows_too(cells: list) -> None:
     # Readers place a cell by its own reference, whatever its row element says.
-    data = b'<row r="1">' + "".join(f'<c r="{sheets.column_letter(c)}{r}"/>' for r, c in cells).encode() + b"</row>"
+    data = (
+        b'<row r="1">' + "".join(f'<c r="{table_sheet.column_letter(c)}{r}"/>' for r, c in cells).encode() + b"</row>"
+    )
     expected = (max([1] + [r for r, _ in cells]), max([c + 1 for _, c in cells], default=0))
-    assert sheets.extent_fast(data) == expected
-    assert sheets.extent_general(data) == (*expected, 0)
+    assert xlsx_check.extent_fast(data) == expected
+    assert xlsx_check.extent_general(data) == (*expected, 0)
 
 
 @pytest.mark.parametrize("ref", [b"&#90;&#90;30000", b"ZZ&#51;0000", b"A0", b"7", b"A", b"", b"A1B", b"\xc3\x811"])
 def test_a_reference_the_scan_cannot_read_is_refused(ref: bytes) -> None:
-    with pytest.raises(sheets.UnreadableReference):
-        sheets.extent_general(b'<row r="1"><c r="' + ref + b'"><v>1</v></c></row>')
-    assert sheets.extent_fast(b'<row r="1"><c r="' + ref + b'"><v>1</v></c></row>') is None
+    with pytest.raises(xlsx_check.UnreadableReference):
+        xlsx_check.extent_general(b'<row r="1"><c r="' + ref + b'"><v>1</v></c></row>')
+    assert xlsx_check.extent_fast(b'<row r="1"><c r="' + ref + b'"><v>1</v></c></row>') is None
 
 
 @pytest.mark.parametrize(
@@ -230,7 +234,7 @@ def test_a_reference_the_scan_cannot_read_is_refused(ref: bytes) -> None:
     ],
 )
 def test_references_past_the_grid_are_one_past_its_limit(ref: bytes, position: tuple[int, int]) -> None:
-    assert sheets.reference_position(ref, is_row=False) == position
+    assert xlsx_check.reference_position(ref, is_row=False) == position
 
 
 def test_binary_sheet_parts_are_refused(tmp_path: Path) -> None:
@@ -269,9 +273,9 @@ def test_keyboard_interrupt_in_the_reader_is_not_swallowed(tmp_path: Path, monke
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        sheets._reader_call(tmp_path, interrupted)
-    with pytest.raises(sheets.InputError, match="cannot read this workbook"):
-        sheets._reader_call(tmp_path, lambda: 1 / 0)
+        workbook_reader._reader_call(tmp_path, interrupted)
+    with pytest.raises(table_sheet.InputError, match="cannot read this workbook"):
+        workbook_reader._reader_call(tmp_path, lambda: 1 / 0)
 
 
 # --- rows 3 and 4: signals -----------------------------------------------------------------------------------------
@@ -541,7 +545,7 @@ def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path: Path) -> N
     source = tmp_path / "in.csv"
     source.write_text(f"Reference,Candidate\n{REF},{CAND}\n", encoding="utf-8")
     out = tmp_path / "out.csv"
-    claim = sheets.OutputFile(str(out), force=False)  # what a first run holds while it reads and scores
+    claim = output.OutputFile(str(out), force=False)  # what a first run holds while it reads and scores
     try:
         result = run("score", str(source), "-o", str(out))
         assert result.exit_code == 2 and "another bleu-xl run is writing this file" in result.stderr
@@ -553,7 +557,7 @@ def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path: Path) -> N
 
 def test_existing_output_is_refused_before_the_input_is_read(tmp_path: Path) -> None:
     broken = tmp_path / "broken.xlsx"
-    broken.write_bytes(sheets.ZIP_MAGIC + b"not really a zip")
+    broken.write_bytes(readers.ZIP_MAGIC + b"not really a zip")
     out = tmp_path / "out.xlsx"
     out.write_bytes(b"keep me")
     result = run("score", str(broken), "-o", str(out))
@@ -569,8 +573,8 @@ def test_special_files_are_never_replaced(tmp_path: Path) -> None:
     result = run("score", str(source), "-o", str(fifo), "--force")
     assert result.exit_code == 2 and "not a regular file" in result.stderr
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
-    with pytest.raises(sheets.InputError, match="not a regular file"):
-        sheets.OutputFile(os.devnull, force=True)  # refused when claimed, before anything is written
+    with pytest.raises(table_sheet.InputError, match="not a regular file"):
+        output.OutputFile(os.devnull, force=True)  # refused when claimed, before anything is written
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
 
 
@@ -599,4 +603,4 @@ def test_sniffing_a_pathological_csv_is_quick(tmp_path: Path) -> None:
     assert time.process_time() - start < 2
     assert result.exit_code == 2 and "no candidate or reference column" in result.stderr
     assert len(result.stderr) < 1_000  # one readable line, whatever the width
-    assert sheets.sniff_delimiter("a;b;c\n1;2;3\n" * 10_000) == ";"
+    assert text_reader.sniff_delimiter("a;b;c\n1;2;3\n" * 10_000) == ";"

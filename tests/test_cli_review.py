@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from bleu_xl import score
 from bleu_xl.cli import main
+from bleu_xl.template import build as template
 
 from .test_cli_files import scored
 
@@ -85,7 +86,10 @@ def test_two_columns_with_the_same_number_format_share_one_valid_style(tmp_path:
 def test_a_reader_that_aborts_still_leaves_a_line_on_stderr(tmp_path: Path) -> None:
     # What calamine did on the reviewer's files (exit 134, nothing on stderr): the scan now refuses those before
     # the reader runs (test_cli_hostile), and should another abort remain, faulthandler names it.
-    code = "import os, pathlib; from bleu_xl import sheets; sheets._reader_call(pathlib.Path('x.xlsx'), os.abort)"
+    code = (
+        "import os, pathlib; from bleu_xl.files import workbook_reader; "
+        "workbook_reader._reader_call(pathlib.Path('x.xlsx'), os.abort)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == -signal.SIGABRT
     assert done.stderr.startswith("Fatal Python error: Aborted")
@@ -384,7 +388,6 @@ def test_compare_json_names_its_sheet_and_columns_in_the_payload(tmp_path: Path)
 
 
 def test_a_mistyped_column_names_the_real_header_row_and_the_closest_header(tmp_path: Path) -> None:
-    from bleu_xl import template
 
     book = tmp_path / "ranking.xlsx"
     template.build_template(book)

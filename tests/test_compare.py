@@ -18,8 +18,9 @@ from sacrebleu.significance import _paired_bs_test
 
 import bleu_xl
 from benchmarks.synthetic import make_pairs
-from bleu_xl import BleuError, bootstrap_ci, cells, corpus_score, explain, paired_test, tokenize
+from bleu_xl import BleuError, bootstrap_ci, corpus_score, explain, paired_test, tokenize
 from bleu_xl.cli import main
+from bleu_xl.excel import cell_values, cells
 
 ROOT = Path(__file__).resolve().parent.parent
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
@@ -54,9 +55,9 @@ def test_explain_clipping_several_references_and_cjk() -> None:
 def test_explain_cells() -> None:
     assert cells.explain_cells(REF, INTACTO) == explain(REF, INTACTO).summary()
     out = cells.explain_cells(REF, [[INTACTO], [None], [REF]])
-    assert out == [[explain(REF, INTACTO).summary()], [""], ["exact match"]]
-    assert cells.explain_cells(None, "x") == "#VALUE! reference is blank"
-    assert cells.explain_cells("...", "x") == "#VALUE! reference has no words"
+    assert out == [[explain(REF, INTACTO).summary()], [cells.BLANK], ["exact match"]]
+    assert cells.explain_cells(None, "x") == cell_values.CellError("#VALUE!", "reference is blank")
+    assert cells.explain_cells("...", "x") == cell_values.CellError("#VALUE!", "reference has no words")
 
 
 # --- bootstrap interval -------------------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ G_DOUBTFUL = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(G_A)]
 
 def _resampled_scores(refs, cands, samples, seed, max_n=2, smoothing="add1"):
     """The corpus BLEU of every resample bootstrap_ci draws, from compare's own columns and draws."""
-    from bleu_xl.compare import _Columns, _draws
+    from bleu_xl.core.bootstrap import _Columns, _draws
 
     columns = _Columns.of(refs, cands, max_n)
     return [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
@@ -128,7 +129,7 @@ def test_paired_test_gives_the_numbers_of_main_for_a_seed() -> None:
 
 @given(st.lists(st.integers(0, 20), min_size=1, max_size=30), st.data())
 def test_fast_gather_is_the_obvious_gather(column: list[int], data: st.DataObject) -> None:
-    from bleu_xl.compare import _fast_gather, _gather
+    from bleu_xl.core.bootstrap import _fast_gather, _gather
 
     indices = data.draw(st.lists(st.integers(0, len(column) - 1), min_size=1, max_size=40))
     assert list(_fast_gather(indices)(column)) == _gather(indices)(column) == [column[i] for i in indices]
@@ -138,6 +139,8 @@ PEAK_MEMORY_PROGRAM = """
 import sys
 from benchmarks.synthetic import make_pairs
 from bleu_xl import bootstrap_ci, tokenize
+from bleu_xl.excel import cell_values
+from bleu_xl.excel import cells
 
 pairs = [(r, c) for r, c in make_pairs(6000, seed=4, min_len=14, max_len=26) if tokenize(r)][:3000]
 refs = [" ".join(tokenize(r)) for r, _ in pairs]
@@ -229,10 +232,11 @@ def test_ci_and_paired_cells_skip_blank_pairs_in_both_columns() -> None:
     assert row == [[expected.score_a, expected.score_b, expected.difference, expected.p_value]]
     ci = bootstrap_ci(REFS[:40], CANDS_A[:40], level=0.9, samples=200)
     assert cells.ci_cells(refs[:40], a[:40], 0.9, 200.0) == [[ci.low, ci.score, ci.high]]
-    assert cells.ci_cells(refs, a, 2.0) == "#VALUE! level must be between 0 and 1, e.g. 0.95"
-    assert cells.paired_cells([[REF], [-2146826246]], [["a"], ["b"]], [["a"], ["b"]]) == "#N/A"
-    assert cells.paired_cells([[REF]], [["a"], ["b"]], [["a"]]) == "#VALUE! ranges differ in shape (1x1 vs 2x1 vs 1x1)"
-    assert cells.paired_cells([[None]], [[None]], [[None]]) == ""
+    assert str(cells.ci_cells(refs, a, 2.0)) == "#VALUE! level must be between 0 and 1, e.g. 0.95"
+    assert cells.paired_cells([[REF], [-2146826246]], [["a"], ["b"]], [["a"], ["b"]]) == cell_values.CellError("#N/A")
+    shapes = "#VALUE! ranges differ in shape (1x1 vs 2x1 vs 1x1)"
+    assert str(cells.paired_cells([[REF]], [["a"], ["b"]], [["a"]])) == shapes
+    assert cells.paired_cells([[None]], [[None]], [[None]]) == cells.BLANK
 
 
 # --- command line ---------------------------------------------------------------------------------------------------
@@ -287,11 +291,11 @@ def test_pair_command_explains() -> None:
 
 
 def test_numpy_free_core() -> None:
-    assert "numpy" not in bleu_xl.compare.__dict__ and np is not None
+    assert "numpy" not in bleu_xl.core.bootstrap.__dict__ and np is not None
 
 
 def test_p_values_read_as_they_are_never_rounded_across_the_threshold() -> None:
-    from bleu_xl.compare import p_text
+    from bleu_xl.core.bootstrap import p_text
 
     assert p_text(1 / 1001) == "p < 0.001"  # the smallest p of 1,000 resamples: not "p = 0.001"
     assert p_text(0.0) == "p < 0.001"
@@ -325,6 +329,6 @@ def test_a_single_candidate_cell_is_not_spread_over_a_column_of_references() -> 
         cells.ci_cells([["a b"], ["c d"]], [["a b"]]),
         cells.corpus_cells([["a b"], ["c d"]], "a b"),
     ):
-        assert isinstance(result, cells.CellError) and result.message.startswith("ranges differ in shape"), result
+        assert isinstance(result, cell_values.CellError) and result.message.startswith("ranges differ in shape"), result
     # one reference cell still serves a column of candidates
     assert cells.corpus_cells("a b c", [["a b c"], ["a b c"]]) == 1.0

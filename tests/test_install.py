@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bleu_xl import excel_setup
 from bleu_xl.cli import main
+from bleu_xl.excel import windows_setup as excel_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOWS = ROOT / "install" / "windows"

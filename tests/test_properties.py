@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_xl import BleuError, cells, corpus_score, score, score_many, tokenize
+from bleu_xl import BleuError, corpus_score, score, score_many, tokenize
+from bleu_xl.excel import cell_values, cells
 
 texts = st.text(max_size=60)
 wordy = st.lists(
@@ -100,9 +101,10 @@ def test_every_face_gives_the_definition(refs, cands, max_n, smoothing) -> None:
     column = [[c] for c in cands]
     in_cells = cells.bleu_cells(row, column, "bleu", max_n, smoothing)
     # A blank cell stays blank and a cell holding an error text ("#N/A") is that error; the rest are scores.
-    shown = [cells.cell_text(c) for c in cands]
+    shown = [cell_values.cell_text(c) for c in cands]
     expected = [
-        ["" if text is None else text if isinstance(text, cells.CellError) else s.bleu] for text, s in zip(shown, many)
+        [cells.BLANK if text is None else text if isinstance(text, cell_values.CellError) else s.bleu]
+        for text, s in zip(shown, many)
     ]
     assert (in_cells if isinstance(in_cells, list) else [[in_cells]]) == expected
 

@@ -78,7 +78,7 @@ def _function_table() -> list[tuple[str, str]]:
 
 
 def test_function_table_is_the_registry() -> None:
-    from bleu_xl.functions import FUNCTIONS
+    from bleu_xl.excel.functions import FUNCTIONS
 
     expected = [(f"`={function.syntax}`", function.description) for function in FUNCTIONS]
     assert _function_table() == expected, "regenerate the table: " + "\n".join(
@@ -88,7 +88,7 @@ def test_function_table_is_the_registry() -> None:
 
 def test_readme_and_both_add_ins_list_exactly_the_registry() -> None:
     import bleu_xl.udfs
-    from bleu_xl.functions import FUNCTIONS
+    from bleu_xl.excel.functions import FUNCTIONS
 
     from . import lite_driver
 

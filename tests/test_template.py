@@ -21,20 +21,29 @@ import xlsxwriter.worksheet
 from click.testing import CliRunner
 from openpyxl.worksheet.cell_range import CellRange
 
-from bleu_xl import cells, score, template
+from bleu_xl import score
 from bleu_xl.cli import main
-from bleu_xl.functions import FUNCTIONS
-from bleu_xl.tokenizer import tokenize
+from bleu_xl.core import bootstrap
+from bleu_xl.core.tokenizer import tokenize
+from bleu_xl.excel import cell_values, cells
+from bleu_xl.excel.faces import classic_result
+from bleu_xl.excel.functions import FUNCTIONS
+from bleu_xl.template import build as template
+from bleu_xl.template import data as template_data
+from bleu_xl.template import text as template_text
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKBOOKS = ROOT / "workbooks"
 TEMPLATE = WORKBOOKS / "bleu2_ranking.xlsx"
-ALL_WORKBOOKS = [TEMPLATE, *(WORKBOOKS / "samples" / f"{name}.xlsx" for name in template.SAMPLES)]  # not *-scored.xlsx
+ALL_WORKBOOKS = [
+    TEMPLATE,
+    *(WORKBOOKS / "samples" / f"{name}.xlsx" for name in template_data.SAMPLES),
+]  # not *-scored.xlsx
 FIRST = template.FIRST
-N = len(template.RANK_VARIANTS)
+N = len(template_data.RANK_VARIANTS)
 LAST = FIRST + N - 1
 UDFS = {f.name for f in FUNCTIONS}
-CF, CL = template.COMPARE_FIRST, template.COMPARE_FIRST + len(template.COMPARE) - 1
+CF, CL = template.COMPARE_FIRST, template.COMPARE_FIRST + len(template_data.COMPARE) - 1
 
 
 def load(path: Path, **kwargs) -> openpyxl.Workbook:
@@ -84,7 +93,7 @@ def test_committed_workbooks_equal_the_generator(tmp_path: Path) -> None:
     """Compared by content, so that a new XlsxWriter release that writes the same workbook differently does not
     fail this (the bytes depend on its version)."""
     written = template.build_all(tmp_path)
-    assert len(written) == 1 + len(template.SAMPLES)
+    assert len(written) == 1 + len(template_data.SAMPLES)
     for path in written:
         committed = WORKBOOKS / path.relative_to(tmp_path)
         hint = "run `bleu-xl template workbooks --force`"
@@ -213,7 +222,7 @@ def test_rank_is_an_excel_table_with_calculated_columns() -> None:
     book = load(TEMPLATE)
     rank = book["Rank"]
     assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
-    assert rank["A2"].value == "Reference" and rank["B2"].value == template.RANK_REFERENCE
+    assert rank["A2"].value == "Reference" and rank["B2"].value == template_data.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
     assert rank.freeze_panes == f"A{FIRST}"
     assert book["Sorted"]["A4"].value.ref == f"A4:C{3 + N}"
@@ -247,7 +256,7 @@ def _variants(n: int) -> list[str]:
     return [" ".join(words[(i * 7 + k) % len(words)] for k in range(3 + i % 9)) for i in range(n)]
 
 
-EXTENDED = [*template.RANK_VARIANTS, *_variants(500 - N)]
+EXTENDED = [*template_data.RANK_VARIANTS, *_variants(500 - N)]
 
 
 @pytest.fixture(scope="module")
@@ -361,7 +370,7 @@ def recalculate(path: Path, tmp: Path) -> dict:
     functions = {f.name: f.call for f in FUNCTIONS}
     registry = get_functions()
     for name, fn in functions.items():
-        registry[name] = wrap_func(lambda *args, _fn=fn: _to_engine(_fn(*map(_from_engine, args))))
+        registry[name] = wrap_func(lambda *args, _fn=fn: _to_engine(classic_result(_fn(*map(_from_engine, args)))))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         solution = formulas.ExcelModel().loads(str(plain)).finish().calculate()
@@ -374,7 +383,7 @@ def recalculate(path: Path, tmp: Path) -> dict:
 
 
 def _check_engine_rank(values: dict, variants: list[str]) -> None:
-    scores = [score(template.RANK_REFERENCE, v) for v in variants]
+    scores = [score(template_data.RANK_REFERENCE, v) for v in variants]
     for i, s in enumerate(scores):
         row = FIRST + i
         got = [values[f"RANK!{c}{row}"][0][0] for c in "ACDEFGH"]
@@ -393,7 +402,7 @@ def recalculated(tmp_path_factory) -> dict:
 
 
 def test_engine_recalculates_rank_and_sorted_sheets(recalculated) -> None:
-    _check_engine_rank(recalculated, template.RANK_VARIANTS)
+    _check_engine_rank(recalculated, template_data.RANK_VARIANTS)
 
 
 def test_engine_recalculates_the_500_row_table(extended: Path, tmp_path: Path) -> None:
@@ -444,7 +453,7 @@ def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_p
 def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
     """The Tokens column does not depend on the reference: a blank reference (or one with no words) leaves every
     candidate's count as it is."""
-    expected = [len(tokenize(v)) for v in template.RANK_VARIANTS]
+    expected = [len(tokenize(v)) for v in template_data.RANK_VARIANTS]
     assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["G"][FIRST - 1 : LAST]] == expected
     for reference in (None, "!!!"):
         book = load(TEMPLATE)
@@ -459,19 +468,19 @@ def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
 def test_engine_recalculates_spill_and_pairs(recalculated) -> None:
     grid = recalculated[f"SPILL!C{FIRST - 1}:L{LAST}"]
     assert list(grid[0]) == cells.DETAIL_HEADERS
-    s = score(template.RANK_REFERENCE, template.RANK_VARIANTS[1])
+    s = score(template_data.RANK_REFERENCE, template_data.RANK_VARIANTS[1])
     assert list(grid[2]) == [s.bleu, s.p1, 12, 13, s.p2, 11, 12, s.bp, 13, 13]
-    for i, (ref, cand) in enumerate(template.PAIRS):
+    for i, (ref, cand) in enumerate(template_data.PAIRS):
         assert recalculated[f"PAIRS!C{i + 2}"][0][0] == score(ref, cand).bleu
-    refs = [[r] for r, _ in template.PAIRS]
-    cands = [[c] for _, c in template.PAIRS]
+    refs = [[r] for r, _ in template_data.PAIRS]
+    cands = [[c] for _, c in template_data.PAIRS]
     assert recalculated["PAIRS!H2"][0][0] == cells.corpus_cells(refs, cands)
 
 
 def _compare_expected():
     from bleu_xl import bootstrap_ci, paired_test
 
-    refs, a, b = (list(col) for col in zip(*template.COMPARE))
+    refs, a, b = (list(col) for col in zip(*template_data.COMPARE))
     return paired_test(refs, a, b), bootstrap_ci(refs, a), bootstrap_ci(refs, b)
 
 
@@ -492,7 +501,7 @@ def _with_compare_rows(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path
     """The template with the Compare table's inputs replaced by ``rows`` (the rest of the table left blank)."""
     book = load(TEMPLATE)
     ws = book["Compare"]
-    for i in range(len(template.COMPARE)):
+    for i in range(len(template_data.COMPARE)):
         for c, value in enumerate(rows[i] if i < len(rows) else ("", "", "")):
             ws.cell(CF + i, c + 1).value = value or None
     path = tmp_path / "compare.xlsx"
@@ -576,12 +585,12 @@ def test_no_implicit_intersection_and_no_locale_dependent_text(path: Path) -> No
 
 
 def test_p_value_text() -> None:
-    assert template.p_text(0.0) == "p < 0.001"
-    assert template.p_text(1 / 1001) == "p < 0.001"
-    assert template.p_text(0.0123) == "p = 0.012"
-    assert template.p_text(0.0494) == "p = 0.049"
-    assert template.p_text(50 / 1001) == "p < 0.05"  # three decimals would print 0.050 beside "unlikely to be chance"
-    assert template.p_text(0.05) == "p = 0.050"
+    assert bootstrap.p_text(0.0) == "p < 0.001"
+    assert bootstrap.p_text(1 / 1001) == "p < 0.001"
+    assert bootstrap.p_text(0.0123) == "p = 0.012"
+    assert bootstrap.p_text(0.0494) == "p = 0.049"
+    assert bootstrap.p_text(50 / 1001) == "p < 0.05"  # three decimals would print 0.050 beside "unlikely to be chance"
+    assert bootstrap.p_text(0.05) == "p = 0.050"
     verdict = template.verdict_text
     assert verdict([0.2, 0.7, 0.5, 0.0]) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
     near = verdict([0.2, 0.7, 0.5, 50 / 1001])
@@ -637,7 +646,7 @@ def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
 def test_cached_values_are_the_core_scores() -> None:
     book = load(TEMPLATE, data_only=True)
     rank = book["Rank"]
-    scores = [score(template.RANK_REFERENCE, v) for v in template.RANK_VARIANTS]
+    scores = [score(template_data.RANK_REFERENCE, v) for v in template_data.RANK_VARIANTS]
     for i, s in enumerate(scores):
         row = FIRST + i
         assert rank[f"A{row}"].value == i + 1
@@ -645,15 +654,15 @@ def test_cached_values_are_the_core_scores() -> None:
         assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == cached(s.p1, s.p2, s.bp)
         assert rank[f"G{row}"].value == s.c
         assert rank[f"H{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
-    assert rank["B3"].value == template.RANK_VARIANTS[0]
+    assert rank["B3"].value == template_data.RANK_VARIANTS[0]
     order = sorted(range(N), key=lambda i: -scores[i].bleu)
     view = [[c.value for c in row] for row in book["Sorted"][f"A4:C{3 + N}"]]
-    assert view == [[i + 1, template.RANK_VARIANTS[i], cached(scores[i].bleu)] for i in order]
+    assert view == [[i + 1, template_data.RANK_VARIANTS[i], cached(scores[i].bleu)] for i in order]
     spill = book["Spill"]
     assert [c.value for c in spill[FIRST]][2:12] == [1.0, 1.0, 13, 13, 1.0, 12, 12, 1.0, 13, 13]
     pairs = book["Pairs"]
-    refs = [r for r, _ in template.PAIRS]
-    cands = [c for _, c in template.PAIRS]
+    refs = [r for r, _ in template_data.PAIRS]
+    cands = [c for _, c in template_data.PAIRS]
     assert pairs["H2"].value == pytest.approx(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
     assert pairs["C3"].value == pytest.approx(math.exp(1 - 11 / 5), abs=1e-15)  # "a entrega chegou no prazo"
 
@@ -685,7 +694,7 @@ def test_spill_sheet_follows_its_table_and_caches_no_zeros() -> None:
     assert spill.tables["tblSpill"].ref == f"B{FIRST - 1}:B{LAST}"
     formula = spill[f"C{FIRST - 1}"].value
     assert formula.text == "=BLEU2_DETAIL($B$2,tblSpill[Candidate],TRUE)" and formula.ref == f"C{FIRST - 1}:L{LAST}"
-    grid = cells.detail_cells(template.RANK_REFERENCE, [[t] for t in template.RANK_VARIANTS], True)
+    grid = cells.detail_cells(template_data.RANK_REFERENCE, [[t] for t in template_data.RANK_VARIANTS], True)
     values = load(TEMPLATE, data_only=True)["Spill"]
     for r, row in enumerate(grid):
         for c, expected in enumerate(row):
@@ -782,7 +791,7 @@ def test_every_sheet_has_a_page_setup(path: Path) -> None:
 # --- 5. the samples ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(template.SAMPLES))
+@pytest.mark.parametrize("name", list(template_data.SAMPLES))
 def test_samples_are_tables_with_hand_checked_values(name: str) -> None:
     sheet = load(WORKBOOKS / "samples" / f"{name}.xlsx")["Pairs"]
     rows = list(sheet.iter_rows(values_only=True))
@@ -807,7 +816,7 @@ def test_samples_are_tables_with_hand_checked_values(name: str) -> None:
 
 def test_command_line_reads_rank_pairs_and_compare() -> None:
     runner = CliRunner()
-    for sheet, n in (("Rank", N), ("Pairs", len(template.PAIRS))):
+    for sheet, n in (("Rank", N), ("Pairs", len(template_data.PAIRS))):
         out = runner.invoke(main, ["score", str(TEMPLATE), "--sheet", sheet, "--format", "json", "-o", "-", "-q"])
         assert out.exit_code == 0, out.output
         lines = [json.loads(line) for line in out.stdout.splitlines()]
@@ -831,15 +840,15 @@ def test_the_date_helper_the_readmes_give_writes_the_classic_add_ins_iso_date() 
     func = formulas.Parser().ast(helper)[1].compile()
     for day in (dt.date(2026, 1, 1), dt.date(2024, 2, 29), dt.date(2026, 12, 31)):
         serial = (day - dt.date(1899, 12, 30)).days
-        assert func(serial) == cells.cell_text(dt.datetime(day.year, day.month, day.day)) == day.isoformat()
-        assert cells.cell_text(float(serial)) == str(serial)  # what Lite would score without the helper
+        assert func(serial) == cell_values.cell_text(dt.datetime(day.year, day.month, day.day)) == day.isoformat()
+        assert cell_values.cell_text(float(serial)) == str(serial)  # what Lite would score without the helper
 
 
 def test_readme_shows_every_rendered_page() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pictures = sorted((ROOT / "docs").glob("*.png"))
     assert len(pictures) > len(template.SHEETS) and all(f"](docs/{p.name})" in readme for p in pictures)
-    assert {p.name for p in pictures} >= {f"sample-{name}-01.png" for name in template.SAMPLES}
+    assert {p.name for p in pictures} >= {f"sample-{name}-01.png" for name in template_data.SAMPLES}
     assert all(p.stat().st_size < 150_000 for p in pictures)  # small: rendered at 70 dpi
 
 
@@ -880,10 +889,10 @@ def test_libreoffice_prints_every_text_whole(tmp_path: Path) -> None:
     assert pictures == [f"template-{n:02d}.png" for n in range(1, len(flat) + 1)], "run docs/render.py"
     assert flat[0].startswith("bleu-xl: BLEU-2 scores") and "What it does" in flat[0]  # Start here prints first
     everything = "".join("".join(flat).split())  # without spaces: LibreOffice may break a line inside a path
-    for _, rows in template.START_HERE:
+    for _, rows in template_text.START_HERE:
         for _, body in rows:
             assert "".join(body.split()) in everything, body  # printed whole: not cut off at the page's edge
     rank = next(p for p in flat if p.startswith("bleu-xl: rank copy variants"))
-    for variant in template.RANK_VARIANTS:
+    for variant in template_data.RANK_VARIANTS:
         if variant.isascii():  # a machine without CJK fonts prints those glyphs as boxes
             assert variant in rank, variant

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_xl import tokenize
-from bleu_xl.tokenizer import CJK_RANGES, is_cjk, tokenize_literally
+from bleu_xl.core.tokenizer import CJK_RANGES, is_cjk, tokenize_literally
 
 
 @pytest.mark.parametrize(

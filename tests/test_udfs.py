@@ -7,8 +7,9 @@ import math
 
 import pytest
 
-from bleu_xl import cell_values, cells, score, signature
-from bleu_xl.functions import FUNCTIONS, RANGE_OPTIONS, REQUIRED, SETTING_OPTIONS
+from bleu_xl import score, signature
+from bleu_xl.excel import cell_values, cells
+from bleu_xl.excel.functions import FUNCTIONS, RANGE_OPTIONS, REQUIRED, SETTING_OPTIONS
 
 from . import lite_driver
 from . import xlwings_classic as xc
@@ -258,7 +259,7 @@ def test_numbers_bools_and_dates_as_text(call) -> None:
     assert call("BLEU2", "0.5", 0.5) == 1.0
     assert call("BLEU2", "TRUE", True) == 1.0
     assert call("BLEU2", "2026-12-01", xc._TimeType(2026, 12, 1)) == 1.0
-    assert cells.cell_text(dt.datetime(2026, 12, 1, 9, 30)) == "2026-12-01 09:30:00"
+    assert cell_values.cell_text(dt.datetime(2026, 12, 1, 9, 30)) == "2026-12-01 09:30:00"
     assert [cell_values.general_format(x) for x in (2026.0, 0.5, 1 / 3, -0.0, 1e20, 1234567.125)] == [
         "2026",
         "0.5",
@@ -396,13 +397,13 @@ def test_text_of_a_str_subclass_scores_as_text() -> None:
 def test_results_stay_within_excel_limits() -> None:
     cjk = "東" * 20_000  # 20,000 tokens: more than a row's 16,384 columns
     spilled = cells.tokens_cells(cjk)
-    assert isinstance(spilled, cells.CellError) and "16,384" in spilled.message
-    assert cells.tokens_cells([[cjk]], " ") == cells.CellError("#VALUE!", "tokens too long for a cell")
+    assert isinstance(spilled, cell_values.CellError) and "16,384" in spilled.message
+    assert cells.tokens_cells([[cjk]], " ") == cell_values.CellError("#VALUE!", "tokens too long for a cell")
     summary = cells.explain_cells("".join(chr(0x4E00 + i) for i in range(20_000)), "x")  # 20,000 missing
     assert len(summary) == 32_767 and summary.endswith("…")
 
 
 def test_a_setting_given_as_a_range_of_several_cells_is_refused() -> None:
-    assert cells.tokens_cells([["a b"]], [[",", ";"]]) == "#VALUE! separator must be a single cell"
-    assert cells.detail_cells("a b", "a b", [[False, False]]) == "#VALUE! headers must be a single cell"
+    assert str(cells.tokens_cells([["a b"]], [[",", ";"]])) == "#VALUE! separator must be a single cell"
+    assert str(cells.detail_cells("a b", "a b", [[False, False]])) == "#VALUE! headers must be a single cell"
     assert cells.bleu_cells("a b", "a b", "bleu", [[2]]) == 1.0  # one cell given as a 1x1 range is that cell

@@ -1,7 +1,7 @@
 """The one list of bleu-xl's Excel functions: name, arguments with their docs, description, the cell function.
 
 Every face is derived from it: the classic add-in's declarations (``udfs``), the xlwings Lite bundle, the
-template's function list and the README's table. Standard library only (it is inlined into the Lite bundle).
+template's function list and the README's table. Standard library only (the Lite bundle embeds it).
 """
 
 from __future__ import annotations
@@ -11,17 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-# Imported by name, not as ``cells.x``: in the Lite bundle every inlined module shares one namespace.
-from .cells import (
-    bleu_cells,
-    ci_cells,
-    corpus_cells,
-    detail_cells,
-    explain_cells,
-    paired_cells,
-    signature_cell,
-    tokens_cells,
-)
+from . import cells
 
 __all__ = [
     "CATEGORY",
@@ -102,13 +92,13 @@ SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", d
 
 def _measure(measure: str) -> Callable[[Any, Any], Any]:
     def call(reference: Any, candidate: Any) -> Any:
-        return bleu_cells(reference, candidate, measure)
+        return cells.bleu_cells(reference, candidate, measure)
 
     return call
 
 
 def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
-    return bleu_cells(reference, candidate, "bleu", max_n, smoothing)
+    return cells.bleu_cells(reference, candidate, "bleu", max_n, smoothing)
 
 
 FUNCTIONS: tuple[ExcelFunction, ...] = (
@@ -140,13 +130,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         "BLEU2_DETAIL",
         "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate).",
         (REFERENCE, CANDIDATE, Argument("headers", "Optional: TRUE to put a header row first (default FALSE).", False)),
-        detail_cells,
+        cells.detail_cells,
     ),
     ExcelFunction(
         "BLEU2_CORPUS",
         "Corpus BLEU-2: n-gram matches and lengths added up over all filled-in pairs, then one score.",
         (REFERENCES, CANDIDATES),
-        corpus_cells,
+        cells.corpus_cells,
     ),
     ExcelFunction(
         "BLEU2_TOKENS",
@@ -155,7 +145,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
             Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
         ),
-        tokens_cells,
+        cells.tokens_cells,
     ),
     ExcelFunction(
         "BLEU",
@@ -171,13 +161,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             SMOOTHING,
             Argument("refs", "Optional: references per candidate (default 1).", 1),
         ),
-        signature_cell,
+        cells.signature_cell,
     ),
     ExcelFunction(
         "BLEU2_EXPLAIN",
         "Why a pair scored as it did: reference words missing, extra words, reference bigrams missed.",
         (REFERENCE, CANDIDATE),
-        explain_cells,
+        cells.explain_cells,
     ),
     ExcelFunction(
         "BLEU2_CI",
@@ -188,7 +178,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("level", "Optional: the interval's confidence level (default 0.95).", 0.95),
             SAMPLES,
         ),
-        ci_cells,
+        cells.ci_cells,
     ),
     ExcelFunction(
         "BLEU2_PAIRED",
@@ -199,7 +189,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("candidates_b", "The second set of candidates (B), row by row with A.", is_range=True),
             SAMPLES,
         ),
-        paired_cells,
+        cells.paired_cells,
     ),
 )
 
@@ -216,12 +206,12 @@ def declare(
     func: Callable[..., Any],
     arg: Callable[..., Any],
     module: str,
-    convert: Callable[[Any], Any] | None = None,
+    convert: Callable[[Any], Any],
 ) -> dict[str, Callable[..., Any]]:
     """Every registered function as an xlwings function, by name, for a face module's namespace.
 
     ``func`` and ``arg`` are the face's xlwings decorators (classic xlwings' or xlwings Lite's); ``module`` is the
-    face module's ``__name__``; ``convert`` applies the face's convention to each result (Lite's errors). Each is
+    face module's ``__name__``; ``convert`` shows each result the face's way (``faces``: errors and blanks). Each is
     an ordinary function named after its entry, whose signature (``__signature__``, which xlwings reads through
     ``inspect.signature``) has the entry's parameter names and defaults, so xlwings' VBA wrapper and office.js
     metadata show the real arguments, optional ones marked. Built here rather than written out in a generated
@@ -235,7 +225,7 @@ def _declare_one(
     func: Callable[..., Any],
     arg: Callable[..., Any],
     module: str,
-    convert: Callable[[Any], Any] | None,
+    convert: Callable[[Any], Any],
 ) -> Callable[..., Any]:
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     signature = inspect.Signature(
@@ -248,8 +238,7 @@ def _declare_one(
     def excel_function(*values: Any) -> Any:
         bound = signature.bind(*values)  # a wrong number of arguments is a TypeError, as with a def
         bound.apply_defaults()
-        result = function.call(*bound.args)
-        return result if convert is None else convert(result)
+        return convert(function.call(*bound.args))
 
     excel_function.__name__ = excel_function.__qualname__ = function.name
     excel_function.__module__ = module

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple, Union
 
-from ._version import __version__
+from .errors import BleuError
 from .tokenizer import tokenize
 
 
@@ -24,13 +24,14 @@ def _count_into(counts: dict, items: Iterable) -> None:
 
 
 try:
-    # The C helper behind Counter, without Counter's own overhead: 0.83 us against 1.47 us for Counter() on the
-    # 20 bigrams of a bench_core text, four times a pair (about 2.5 us of 16). Held equal to _count_into by a test.
+    # The C helper behind Counter, without Counter's own overhead, which is a sixth of a pair's time
+    # (benchmarks/README.md). Held equal to _count_into by a test.
     from collections import _count_elements
 except ImportError:  # pragma: no cover - other Pythons
     _count_elements = _count_into
 
 __all__ = [
+    "SCORING_VERSION",
     "SMOOTHING_METHODS",
     "BleuError",
     "Precision",
@@ -49,15 +50,13 @@ __all__ = [
 ]
 
 SMOOTHING_METHODS = ("add1", "none")
+#: The version of the scoring definition that signatures name: it changes when a score would, not with every release.
+SCORING_VERSION = "0.1.0"
 MAX_ORDER = 9
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
 Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
 Counts = dict[Gram, int]
-
-
-class BleuError(ValueError):
-    """Raised for input that cannot be scored: no usable reference, bad settings, unequal lengths."""
 
 
 def check_settings(max_n: int, smoothing: str) -> None:
@@ -70,7 +69,7 @@ def check_settings(max_n: int, smoothing: str) -> None:
 
 def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     """The string that pins every scoring choice, e.g. ``bleu-xl:0.1.0|n:2|smooth:add1|...|refs:1``."""
-    return f"bleu-xl:{__version__}|n:{max_n}|smooth:{smoothing}|tok:words+cjk|norm:nfkc-casefold|refs:{refs}"
+    return f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|tok:words+cjk|norm:nfkc-casefold|refs:{refs}"
 
 
 def smoothed_fraction(matches: int, total: int, smoothing: str) -> tuple[int, int]:
@@ -110,6 +109,11 @@ class Precision(NamedTuple):
     def value(self) -> float:
         return precision_value(*self)
 
+    def as_dict(self) -> dict[str, float | int | bool]:
+        """The precision as JSON-ready data: its value, the fraction behind it, and whether add-1 made it."""
+        numerator, denominator = smoothed_fraction(*self)
+        return {"value": self.value, "numerator": numerator, "denominator": denominator, "smoothed": self.smoothed}
+
 
 class Stats(NamedTuple):
     """Sufficient statistics of one or more pairs: they add up over a corpus."""
@@ -129,10 +133,10 @@ def applied_smoothing(stats: Stats, smoothing: str) -> str:
 class Score:
     """A BLEU score and the statistics behind it; its precisions are made from them when asked for.
 
-    Read it by name (``s.bleu``, ``s.precisions``). It is not a tuple: code written for the earlier named tuple
-    ``(bleu, precisions, bp, r, c, ...)`` fails with a ``TypeError`` where it indexes, unpacks, sorts or
-    serialises a score, instead of reading other fields. ``max(scores, key=float)`` ranks by BLEU. Make one with
-    :func:`score_from_stats`: its fields are not recomputed from each other when one is changed by hand.
+    Read it by name (``s.bleu``, ``s.precisions``); it is not a tuple, so code that indexes or unpacks a score
+    fails with a ``TypeError`` instead of reading the wrong field. ``max(scores, key=float)`` ranks by BLEU, and
+    :meth:`as_dict` gives it as JSON-ready data. Make one with :func:`score_from_stats`: its fields are not
+    recomputed from each other when one is changed by hand.
     """
 
     bleu: float
@@ -173,6 +177,21 @@ class Score:
 
     def __float__(self) -> float:
         return self.bleu
+
+    def as_dict(self) -> dict[str, object]:
+        """The score as JSON-ready data, the one form every JSON output uses: ``p1`` to ``pN`` (value, numerator,
+        denominator, smoothed), ``bp``, ``r``, ``c``, ``bleu``, ``max_n``, ``smoothing`` and ``signature``."""
+        orders: dict[str, object] = {f"p{n}": p.as_dict() for n, p in enumerate(self.precisions, start=1)}
+        return {
+            **orders,
+            "bp": self.bp,
+            "r": self.r,
+            "c": self.c,
+            "bleu": self.bleu,
+            "max_n": self.max_n,
+            "smoothing": self.smoothing,
+            "signature": self.signature,
+        }
 
 
 def score_from_stats(stats: Stats, *, smoothing: str = "add1", refs: int = 1) -> Score:
@@ -218,9 +237,9 @@ def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
 
 def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
     """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
-    found in the reference, in C (``filter``), and clipping only those the candidate repeats: ``pair_stats``
-    takes 5.8 us a bench_core pair against 7.7 us with the obvious sum (2026-12-01): the difference is about a
-    seventh of ``score``. Linear all the same; held equal to the obvious version by a property test."""
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: a seventh of
+    ``score`` saved (benchmarks/README.md). Linear all the same; held equal to the obvious version by a property
+    test."""
     hits = list(filter(ref_counts.__contains__, grams))
     counts: Counts = {}
     _count_elements(counts, hits)
@@ -242,8 +261,8 @@ class References:
 
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
         self.max_n = max_n
-        # One reference, the common case, skips the merging (the same statistics as [reference], held equal by a
-        # property test): score 13.4 to 12.3 us a bench_core pair.
+        # One reference, the common case, skips the merging: the same statistics as [reference], held equal by a
+        # property test, in less time (benchmarks/README.md).
         if isinstance(reference, str):
             words = tokenize(reference)
             if not words:

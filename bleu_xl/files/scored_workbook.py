@@ -15,11 +15,11 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from .batch import Comparison, Layout, Result, result_header
-from .bleu import signature
-from .cell_values import EXCEL_MAX_TEXT
-from .cells import CellError, cell_text
-from .sheets import Sheet, column_letter
+from ..excel.cell_values import EXCEL_MAX_TEXT, CellError, ColumnKind, cell_text
+from ..table.columns import Layout
+from ..table.compare import Comparison
+from ..table.scoring import Result, result_columns
+from ..table.sheet import Sheet, column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["write_cell", "write_comparison_workbook", "write_scored_workbook"]
@@ -36,7 +36,8 @@ def write_cell(sheet: Worksheet, row: int, col: int, value: Any, number_format: 
     elif isinstance(value, (int, float)):
         sheet.write_number(row, col, value, number_format)
     else:
-        sheet.write_string(row, col, (value if isinstance(value, str) else cell_text(value) or "")[:EXCEL_MAX_TEXT])
+        text = value if isinstance(value, str) else value.text if isinstance(value, CellError) else cell_text(value)
+        sheet.write_string(row, col, (text or "")[:EXCEL_MAX_TEXT])
 
 
 #: Number formats of the scored workbook: scores to four places, counts as whole numbers, dates as ISO dates.
@@ -82,9 +83,9 @@ def write_scored_workbook(
     """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart.
 
     XlsxWriter writes the workbook's frame (formats, header row, data bars, filter, page setup, Summary and
-    chart); the data rows are then streamed into the Scores sheet as inline strings and numbers. XlsxWriter
-    spends about 7 us a cell, which is minutes for a full 1,048,576-row sheet; the streamed rows take a fraction
-    of that. Input cells keep their type: numbers, booleans, errors, and dates as dates with a date format.
+    chart); the data rows are then streamed into the Scores sheet as inline strings and numbers, since a call a
+    cell would take minutes for a full 1,048,576-row sheet. Input cells keep their type: numbers, booleans,
+    errors, and dates as dates with a date format.
     """
     count = len(result.rows)
     frame = io.BytesIO()
@@ -97,7 +98,7 @@ def write_scored_workbook(
     summary = book.add_worksheet("Summary")
 
     first_result = len(result.header)
-    names = result_header(result.max_n)
+    columns = result_columns(result.max_n)
     for col, name in enumerate(header):
         scores.write_string(0, col, name, bold)
     scores.freeze_panes(1, 0)
@@ -115,8 +116,8 @@ def write_scored_workbook(
             shared[number_format] = book.add_format({"num_format": number_format, "valign": "top"})
         column_formats[col] = shared[number_format]
         scores.set_column(col, col, 20 if col in dates else 12, column_formats[col])
-    for offset, name in enumerate(names[:-1]):
-        is_count = name in {"rank", "r", "c"} or name.endswith((" num", " den"))
+    for offset, column in enumerate(columns[:-1]):
+        is_count = column.kind == ColumnKind.COUNT
         column_formats[first_result + offset] = count_format if is_count else score_format
         scores.set_column(first_result + offset, first_result + offset, 9, column_formats[first_result + offset])
     scores.set_column(len(header) - 1, len(header) - 1, 24, text_format)
@@ -386,7 +387,7 @@ def write_comparison_workbook(
         ("Pairs compared", comparison.used, count_format),
         ("Rows skipped", comparison.skipped, count_format),
         ("Resamples, seed", f"{result.samples}, {result.seed}", None),
-        ("Signature", signature(), None),
+        ("Signature", comparison.signature, None),
     ]
     _write_facts(book, summary, facts, bold)
     book.close()

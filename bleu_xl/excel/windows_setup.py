@@ -1,6 +1,6 @@
 """Sets up the classic xlwings add-in on Windows: the xlwings add-in, the user config, and a bleu_xl.xlam add-in.
 
-Every step is planned first (so ``--dry-run`` can print it on any platform) and then carried out. The Excel calls
+Every step is planned first (so that a dry run can print it on any platform) and then carried out. The Excel calls
 of the add-in build (opening the add-in, importing the functions into its VBA project, saving) go through a
 small interface so that the tests can drive them with stand-ins.
 """
@@ -17,10 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import BleuXlError
+
 __all__ = [
     "ADDIN_NAME",
     "PARTS",
+    "BuildAddin",
+    "RunCommand",
     "Step",
+    "WriteFile",
     "build_addin",
     "merge_user_config",
     "plan",
@@ -29,26 +34,53 @@ __all__ = [
 ]
 
 ADDIN_NAME = "bleu_xl"
+
+
+class SetupError(BleuXlError):
+    """A setup step that did not do what it should have."""
+
+
 UDF_MODULES = "bleu_xl.udfs"
 LITE_POINTER = "install/xlwings-lite/README.md (or run: bleu-xl lite-bundle)"
 
 
-@dataclass
-class Step:
-    """One thing the setup does: run a command, write a file, or build the add-in."""
+@dataclass(frozen=True)
+class RunCommand:
+    """A step that runs a command."""
 
     description: str
-    command: list[str] | None = None
-    path: Path | None = None
-    content: str | None = None
+    command: list[str]
 
     def describe(self) -> str:
-        if self.command:
-            return f"{self.description}\n    run: {subprocess.list2cmdline(self.command)}"
-        if self.path is not None and self.content is not None:
-            body = "".join(f"      {line}\n" for line in self.content.splitlines())
-            return f"{self.description}\n    write: {self.path}\n{body}".rstrip("\n")
+        return f"{self.description}\n    run: {subprocess.list2cmdline(self.command)}"
+
+
+@dataclass(frozen=True)
+class WriteFile:
+    """A step that writes a text file whole (through a temporary file beside it)."""
+
+    description: str
+    path: Path
+    content: str
+
+    def describe(self) -> str:
+        body = "".join(f"      {line}\n" for line in self.content.splitlines())
+        return f"{self.description}\n    write: {self.path}\n{body}".rstrip("\n")
+
+
+@dataclass(frozen=True)
+class BuildAddin:
+    """A step that builds the bleu_xl.xlam add-in with Excel and installs it at ``path``."""
+
+    description: str
+    path: Path
+
+    def describe(self) -> str:
         return self.description
+
+
+#: One thing the setup does.
+Step = RunCommand | WriteFile | BuildAddin
 
 
 def xlwings_command(python: Path) -> list[str]:
@@ -97,10 +129,12 @@ def plan(*, python: Path, home: Path, appdata: Path | None = None, parts: Sequen
     existing = config.read_text(encoding="utf-8") if config.exists() else ""
     steps: list[Step] = []
     if "xlwings-addin" in parts:
-        steps.append(Step("Install the xlwings add-in into Excel", [*xlwings_command(python), "addin", "install"]))
+        steps.append(
+            RunCommand("Install the xlwings add-in into Excel", [*xlwings_command(python), "addin", "install"])
+        )
     if "config" in parts:
         steps.append(
-            Step(
+            WriteFile(
                 f"Write the xlwings user config ({'keeping the settings already there' if existing else 'new file'})",
                 path=config,
                 content=merge_user_config(existing, user_config_settings(python)),
@@ -109,8 +143,8 @@ def plan(*, python: Path, home: Path, appdata: Path | None = None, parts: Sequen
     if "xlam" in parts:
         target = (appdata or home / "AppData" / "Roaming") / "Microsoft" / "AddIns" / f"{ADDIN_NAME}.xlam"
         steps.append(
-            Step(
-                f"Build {ADDIN_NAME}.xlam with the bleu-xl functions (xlwings quickstart {ADDIN_NAME} --addin, "
+            BuildAddin(
+                f"Build {ADDIN_NAME}.xlam with the bleu-xl functions (an xlwings quickstart add-in, "
                 f"then Import Functions) and install it: {target}",
                 path=target,
             )
@@ -150,7 +184,7 @@ def build_addin(
     run([*xlwings_command(python), "quickstart", ADDIN_NAME, "--addin"], cwd=folder, check=True)
     addin = folder / ADDIN_NAME / f"{ADDIN_NAME}.xlam"
     if not addin.exists():
-        raise RuntimeError(f"xlwings quickstart did not create {addin}")
+        raise SetupError(f"xlwings quickstart did not create {addin}")
     book = excel.open_book(addin)
     try:
         excel.import_functions(book, UDF_MODULES)
@@ -173,14 +207,14 @@ def run_plan(
     """Carry the steps out in order, logging each one."""
     for number, step in enumerate(steps, start=1):
         log(f"[{number}/{len(steps)}] {step.description}")
-        if step.command:
+        if isinstance(step, RunCommand):
             run(step.command, check=True)
-        elif step.content is not None and step.path is not None:
+        elif isinstance(step, WriteFile):
             step.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = step.path.with_name(step.path.name + ".partial")
             tmp.write_text(step.content, encoding="utf-8")
             os.replace(tmp, step.path)
-        elif step.path is not None:
+        else:
             build_addin(python, step.path, excel=excel, run=run)
 
 

@@ -1,16 +1,18 @@
 """What one cell holds, as bleu-xl reads it: text, blank or an error, a setting typed in a cell, an error result.
 
 Every Excel face hands xlwings' values to ``cells``; this is the part of that layer that looks at one value at a
-time. Standard library only (it is inlined into the Lite bundle).
+time. Standard library only (the Lite bundle embeds it).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import dataclass
 from typing import Any
 
-from .bleu import MAX_ORDER, SMOOTHING_METHODS
+from ..core.bleu import MAX_ORDER, SMOOTHING_METHODS
+from ..core.errors import BleuXlError
 
 Grid = list[list[Any]]
 
@@ -28,35 +30,60 @@ ERROR_TEXTS = frozenset(
     [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
 )
 EXCEL_MAX_TEXT = 32_767  # characters in a cell
-MAX_SAMPLES = 100_000  # bounds time, not memory (resamples come one at a time): 12 s for 1,000 pairs
+MAX_SAMPLES = 100_000  # bounds time, not memory: resamples come one at a time
 
 
-class CellError(str):
+@dataclass(frozen=True, slots=True)
+class CellError:
     """An error result: an input cell's error (``#N/A``) carried through, or ``#VALUE!`` with a short message.
 
-    A ``str`` so that a classic cell shows it as it is (``#VALUE! reference is blank``); ``code`` and ``message``
-    are its parts, so the other faces test the type and read the fields instead of parsing the text.
+    Each face shows it its own way (``faces``): the classic add-in as its text (``#VALUE! reference is blank``),
+    xlwings Lite as a real Excel error, a scored workbook as an error cell.
     """
 
     code: str
-    message: str
+    message: str = ""
 
-    def __new__(cls, code: str, message: str = "") -> CellError:
-        self = super().__new__(cls, f"{code} {message}" if message else code)
-        self.code = code
-        self.message = message
-        return self
+    @property
+    def text(self) -> str:
+        """The error as a classic cell shows it: the code, then the message."""
+        return f"{self.code} {self.message}" if self.message else self.code
 
-    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickled between processes
-        return self.code, self.message
+    def __str__(self) -> str:
+        return self.text
 
 
-class CellProblem(Exception):
+@dataclass(frozen=True, slots=True)
+class Blank:
+    """A result with nothing to show: a blank candidate, or no pair to score. Every face shows an empty cell."""
+
+
+class CellProblem(BleuXlError):
     """A problem with the input that becomes a ``#VALUE! ...`` result."""
 
 
-class PassError(Exception):
+class PassError(BleuXlError):
     """An error value in an input cell (#N/A...) that becomes the whole result."""
+
+    def __init__(self, error: CellError) -> None:
+        super().__init__(error.text)
+        self.error = error
+
+
+class ColumnKind:
+    """What a detail column holds: a score from 0 to 1, a count, or text."""
+
+    SCORE = "score"
+    COUNT = "count"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class DetailColumn:
+    """One column of a pair's detail (BLEU2_DETAIL, the command's outputs, the template's Spill sheet)."""
+
+    name: str
+    kind: str  # a ColumnKind
 
 
 def value_error(message: str) -> CellError:
@@ -79,6 +106,8 @@ def cell_text(value: Any) -> str | CellError | None:
     """The text of one cell as bleu-xl scores it; ``None`` for a blank cell, a :class:`CellError` for an error."""
     if value is None:
         return None
+    if isinstance(value, CellError):
+        return value
     if isinstance(value, str):
         if value in ERROR_TEXTS:
             return CellError(value)

@@ -72,6 +72,19 @@ class PairedResult:
         """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
         return verdict(self.difference, self.p_value, a, b)
 
+    def as_dict(self) -> dict[str, object]:
+        """The result as JSON-ready data: both scores, the difference, the p-value, both intervals, the draws."""
+        return {
+            "score_a": self.score_a,
+            "score_b": self.score_b,
+            "difference": self.difference,
+            "p_value": self.p_value,
+            "interval_a": [self.interval_a.low, self.interval_a.high],
+            "interval_b": [self.interval_b.low, self.interval_b.high],
+            "samples": self.samples,
+            "seed": self.seed,
+        }
+
 
 def verdict(difference: float, p_value: float, a: str = "A", b: str = "B") -> str:
     """The reading of a paired test's difference (B - A) and p-value, for the command, Python and the template."""
@@ -156,9 +169,9 @@ def _gather(indices: list[int]) -> Gather:
 
 
 def _fast_gather(indices: list[int]) -> Gather:
-    """:func:`_gather` as one C call per column (``itemgetter``): 29 us instead of 44 us for a column of 3,000
-    pairs; bench_compare's paired test (12 columns a resample) takes 0.65 s instead of 0.78 s.
-    ``itemgetter`` of a single index returns the value itself, not a tuple: one pair takes the obvious path."""
+    """:func:`_gather` as one C call per column (``itemgetter``), a sixth off the paired test
+    (benchmarks/README.md). ``itemgetter`` of a single index returns the value itself, not a tuple: one pair
+    takes the obvious path."""
     return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
 
 

@@ -37,59 +37,37 @@ from typing import Any
 import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 
-from . import cells
-from .compare import NEAR_SIGNIFICANCE, SIGNIFICANCE, bootstrap_ci, p_text, paired_test, verdict
-from .functions import FUNCTIONS
-from .xlsx_style import DATA_BAR, SAFE_OPTIONS
+from ..core.bootstrap import NEAR_SIGNIFICANCE, SIGNIFICANCE, bootstrap_ci, paired_test, verdict
+from ..core.errors import Setting
+from ..excel import cells
+from ..excel.cell_values import ColumnKind
+from ..excel.faces import classic_result
+from ..excel.functions import FUNCTIONS
+from ..files.output import write_files
+from ..files.xlsx_style import DATA_BAR, SAFE_OPTIONS
+from ..table.sheet import InputError
+from .data import COMPARE, PAIRS, RANK_REFERENCE, RANK_VARIANTS, SAMPLES
+from .text import DEFINITION, START_HERE
 
 __all__ = [
     "CALC_ID",
-    "COMPARE",
-    "PAIRS",
-    "RANK_REFERENCE",
-    "RANK_VARIANTS",
-    "SAMPLES",
     "SHEETS",
     "SORTED_CHART_NAMES",
     "SORTED_VIEW",
-    "START_HERE",
     "build_all",
     "build_sample",
     "build_template",
     "lines_needed",
     "mark_array_columns",
-    "p_text",
     "sorted_rows",
     "token_count",
     "token_count_formula",
     "verdict_formula",
     "verdict_text",
     "workbooks",
+    "write_workbooks",
 ]
 
-RANK_REFERENCE = "Free delivery on every order this week: shop the new summer collection today."
-RANK_VARIANTS = [
-    "Free delivery on every order this week: shop the new summer collection today.",
-    "Free delivery on every order this week. Shop the new summer collection now!",
-    "This week only: free delivery on every order. Shop the summer collection today.",
-    "Shop the new summer collection today with free delivery on every order.",
-    "Free shipping on all orders this week: discover the new summer collection.",
-    "Enjoy free delivery this week on every order from the new summer collection.",
-    "Free delivery on every order!",
-    "Shop the new summer collection today.",
-    "Summer is here: free delivery all week long on the new collection.",
-    "Delivery is free on every single order this week only.",
-    "Get the new summer collection delivered free, this week only.",
-    "New summer collection: every order ships free this week.",
-    "Livraison gratuite sur chaque commande cette semaine : découvrez la nouvelle collection d'été.",
-    "Free delivery cette semaine sur toute la summer collection.",
-    "Entrega grátis em todos os pedidos esta semana: conheça a nova coleção de verão.",
-    "Free delivery on every order this week — nova coleção de verão já disponível.",
-    "今週はすべてのご注文で送料無料：新しいサマーコレクションを今すぐ。",
-    "Free delivery this week 本周全场免运费 summer collection.",
-    "Free delivery on every order this week: 新しい summer collection today.",
-    "Order today.",
-]
 FIRST = 6  # Excel row of the first candidate on the Rank and Spill sheets (the table header is the row above)
 MAX_ROW = 1_048_575  # Excel's last row, 0-based
 # Excel 365's calculation engine: a workbook marked as last calculated by it is not recalculated on open.
@@ -98,306 +76,6 @@ CALC_ID = 191029
 #: The sheets of the template, in order, with what each one is for (the Start here sheet lists them).
 SHEETS = ["Start here", "Rank", "Sorted", "Spill", "Pairs", "Compare", "xlwings.conf"]
 
-# The Start here sheet, per language: (label, text) rows. Written for the user who opens the file first.
-START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
-    (
-        "English",
-        [
-            (
-                "What it does",
-                "This workbook scores copy variants and translations against one approved reference with BLEU-2, "
-                "right in the cells.\n"
-                "Type or paste the reference in Rank!B2 and the variants under Candidate: every new row gets its "
-                "scores and its rank, with no formula to fill down.\n"
-                "The scores shown were computed when the file was made; with the bleu-xl functions installed, "
-                "Excel recalculates a row as soon as you change it.",
-            ),
-            (
-                "Windows",
-                "Classic add-in: 1. Install Python 3.10 or newer from python.org (tick Add python.exe to PATH). 2. "
-                "Close Excel and double-click install\\windows\\install.cmd in the bleu-xl folder: a console window "
-                "reports each step, and Excel opens briefly at the end. 3. Start Excel and open this workbook: "
-                '=BLEU2("le chat", "le chat") in any cell gives 1.',
-            ),
-            (
-                "Mac, web",
-                "xlwings Lite: 1. Home > Add-ins (in older Excel: Insert > Add-ins): search for xlwings Lite and "
-                "click Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in "
-                "the main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work "
-                "in this workbook; if cells still show #NAME?, see the next line.",
-            ),
-            (
-                "#NAME?",
-                "#NAME? means the bleu-xl functions are not installed, or Excel has not seen them yet. Install "
-                "them as above, then press Ctrl+Alt+F9 (Windows): a full recalculation of every formula; Formulas > "
-                "Calculate Now (F9) recalculates only changed cells and is not enough. If #NAME? stays, or on a "
-                "Mac, Home > Find & Select > Replace (Ctrl+H): find = and replace with =, Replace All; Excel then "
-                "reads every formula again.",
-            ),
-            (
-                "The sheets",
-                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same variants, "
-                "best first, and a chart of them. Spill: the scores and counts of every variant from one range "
-                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, and the corpus "
-                "score. Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings "
-                "of the classic add-in; leave it as it is.",
-            ),
-            (
-                "It measures",
-                "BLEU-2 counts the words (p1) and the pairs of neighbouring words (p2) that a candidate shares "
-                "with the reference, and lowers the score of a candidate shorter than the reference (BP). 1 = "
-                "identical; there is no universal pass mark.",
-            ),
-            (
-                "It does not",
-                "It does not measure meaning, tone, facts or brand voice: a faithful paraphrase can score low and "
-                "a text with a wrong price can score high. Scores against different references are not comparable, "
-                "and very short lines (a few words) give unstable scores. Use it to rank variants of the same "
-                "line, then read the top ones.",
-            ),
-        ],
-    ),
-    (
-        "Français",
-        [
-            (
-                "À quoi sert ce classeur ?",
-                "Ce classeur note des variantes de texte et des traductions par rapport à une référence validée, "
-                "avec le BLEU-2, directement dans les cellules.\n"
-                "Saisissez ou collez la référence en Rank!B2 et les variantes sous Candidate : chaque nouvelle "
-                "ligne reçoit ses scores et son rang, sans formule à recopier.\n"
-                "Les scores affichés ont été calculés à la création du fichier ; une fois les fonctions bleu-xl "
-                "installées, Excel recalcule une ligne dès que vous la modifiez.",
-            ),
-            (
-                "Windows",
-                "Complément classique : 1. Installez Python 3.10 ou plus récent depuis python.org (cochez Add "
-                "python.exe to PATH). 2. Fermez Excel et double-cliquez sur install\\windows\\install.cmd dans le "
-                "dossier bleu-xl : une console affiche chaque étape, et Excel s'ouvre brièvement à la fin. 3. "
-                'Lancez Excel et ouvrez ce classeur : =BLEU2("le chat"; "le chat") dans n\'importe quelle cellule '
-                "donne 1.",
-            ),
-            (
-                "Mac, web",
-                "xlwings Lite : 1. Accueil > Compléments (dans un Excel plus ancien : Insertion > Compléments) : "
-                "cherchez xlwings Lite et cliquez sur Ajouter. 2. Copiez tout le fichier "
-                "install/xlwings-lite/main.py de bleu-xl et collez-le à la place de tout le contenu de l'onglet "
-                "main.py du volet xlwings Lite ; faites Ctrl+S (Cmd+S sur Mac). 3. Les fonctions sont alors "
-                "disponibles dans ce classeur ; si des cellules affichent encore #NOM?, voyez la ligne suivante.",
-            ),
-            (
-                "#NOM?",
-                "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées, ou qu'Excel "
-                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis appuyez sur Ctrl+Alt+F9 "
-                "(Windows) : un recalcul complet de toutes les formules ; Formules > Calculer maintenant (F9) ne "
-                "recalcule que les cellules modifiées et ne suffit pas. Si #NOM? reste, ou sur Mac, Accueil > "
-                "Rechercher et sélectionner > Remplacer (Ctrl+H) : recherchez = et remplacez par =, Remplacer "
-                "tout ; Excel relit alors chaque formule.",
-            ),
-            (
-                "Les feuilles",
-                "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
-                "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : les scores et les comptes "
-                "de chaque variante en une seule formule de plage (sans rang), la voie rapide pour les longues "
-                "listes. Pairs : une référence par candidat, et le "
-                "score du corpus. Compare : la série B est-elle vraiment meilleure que la série A ? (test "
-                "bootstrap apparié). xlwings.conf : réglages du complément classique, à laisser tels quels.",
-            ),
-            (
-                "Ce qu'il mesure",
-                "Le BLEU-2 compte les mots (p1) et les paires de mots voisins (p2) qu'un candidat partage avec la "
-                "référence, et pénalise un candidat plus court que la référence (BP). 1 = identique ; il n'existe "
-                "pas de seuil universel.",
-            ),
-            (
-                "Ce qu'il ne mesure pas",
-                "Il ne mesure ni le sens, ni le ton, ni l'exactitude des faits, ni la voix de la marque : une "
-                "paraphrase fidèle peut obtenir un score bas et un texte avec un prix erroné un score élevé. Des "
-                "scores calculés par rapport à des références différentes ne sont pas comparables, et les lignes "
-                "très courtes (quelques mots) donnent des scores instables. Servez-vous-en pour classer les "
-                "variantes d'une même ligne, puis relisez les premières.",
-            ),
-        ],
-    ),
-    (
-        "Português",
-        [
-            (
-                "Para que serve",
-                "Esta pasta de trabalho pontua variantes de texto e traduções em relação a uma referência "
-                "aprovada, com o BLEU-2, direto nas células.\n"
-                "Digite ou cole a referência em Rank!B2 e as variantes abaixo de Candidate: cada nova linha recebe "
-                "suas pontuações e sua posição, sem fórmula para arrastar.\n"
-                "As pontuações exibidas foram calculadas quando o arquivo foi gerado; com as funções do bleu-xl "
-                "instaladas, o Excel recalcula uma linha assim que você a altera.",
-            ),
-            (
-                "Windows",
-                "Suplemento clássico: 1. Instale o Python 3.10 ou mais recente pelo python.org (marque Add "
-                "python.exe to PATH). 2. Feche o Excel e clique duas vezes em install\\windows\\install.cmd na pasta "
-                "do bleu-xl: uma janela de console mostra cada etapa, e o Excel abre por um instante no fim. 3. "
-                'Abra o Excel e esta pasta de trabalho: =BLEU2("le chat"; "le chat") em qualquer célula dá 1.',
-            ),
-            (
-                "Mac, web",
-                "xlwings Lite: 1. Página Inicial > Suplementos (num Excel mais antigo: Inserir > Suplementos): "
-                "procure xlwings Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do "
-                "bleu-xl e cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione "
-                "Ctrl+S (Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula "
-                "ainda mostrar #NOME?, veja a próxima linha.",
-            ),
-            (
-                "#NOME?",
-                "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas, ou que o "
-                "Excel ainda não as reconheceu. Instale-as como acima e pressione Ctrl+Alt+F9 (Windows): um "
-                "recálculo completo de todas as fórmulas; Fórmulas > Calcular Agora (F9) recalcula só as células "
-                "alteradas e não basta. Se o #NOME? continuar, ou no Mac, use Página Inicial > Localizar e "
-                "Selecionar > Substituir: localize = e substitua por =, Substituir Tudo; o Excel então lê cada "
-                "fórmula de novo.",
-            ),
-            (
-                "As planilhas",
-                "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
-                "variantes, da melhor para a pior, e o gráfico delas. Spill: as pontuações e contagens de cada "
-                "variante com uma única fórmula de intervalo (sem posição), o jeito rápido para listas longas. "
-                "Pairs: uma referência por candidato e a pontuação do corpus. Compare: o conjunto B é mesmo melhor "
-                "que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento clássico; "
-                "não altere.",
-            ),
-            (
-                "O que mede",
-                "O BLEU-2 conta as palavras (p1) e os pares de palavras vizinhas (p2) que um candidato tem em "
-                "comum com a referência e penaliza um candidato mais curto que a referência (BP). 1 = idêntico; "
-                "não há nota de corte universal.",
-            ),
-            (
-                "O que não mede",
-                "Ele não mede sentido, tom, fatos nem a voz da marca: uma paráfrase fiel pode tirar nota baixa e "
-                "um texto com preço errado, nota alta. Pontuações calculadas com referências diferentes não são "
-                "comparáveis, e linhas muito curtas (poucas palavras) dão pontuações instáveis. Use-o para "
-                "classificar variantes de uma mesma frase e depois revise as primeiras.",
-            ),
-        ],
-    ),
-]
-DEFINITION = (
-    "Tokens: NFKC + casefold; words of letters, marks and numbers; each CJK character is a token. "
-    "p_n = clipped n-gram matches / candidate n-grams (add-1: (0+1)/(total+1) when nothing matches). "
-    "BP = 1 if c >= r else exp(1 - r/c). BLEU-2 = BP * sqrt(p1 * p2)."
-)
-
-# Hand-checkable sample cases: (references, candidate, expected BLEU-2, how it is worked out by hand).
-# The expected values are written as arithmetic on the counts, not computed by bleu-xl.
-Case = tuple[list[str], str, Any, str]
-SAMPLES: dict[str, tuple[str, list[Case]]] = {
-    "marketing_en": (
-        "English marketing copy against one approved line",
-        [
-            (["Free delivery on every order this week"], "Free delivery on every order this week", 1.0, "identical"),
-            (
-                ["Free delivery on every order this week"],
-                "Free delivery on every order",
-                math.exp(1 - 7 / 5),
-                "p1 5/5, p2 4/4, BP exp(1-7/5)",
-            ),
-            (
-                ["Free delivery on every order this week"],
-                "Free delivery this week on every order",
-                math.sqrt(4 / 6),
-                "p1 7/7, p2 4/6, BP 1",
-            ),
-            (
-                ["Free delivery on every order this week"],
-                "Get free shipping on all orders",
-                math.exp(1 - 7 / 6) * math.sqrt(2 / 6 * 1 / 6),
-                "p1 2/6, p2 0/5 -> add-1 1/6, BP exp(1-7/6)",
-            ),
-            (
-                ["Free delivery on every order this week"],
-                "WEEK THIS ORDER EVERY ON DELIVERY FREE",
-                math.sqrt(1 / 7),
-                "same words, reversed: p1 7/7, p2 0/6 -> 1/7",
-            ),
-            (["Free delivery on every order this week"], "", "", "blank candidate: blank result"),
-        ],
-    ),
-    "translations_fr": (
-        "French translations against a reference translation",
-        [
-            (
-                ["Le colis est arrivé à l'heure et bien emballé"],
-                "Le colis est arrivé à l'heure",
-                math.exp(1 - 10 / 7),
-                "p1 7/7, p2 6/6, BP exp(1-10/7)",
-            ),
-            (
-                ["Le colis est arrivé à l'heure et bien emballé"],
-                "Le paquet est arrivé à l'heure et bien emballé",
-                math.sqrt(9 / 10 * 7 / 9),
-                "p1 9/10, p2 7/9, BP 1",
-            ),
-            (
-                ["Le colis est arrivé à l'heure et bien emballé"],
-                "LE COLIS EST ARRIVÉ À L'HEURE ET BIEN EMBALLÉ",
-                1.0,
-                "case does not count",
-            ),
-            (
-                ["Le colis est arrivé à l'heure et bien emballé"],
-                "Colis arrivé",
-                math.exp(1 - 10 / 2) * math.sqrt(1 / 2),
-                "p1 2/2, p2 0/1 -> 1/2, BP exp(1-10/2)",
-            ),
-        ],
-    ),
-    "cjk_mixed": (
-        "Japanese, Korean and Latin mixed: each CJK character is a token",
-        [
-            (["東京タワーは2026年に改装されます"], "東京タワーは2026年に改装されます", 1.0, "identical (15 tokens)"),
-            (
-                ["東京タワーは2026年に改装されます"],
-                "東京タワーは改装されます",
-                math.exp(1 - 15 / 12) * math.sqrt(10 / 11),
-                "p1 12/12, p2 10/11, BP exp(1-15/12)",
-            ),
-            (
-                ["東京タワーは2026年に改装されます"],
-                "Tokyo Tower 2026年",
-                math.exp(1 - 15 / 4) * math.sqrt(2 / 4 * 1 / 3),
-                "p1 2/4, p2 1/3, BP exp(1-15/4)",
-            ),
-            (
-                ["서울의 날씨가 좋습니다"],
-                "서울 날씨가 좋습니다",
-                math.exp(1 - 10 / 9) * math.sqrt(7 / 8),
-                "p1 9/9, p2 7/8, BP exp(1-10/9)",
-            ),
-        ],
-    ),
-    "multi_reference": (
-        "Several references per candidate (clipping by the largest count in one reference)",
-        [
-            (
-                ["the cat is on the mat", "there is a cat on the mat"],
-                "the cat is on the mat",
-                1.0,
-                "equals reference 1",
-            ),
-            (
-                ["the cat is on the mat", "there is a cat on the mat"],
-                "the the the the the the the",
-                math.sqrt(2 / 7 * 1 / 7),
-                "p1 2/7 (clipped at 2), p2 0/6 -> 1/7, r 7",
-            ),
-            (
-                ["the cat is on the mat", "there is a cat on the mat"],
-                "a cat on the mat",
-                math.exp(1 - 6 / 5),
-                "p1 5/5, p2 4/4, closest r 6, BP exp(1-6/5)",
-            ),
-        ],
-    ),
-}
 
 _CORE_PROPERTIES = {"author": "bleu-xl", "created": dt.datetime(2026, 1, 1)}  # fixed: the files are reproducible
 _UDF_CALL = re.compile(r"\b(?:" + "|".join(sorted((f.name for f in FUNCTIONS), key=len, reverse=True)) + r")\(")
@@ -434,7 +112,8 @@ def _formats(book: Any) -> dict[str, Any]:
 
 
 def _value(result: Any) -> Any:
-    return "" if result is None else result
+    """A cell function's result as the classic add-in shows it, which is what the cell caches."""
+    return "" if result is None else classic_result(result)
 
 
 def display_width(text: str) -> int:
@@ -755,7 +434,7 @@ def token_count(candidate: Any) -> Any:
     its BLEU-2 cell shows the error)."""
     if candidate is None or candidate == "":
         return ""
-    tokens = cells.tokens_cells(candidate)
+    tokens = _value(cells.tokens_cells(candidate))
     row = tokens[0] if isinstance(tokens, list) else [tokens]
     return sum(1 for t in row if t != "")
 
@@ -812,9 +491,9 @@ def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
     ws = _reference_sheet(book, f, "Spill", title)
     width = _text_width(RANK_VARIANTS, 40, 80)
     _table(ws, "tblSpill", FIRST - 2, 1, [Column("Candidate", RANK_VARIANTS, f["input"], width=width)], f["header"])
-    grid = cells.detail_cells(RANK_REFERENCE, [[t] for t in RANK_VARIANTS], True)
-    integer = {"p1 num", "p1 den", "p2 num", "p2 den", "r", "c"}
-    row_formats = [f["integer"] if h in integer else f["score"] for h in cells.DETAIL_HEADERS]
+    grid = _value(cells.detail_cells(RANK_REFERENCE, [[t] for t in RANK_VARIANTS], True))
+    kinds = [ColumnKind.SCORE, *(column.kind for column in cells.detail_columns(2))]
+    row_formats = [f["integer"] if kind == ColumnKind.COUNT else f["score"] for kind in kinds]
     formats = [[f["header"]] * len(row_formats)] + [row_formats] * (len(grid) - 1)
     _write_spill(ws, FIRST - 2, 2, "BLEU2_DETAIL($B$2,tblSpill[Candidate],TRUE)", grid, formats)
     ws.set_column(0, 0, 10)
@@ -822,51 +501,6 @@ def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
     _fit_row(ws, 1, [(RANK_REFERENCE, width)])
     ws.freeze_panes(FIRST - 1, 0)
     _page_setup(ws, FIRST - 2)
-
-
-PAIRS = [
-    ("a entrega chegou no prazo e o produto veio bem embalado", "a entrega chegou no prazo e o produto veio intacto"),
-    ("a entrega chegou no prazo e o produto veio bem embalado", "a entrega chegou no prazo"),
-    (
-        "a entrega chegou no prazo e o produto veio bem embalado",
-        "o pedido foi entregue dentro do prazo e chegou bem embalado",
-    ),
-    ("Le colis est arrivé à l'heure et bien emballé", "Le paquet est arrivé à l'heure et bien emballé"),
-    ("Free delivery on every order this week", "Free shipping on every order this week"),
-    ("東京タワーは2026年に改装されます", "東京タワーは改装されます"),
-]
-
-# Two copy generators (say two prompts) against the approved lines: is B really better than A?
-COMPARE = [
-    ("Free delivery on every order this week", "Free shipping this week", "Free delivery on all orders this week"),
-    ("Our new summer collection is here", "The summer collection has arrived", "Our new summer collection is here now"),
-    (
-        "Sign up today and save 20% on your first order",
-        "Register and get 20% off",
-        "Sign up today and save 20% on the first order",
-    ),
-    ("Limited stock: order before Friday", "Stock is limited, buy now", "Limited stock: order by Friday"),
-    ("Returns are free for 30 days", "You can return for free", "Returns are free within 30 days"),
-    (
-        "Le colis est arrivé à l'heure et bien emballé",
-        "Le paquet est venu à temps",
-        "Le colis est arrivé à l'heure, bien emballé",
-    ),
-    ("Livraison gratuite dès 50 euros d'achat", "Livraison offerte pour 50 euros", "Livraison gratuite dès 50 euros"),
-    (
-        "a entrega chegou no prazo e o produto veio bem embalado",
-        "a entrega chegou no prazo",
-        "a entrega chegou no prazo e o produto veio embalado",
-    ),
-    (
-        "Frete grátis em todo o site nesta semana",
-        "Frete grátis nesta semana",
-        "Frete grátis em todo o site esta semana",
-    ),
-    ("東京タワーは2026年に改装されます", "東京タワーは改装します", "東京タワーは2026年に改装されます"),
-    ("Your order has shipped and arrives tomorrow", "Order shipped", "Your order has shipped and will arrive tomorrow"),
-    ("Thank you for shopping with us", "Thanks for your purchase", "Thank you for shopping with us today"),
-]
 
 
 PAIRS_NOTE_WIDTH = 24
@@ -885,7 +519,7 @@ def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
     ]
     _table(ws, "tblPairs", 0, 0, columns, f["header"])
     ws.write_string(0, 7, "Corpus BLEU-2", f["header"])
-    corpus = cells.corpus_cells([[r] for r in refs], [[c] for c in cands])
+    corpus = _value(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
     _write_formula(ws, 1, 7, "BLEU2_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus)
     note = "The n-gram counts of all pairs added up, then one score (not an average)."
     ws.write_string(2, 7, note, f["wrap"])
@@ -1026,4 +660,25 @@ def build_all(folder: Path) -> list[Path]:
     books = workbooks(folder)
     for path, build in books:
         build(path)
+    return [path for path, _ in books]
+
+
+def write_workbooks(target: Path, *, force: bool) -> list[Path]:
+    """Write the template and the samples into the folder ``target``, or only the template to ``target`` when it
+    names an ``.xlsx`` file; all or none, and workbooks already there (perhaps edited) only with ``force``."""
+    if target.suffix.lower() == ".xlsx":
+        write_files([(target, build_template)], force=force)
+        return [target]
+    books = workbooks(target)
+    existing = [path for path, _ in books if path.exists() or path.is_symlink()]
+    for path in existing:
+        if not path.is_file():
+            raise InputError(f"{path}: not a regular file; bleu-xl writes only regular files")
+    if existing and not force:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise InputError(
+            f"{existing[0]}: already exists{more}; use ", Setting("force", True), " to replace the workbooks"
+        )
+    (target / "samples").mkdir(parents=True, exist_ok=True)
+    write_files(books, force=force)  # through temporary files: a link is replaced, never written through
     return [path for path, _ in books]

@@ -3,8 +3,9 @@
 The classic xlwings add-in (``udfs``) and the xlwings Lite bundle (``lite``) only declare functions and call the
 ``*_cells`` functions here, so a formula behaves the same wherever it runs. Inputs are what xlwings hands a
 function (a scalar for one cell, a list of row lists for a range); outputs are a scalar for one cell or a list of
-row lists that Excel spills. Nothing here raises: every failure becomes one short ``#VALUE! ...`` text.
-Standard library only (it is inlined into the Lite bundle).
+row lists that Excel spills, holding numbers, text, :class:`CellError` and :class:`Blank` results that each face
+shows its own way (``faces``). Nothing here raises: every failure becomes one short ``#VALUE! ...`` error.
+Standard library only (the Lite bundle embeds it).
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from .bleu import (
-    BleuError,
+from ..core.bleu import (
     References,
     Score,
     Stats,
@@ -24,10 +24,17 @@ from .bleu import (
     signature,
     sum_stats,
 )
+from ..core.bootstrap import bootstrap_ci, paired_test
+from ..core.errors import BleuError
+from ..core.explain import explain
+from ..core.tokenizer import tokenize
 from .cell_values import (
     EXCEL_MAX_TEXT,
+    Blank,
     CellError,
     CellProblem,
+    ColumnKind,
+    DetailColumn,
     Grid,
     PassError,
     as_grid,
@@ -41,22 +48,22 @@ from .cell_values import (
     setting,
     value_error,
 )
-from .compare import bootstrap_ci, paired_test
-from .explain import explain
-from .tokenizer import tokenize
 
 __all__ = [
-    "DETAIL_HEADERS",
-    "CellError",
+    "BLANK",
+    "Pair",
     "bleu_cells",
-    "cell_text",
     "ci_cells",
     "corpus_cells",
     "detail_cells",
-    "detail_values",
+    "detail_columns",
+    "detail_row",
+    "each_pair",
     "excel_safe",
     "explain_cells",
     "paired_cells",
+    "reference_set",
+    "score_pairs",
     "signature_cell",
     "tokens_cells",
 ]
@@ -64,11 +71,54 @@ __all__ = [
 
 T = TypeVar("T")
 
-DETAIL_HEADERS = ["BLEU2", "p1", "p1 num", "p1 den", "p2", "p2 num", "p2 den", "BP", "r", "c"]
-BLANK = ""
+BLANK = Blank()
 REFERENCE_CACHE_SIZE = 4096
 REFERENCE_CACHE_CHARACTERS = 2_000_000  # at most ~350 MiB of CJK statistics, far less for words
 EXCEL_MAX_COLUMNS = 16_384
+
+#: One reference set as a row of cells gives it: its texts, the first error among them, or ``None`` (all blank).
+ReferenceCells = tuple[str, ...] | CellError | None
+#: One candidate cell: its text, its error, or ``None`` (blank).
+CandidateCell = str | CellError | None
+
+
+class Pair(NamedTuple):
+    """One reference set and one candidate, as the cells give them (read by name: ``pair.candidate``)."""
+
+    references: ReferenceCells
+    candidate: CandidateCell
+
+
+# --- the detail columns -----------------------------------------------------------------------------------------
+
+
+def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
+    """The columns after a pair's score: value, numerator and denominator per order, then BP, r, c."""
+    columns: list[DetailColumn] = []
+    for n in range(1, max_n + 1):
+        columns += [
+            DetailColumn(f"p{n}", ColumnKind.SCORE),
+            DetailColumn(f"p{n} num", ColumnKind.COUNT),
+            DetailColumn(f"p{n} den", ColumnKind.COUNT),
+        ]
+    return (
+        *columns,
+        DetailColumn("BP", ColumnKind.SCORE),
+        DetailColumn("r", ColumnKind.COUNT),
+        DetailColumn("c", ColumnKind.COUNT),
+    )
+
+
+def detail_row(score: Score) -> list[float | int]:
+    """A score's values in the order of :func:`detail_columns`."""
+    row: list[float | int] = []
+    for p in score.precisions:
+        row += (p.value, p.numerator, p.denominator)
+    return [*row, score.bp, score.r, score.c]
+
+
+#: BLEU2_DETAIL's header row: the score, then the detail columns of BLEU-2.
+DETAIL_HEADERS = ["BLEU2", *(column.name for column in detail_columns(2))]
 
 
 # --- ranges -----------------------------------------------------------------------------------------------------
@@ -91,27 +141,26 @@ def reference_set(cells: Sequence[Any]) -> tuple[str, ...] | CellError | None:
     return tuple(texts) or None
 
 
-def pair_up(reference: Any, candidate: Any) -> tuple[list[tuple[Any, Any]], tuple[int, int]]:
+def pair_up(reference: Any, candidate: Any) -> tuple[list[Pair], tuple[int, int]]:
     """Pair references with candidates as the Excel functions do; returns the pairs (row-major) and the shape.
 
     - equal shapes pair cell by cell, and a single cell pairs with every cell of the other;
     - a reference range wider than a single-column candidate holds several references: each row is the
       reference set of that row's candidate, or a single row is the reference set of every candidate.
-    Each pair is (reference set or error or None, candidate text or error or None).
     """
     refs, cands = as_grid(reference), as_grid(candidate)
     (rr, rc), (cr, cc) = (len(refs), len(refs[0])), (len(cands), len(cands[0]))  # as_grid: never empty
     cand_cells = [cell_text(v) for row in cands for v in row]
     if cc == 1 and rc > 1 and rr in (1, cr):
         sets = [reference_set(row) for row in refs]
-        return [(sets[i if rr > 1 else 0], c) for i, c in enumerate(cand_cells)], (cr, 1)
+        return [Pair(sets[i if rr > 1 else 0], c) for i, c in enumerate(cand_cells)], (cr, 1)
     ref_cells = [reference_set([v]) for row in refs for v in row]
     if (rr, rc) == (cr, cc):
-        return list(zip(ref_cells, cand_cells)), (cr, cc)
+        return list(map(Pair, ref_cells, cand_cells)), (cr, cc)
     if (rr, rc) == (1, 1):
-        return [(ref_cells[0], c) for c in cand_cells], (cr, cc)
+        return [Pair(ref_cells[0], c) for c in cand_cells], (cr, cc)
     if (cr, cc) == (1, 1):
-        return [(r, cand_cells[0]) for r in ref_cells], (rr, rc)
+        return [Pair(r, cand_cells[0]) for r in ref_cells], (rr, rc)
     raise CellProblem(f"ranges differ in shape ({rr}x{rc} vs {cr}x{cc})")
 
 
@@ -151,20 +200,22 @@ class ReferenceCache:
 prepared_references = ReferenceCache()
 
 
-def score_pairs(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Stats, int], T]) -> list[T | str]:
-    """``make(stats, number of references)`` for every pair, or the pair's blank or error text."""
+Outcome = T | CellError | Blank
+
+
+def score_pairs(pairs: Sequence[Pair], max_n: int, make: Callable[[Stats, int], T]) -> list[Outcome[T]]:
+    """``make(stats, number of references)`` for every pair, or the pair's :class:`Blank` or error."""
     return each_pair(pairs, max_n, lambda refs, cand: make(pair_stats(refs, tokenize(cand)), len(refs)))
 
 
-def each_pair(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[References, str], T]) -> list[T | str]:
-    """``make(prepared references, candidate text)`` for every pair, or the pair's blank or error text."""
-    results: list[T | str] = []
+def each_pair(pairs: Sequence[Pair], max_n: int, make: Callable[[References, str], T]) -> list[Outcome[T]]:
+    """``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error."""
+    results: list[Outcome[T]] = []
     last_refs: Any = None
     prepared: References | CellError = value_error("reference is blank")
     for refs, cand in pairs:
-        # Plain text on both sides is the common case; CellError is a str subclass, so it is not plain here.
-        if type(cand) is not str or type(refs) is not tuple:
-            results.append(check_pair(refs, cand))
+        if type(cand) is not str or type(refs) is not tuple:  # a blank or an error on either side
+            results.append(unscored(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
@@ -172,12 +223,12 @@ def each_pair(pairs: list[tuple[Any, Any]], max_n: int, make: Callable[[Referenc
                 prepared = prepared_references(refs, max_n)
             except BleuError:
                 prepared = value_error("reference has no words")
-        results.append(prepared if isinstance(prepared, CellError) else make(prepared, cand))
+        results.append(prepared if type(prepared) is CellError else make(prepared, cand))
     return results
 
 
-def check_pair(refs: Any, cand: Any) -> str | CellError:
-    """The result text of a pair that cannot be scored: blank, an input error, or a blank reference."""
+def unscored(refs: ReferenceCells, cand: CandidateCell) -> CellError | Blank:
+    """The result of a pair that cannot be scored: blank, an input error, or a blank reference."""
     if cand is None:
         return BLANK
     if isinstance(cand, CellError):
@@ -211,7 +262,7 @@ def excel_safe(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except PassError as error:
-            return error.args[0]
+            return error.error
         except (CellProblem, BleuError) as problem:
             return value_error(str(problem))
         except Exception as unexpected:  # a bug must still not show a traceback in a cell
@@ -231,26 +282,23 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     return squeeze(reshape(values, rows_cols))
 
 
-def detail_values(stats: Stats, max_n: int = 2, smoothing: str = "add1") -> list[Any]:
-    """BLEU, then value, numerator and denominator per order, then BP, r, c: BLEU2_DETAIL's row, the CLI's columns."""
-    score = score_from_stats(stats, smoothing=smoothing)
-    row: list[Any] = [score.bleu]
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, stats.r, stats.c]
-
-
 @excel_safe
 def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     """One row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r, c (header row first if asked)."""
     pairs, _ = pair_up(reference, candidate)
+    width = len(DETAIL_HEADERS)
     rows = [
-        row if isinstance(row, list) else [row] + [BLANK] * (len(DETAIL_HEADERS) - 1)
-        for row in score_pairs(pairs, 2, lambda stats, _: detail_values(stats))
+        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
+        for row in score_pairs(pairs, 2, lambda stats, _: detail_values(score_from_stats(stats)))
     ]
     if parse_flag(headers, "headers"):
         rows.insert(0, list(DETAIL_HEADERS))
     return squeeze(rows)
+
+
+def detail_values(score: Score) -> list[float | int]:
+    """A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row`."""
+    return [score.bleu, *detail_row(score)]
 
 
 def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tuple[Any, ...]]:
@@ -266,8 +314,8 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
     paired = [pair_up(references, candidates) for candidates in candidate_ranges]
     rows = []
     for index, row in enumerate(zip(*(pairs for pairs, _ in paired)), start=1):
-        refs = row[0][0]
-        cands = [cand for _, cand in row]
+        refs = row[0].references
+        cands = [pair.candidate for pair in row]
         for value in (*cands, refs):
             if isinstance(value, CellError):
                 raise PassError(value)
@@ -335,8 +383,10 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         if len(grid) != 1 or len(grid[0]) != 1:
             raise CellProblem("give a separator to tokenize a range")
         value = cell_text(grid[0][0])
-        if value is None or isinstance(value, CellError):
-            return value or BLANK
+        if value is None:
+            return BLANK
+        if isinstance(value, CellError):
+            return value
         tokens = tokenize(value)
         if len(tokens) > EXCEL_MAX_COLUMNS:
             raise CellProblem(f"{len(tokens):,} tokens do not fit in a row of {EXCEL_MAX_COLUMNS:,}: give a separator")
@@ -349,7 +399,10 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         out_row = []
         for value in row:
             cell = cell_text(value)
-            joined = sep.join(tokenize(cell)) if cell and not isinstance(cell, CellError) else cell or BLANK
+            if cell is None or isinstance(cell, CellError):
+                out_row.append(BLANK if cell is None else cell)
+                continue
+            joined = sep.join(tokenize(cell))
             out_row.append(joined if len(joined) <= EXCEL_MAX_TEXT else value_error("tokens too long for a cell"))
         out.append(out_row)
     return squeeze(out)

@@ -1,0 +1,54 @@
+"""The one family of errors bleu-xl raises, and the settings its messages name.
+
+Every error of the package derives from :class:`BleuXlError`. A message that tells the user which setting to
+change names it as a :class:`Setting`, not as text: Python shows ``candidate_col='B'``, and the command line shows
+the option that sets it, so the library never speaks in command-line flags. Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "render"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A setting named in a message (``candidate_col``), with the value to give it when the message suggests one."""
+
+    name: str
+    value: str | int | None = None
+
+
+def python_spelling(setting: Setting) -> str:
+    """A setting as Python code passes it: ``candidate_col='B'``, or the bare name without a value."""
+    return setting.name if setting.value is None else f"{setting.name}={setting.value!r}"
+
+
+#: A piece of a message: text, or a setting that each face spells its own way.
+Part = str | Setting
+
+
+def render(parts: tuple[Part, ...], spell: Callable[[Setting], str] = python_spelling) -> str:
+    """A message's text, each setting spelt by ``spell``."""
+    return "".join(part if isinstance(part, str) else spell(part) for part in parts)
+
+
+class BleuXlError(Exception):
+    """The base of every error bleu-xl raises: one line for the user, built from text and named settings."""
+
+    def __init__(self, *parts: Part) -> None:
+        super().__init__(*parts)
+        self.parts: tuple[Part, ...] = parts
+
+    def render(self, spell: Callable[[Setting], str] = python_spelling) -> str:
+        """The message, each setting spelt by ``spell`` (the command line passes its flags)."""
+        return render(self.parts, spell)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class BleuError(BleuXlError, ValueError):
+    """Input that cannot be scored: no usable reference, bad settings, unequal lengths."""

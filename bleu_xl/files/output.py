@@ -1,0 +1,212 @@
+"""The output file, written whole or not at all: claimed and locked before any reading, written to a temporary
+file beside the target, renamed into place only when complete, never replacing a file without ``force``."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from ..core.errors import Setting
+from ..table.sheet import InputError
+from .signals import hold_signals, release_signals
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the final rename still never replaces without force
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["OutputFile", "holds_exactly", "write_files", "write_folder"]
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class OutputFile:
+    """The output, claimed before any reading: checked, locked, written to a temporary file, then renamed.
+
+    ``-`` is standard output. An existing file is refused without ``force`` (and never replaced at the final
+    rename either), a special file or folder always; the paths in ``protect`` (the input) are never written.
+    An exclusive lock beside the target keeps a second run from writing the same output at the same time.
+    """
+
+    def __init__(self, path: str, *, force: bool, protect: Sequence[str] = ()) -> None:
+        self.path = path
+        self.force = force
+        self._lock: int | None = None
+        self._lock_path: Path | None = None
+        if path == "-":
+            return
+        target = Path(path)
+        self.target = target
+        if target.is_dir():
+            raise InputError(f"{path}: is a folder; give a file name with -o")
+        if not target.parent.is_dir():
+            raise InputError(f"{path}: the folder {target.parent} does not exist")
+        for other in protect:
+            if other != "-" and Path(other).exists() and target.exists() and target.samefile(other):
+                raise InputError(f"{path}: the output would overwrite the input; choose another -o")
+        self._claim()
+        self._check_target()
+
+    def _claim(self) -> None:
+        if fcntl is None:
+            return
+        lock_path = self.target.with_name(f".{self.target.name}.bleu-xl-lock")
+        held = hold_signals()  # the lock file is known to release() before a signal can stop the run
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise InputError(f"{self.path}: another bleu-xl run is writing this file; wait for it") from None
+            self._lock, self._lock_path = fd, lock_path
+        except OSError as exc:
+            raise InputError(f"{self.path}: cannot write in {self.target.parent} ({exc.strerror})") from None
+        finally:
+            release_signals(held)
+
+    def _check_target(self) -> None:
+        try:
+            info = self.target.lstat()
+        except FileNotFoundError:
+            return
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISLNK(info.st_mode):
+            self.release()
+            raise InputError(f"{self.path}: not a regular file; bleu-xl writes only regular files")
+        if not self.force:
+            self.release()
+            raise InputError(f"{self.path}: already exists; use ", Setting("force", True), " to replace it")
+
+    def release(self) -> None:
+        """Drop the lock and its file (only while holding it, so no other run's lock is removed)."""
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                if self._lock_path is not None:
+                    os.unlink(self._lock_path)
+            os.close(self._lock)
+            self._lock = None
+
+    def _place_new(self, tmp: str) -> None:
+        try:
+            os.link(tmp, self.target)  # fails if the target exists: never replace without force
+        except FileExistsError:
+            raise InputError(f"{self.path}: already exists; use ", Setting("force", True), " to replace it") from None
+        except OSError:  # no hard links on this file system: the lock and the check above still hold
+            os.replace(tmp, self.target)
+        else:
+            os.unlink(tmp)
+
+    @contextlib.contextmanager
+    def open(self, *, binary: bool, encoding: str = "utf-8") -> Iterator[IO[Any]]:
+        """A file to write the whole output to; it appears at the target only when the block completes."""
+        if self.path == "-":
+            yield sys.stdout.buffer if binary else sys.stdout
+            return
+        with self.open_path(encoding=encoding) as tmp:
+            mode = {} if binary else {"encoding": encoding, "newline": "", "errors": "strict"}
+            with open(tmp, "wb" if binary else "w", **mode) as out:
+                yield out
+
+    @contextlib.contextmanager
+    def open_path(self, *, encoding: str = "utf-8") -> Iterator[Path]:
+        """A temporary path beside the target for a writer that opens files itself; renamed into place after."""
+        held = hold_signals()  # a SIGTERM between creating the file and the try below would leave it behind
+        try:
+            fd, tmp = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".partial")
+        except OSError as exc:
+            release_signals(held)
+            self.release()
+            raise InputError(f"{self.path}: cannot write in {self.target.parent} ({exc.strerror})") from None
+        try:
+            release_signals(held)  # a signal that came meanwhile is handled here, inside the cleanup
+            if hasattr(os, "fchmod"):  # mkstemp makes 0600: give the mode any new file gets under the umask
+                os.fchmod(fd, 0o666 & ~_umask())
+            os.close(fd)
+            yield Path(tmp)
+            self._check_target()  # a file that appeared meanwhile, a device put in its place
+            if self.force:
+                os.replace(tmp, self.target)
+            else:
+                self._place_new(tmp)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+                raise InputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+            if isinstance(exc, UnicodeEncodeError):
+                raise InputError(
+                    f"{self.path}: a cell cannot be written in {encoding} ({exc.object[exc.start : exc.end]!r}); use ",
+                    Setting("encoding", "utf-8"),
+                ) from None
+            raise
+        finally:
+            self.release()
+
+
+def holds_exactly(path: Path, content: bytes) -> bool:
+    """True when ``path`` is a regular file (through links) holding exactly ``content``: opened without blocking (a
+    FIFO is not waited on), and a file of another size is not read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        same_size = stat.S_ISREG(info.st_mode) and info.st_size == len(content)
+        return same_size and file.read(len(content) + 1) == content
+
+
+def write_files(writers: Sequence[tuple[Path, Callable[[Path], object]]], *, force: bool) -> None:
+    """Write every file whole, or leave them all as they were: ``write(path)`` writes one file's whole content at
+    the temporary path it is given. All are claimed (locked and checked) before any is written, and the
+    temporary files are renamed into place only when all were written, so an existing file (or a link: the link
+    is replaced, never written through) changes only then. A failure or a signal before the renames removes
+    them all, locks included."""
+    with contextlib.ExitStack() as claims:
+        outputs = []
+        for path, _ in writers:
+            output = OutputFile(str(path), force=force)
+            claims.callback(output.release)
+            outputs.append(output)
+        with contextlib.ExitStack() as writes:
+            for output, (_, write) in zip(outputs, writers):
+                write(writes.enter_context(output.open_path()))
+
+
+def write_folder(folder: str, contents: dict[str, bytes], *, force: bool) -> list[tuple[Path, bool]]:
+    """Write files of known content into ``folder`` (made if missing), all or none: a file that already holds its
+    content is left as it is; one that differs is replaced only with ``force``. Returns each path and whether it
+    was written."""
+    if not folder.strip():
+        raise InputError("give the folder to write into")
+    target = Path(folder)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{folder}: not a folder")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot make this folder ({exc.strerror})") from None
+    files = [(target / name, content) for name, content in contents.items()]
+    for path, _ in files:
+        if path.is_dir():
+            raise InputError(f"{path}: is a folder; bleu-xl writes only regular files")
+    stale = [(path, content) for path, content in files if not holds_exactly(path, content)]
+    try:
+        write_files([(path, functools.partial(Path.write_bytes, data=content)) for path, content in stale], force=force)
+    except InputError:
+        if not all(holds_exactly(path, content) for path, content in stale):
+            raise
+        stale = []  # another run wrote the same files meanwhile
+    written = {path for path, _ in stale}
+    return [(path, path in written) for path, _ in files]

@@ -1,0 +1,114 @@
+"""Writing a table as CSV or JSON: text always as text (never a formula), numbers as a spreadsheet shows them."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from ..excel.cell_values import CellError, cell_text
+from ..table.sheet import Sheet
+from .text_reader import DELIMITERS
+
+__all__ = ["displayed", "json_value", "neutralise", "output_delimiter", "write_csv", "write_json_lines"]
+
+#: Leading characters that make a spreadsheet read a CSV field as a formula (OWASP's CSV injection guidance).
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+#: A plain number as text: a sign, digits (grouped by thousands with , . or a space, or not), a decimal point or
+#: comma, an exponent, a percent sign. A spreadsheet reads it as that number and nothing else, so it keeps its
+#: sign without a ``'`` ("-5", "-0,5", "+1,234.50"); "-2+3" is an expression, and is neutralised.
+PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:[,. \u00a0]\d{3})+)(?:[.,]\d+)?(?:[eE][+-]?\d+)?%?", re.ASCII)
+
+
+def neutralise(text: str) -> str:
+    """A leading ``'`` for text a spreadsheet would run as a formula: ``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``;
+    a plain number such as ``-5`` is left as it is."""
+    if text.startswith(FORMULA_TRIGGERS) and not PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def output_delimiter(given: str | None, output: str, sheet: Sheet) -> str:
+    """The delimiter given, else tab for ``.tsv``, else the input's own delimiter (so French Excel reads ``;``)."""
+    if given is not None:
+        return given
+    if output.lower().endswith((".tsv", ".tab")):
+        return "\t"
+    return sheet.delimiter if sheet.delimiter in DELIMITERS else ","
+
+
+def write_csv(
+    out: IO[str],
+    header: list[str],
+    rows: Iterator[list[Any]],
+    *,
+    delimiter: str = ",",
+    raw: bool = False,
+) -> None:
+    """Text fields quoted and neutralised against formula injection (unless ``raw``), numbers as numbers.
+
+    With ``;`` as the delimiter, numbers are written with a decimal comma, as French or Portuguese Excel
+    writes and reads them.
+    """
+    writer = csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
+    decimal_comma = delimiter == ";"
+
+    def csv_field(value: Any) -> Any:
+        shown = displayed(value)
+        if isinstance(shown, str):
+            return shown if raw else neutralise(shown)
+        if decimal_comma and isinstance(shown, float):
+            return _DecimalComma(shown)
+        return shown
+
+    writer.writerow([csv_field(v) for v in header])
+    for row in rows:
+        writer.writerow([csv_field(v) for v in row])
+
+
+class _DecimalComma(float):
+    """A number that the csv module writes unquoted (it is a float) with a decimal comma (its ``str``)."""
+
+    def __str__(self) -> str:
+        return repr(float(self)).replace(".", ",")
+
+
+def displayed(value: Any) -> Any:
+    """A cell as Excel displays it in General format: integers without ``.0``, TRUE/FALSE, dates as ISO."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        if math.isfinite(value) and value.is_integer() and abs(value) < 1e15:
+            return int(value)
+        return value
+    if isinstance(value, (int, str)):
+        return value
+    if isinstance(value, CellError):
+        return value.text
+    if isinstance(value, dt.timedelta):  # a duration as Excel's [h]:mm:ss shows it
+        seconds = round(value.total_seconds())
+        hours, rest = divmod(abs(seconds), 3600)
+        return f"{'-' if seconds < 0 else ''}{hours}:{rest // 60:02d}:{rest % 60:02d}"
+    return cell_text(value) or ""
+
+
+def json_value(value: Any) -> Any:
+    """A cell for JSON: numbers (integers without ``.0``), booleans, text, dates as ISO text, blanks as null."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (bool, str)):
+        return value
+    return displayed(value)
+
+
+def write_json_lines(out: IO[str], header: list[str], rows: Iterator[list[Any]]) -> None:
+    for row in rows:
+        out.write(json.dumps({k: json_value(v) for k, v in zip(header, row)}, ensure_ascii=False) + "\n")

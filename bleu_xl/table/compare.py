@@ -1,0 +1,93 @@
+"""Compare two candidate columns of a table row by row against the same references (paired bootstrap)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.bleu import Score, signature
+from ..core.bootstrap import PairedResult, paired_test
+from ..core.errors import BleuError, Setting
+from ..excel.cells import prepared_references
+from .columns import Layout, resolve_column
+from .scoring import pairs_of, score_chunk
+from .sheet import InputError, Sheet, column_letter
+
+__all__ = ["Comparison", "compare_table"]
+
+
+@dataclass
+class Comparison:
+    """Two candidate columns (A, the layout's candidate column, and B) compared row by row against the same
+    references: the paired test, how many rows took part, and each row's BLEU-2 on both sides."""
+
+    result: PairedResult
+    used: int
+    skipped: int
+    a_name: str
+    b_name: str
+    b_col: int  # 0-based
+    scores_a: list[float | None]
+    scores_b: list[float | None]
+
+    @property
+    def verdict(self) -> str:
+        return self.result.verdict(self.a_name, self.b_name)
+
+    @property
+    def signature(self) -> str:
+        return signature()
+
+    def as_dict(self) -> dict[str, object]:
+        """The comparison as JSON-ready data: the columns' names, the paired test, the rows used, the verdict."""
+        return {
+            "a": self.a_name,
+            "b": self.b_name,
+            **self.result.as_dict(),
+            "pairs": self.used,
+            "skipped": self.skipped,
+            "verdict": self.verdict,
+        }
+
+
+def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345) -> Comparison:
+    """Paired bootstrap of the candidate column (A) against column ``b_col`` (B); rows with a blank side are
+    skipped in both."""
+    b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
+    if b_index == layout.candidate_col:
+        raise InputError(
+            Setting("candidate_col"),
+            " and ",
+            Setting("b_col"),
+            f" name the same column ({column_letter(b_index)}): nothing to compare",
+        )
+    if b_index in layout.reference_cols:
+        raise InputError(Setting("b_col"), f" names a reference column ({column_letter(b_index)})")
+    pairs_a, pairs_b = pairs_of(sheet, layout), pairs_of(sheet, layout, b_index)
+    usable = []
+    for a, b in zip(pairs_a, pairs_b):
+        if type(a.references) is tuple and type(a.candidate) is str and type(b.candidate) is str:
+            try:
+                usable.append((prepared_references(a.references, 2), a.candidate, b.candidate))
+            except BleuError:
+                continue
+    if not usable:
+        raise InputError(f"sheet {sheet.name!r}: no row has a reference and both candidates")
+    refs, cands_a, cands_b = zip(*usable)
+    result = paired_test(refs, cands_a, cands_b, samples=samples, seed=seed)
+
+    def bleu_column(pairs: list) -> list[float | None]:
+        return [o.bleu if isinstance(o, Score) else None for o in score_chunk(pairs, 2, "add1")]
+
+    def name(index: int) -> str:
+        return layout.headers[index] or column_letter(index)
+
+    return Comparison(
+        result,
+        len(usable),
+        len(pairs_a) - len(usable),
+        name(layout.candidate_col),
+        name(b_index),
+        b_index,
+        bleu_column(pairs_a),
+        bleu_column(pairs_b),
+    )

@@ -1,0 +1,90 @@
+"""A table in memory (one sheet or CSV file as rows of values), its columns by letter, and how to read it.
+
+What the files layer reads becomes a :class:`Sheet`; the column rules, the scoring and the comparison of a table
+work on it without knowing where it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import BleuXlError
+
+__all__ = ["EXCEL_MAX_COLS", "InputError", "Sheet", "TableOptions", "column_index", "column_letter"]
+
+EXCEL_MAX_ROWS = 1_048_576
+EXCEL_MAX_COLS = 16_384
+
+
+class InputError(BleuXlError):
+    """A problem with the user's table, file or output path: one line for the user (exit code 2 on the command
+    line)."""
+
+
+@dataclass
+class Sheet:
+    """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
+
+    Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns`` are
+    0-based; ``uncached`` holds the (row, column) of formulas saved without a value (openpyxl saves them so:
+    every reader sees them blank), and ``uncached_count`` how many there are (past a bound only the count is
+    kept). Without a sheet named, a workbook is read from its first visible sheet.
+    """
+
+    name: str
+    rows: list[list[Any]]
+    sheet_names: list[str]
+    hidden_columns: frozenset[int] = frozenset()
+    hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
+    uncached: frozenset[tuple[int, int]] = frozenset()
+    uncached_count: int = 0
+    encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
+    delimiter: str | None = None
+    number_formats: dict[int, int | str] = field(default_factory=dict)
+
+    @property
+    def is_text(self) -> bool:
+        """True for a CSV or TSV file (or standard input), which has one sheet only."""
+        return self.encoding is not None
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How to read a table and find its columns: every choice a user can make, in one object.
+
+    ``sheet``, ``encoding`` and ``delimiter`` say how to read the file; ``header_row`` (1-based, as Excel numbers
+    rows) or ``no_header``, and the columns (a letter or a header) or one ``reference_text`` for every candidate,
+    say where the data is. Whatever is left out is found by the column rules.
+    """
+
+    sheet: str | None = None
+    encoding: str | None = None
+    delimiter: str | None = None
+    header_row: int | None = None
+    no_header: bool = False
+    reference_cols: Sequence[str] = ()
+    candidate_col: str | None = None
+    reference_text: str | None = None
+
+
+def column_letter(index: int) -> str:
+    """The letters of a 0-based column index: 0 -> ``A``, 27 -> ``AB``."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def column_index(letters: str) -> int | None:
+    """0-based index of a column letter such as ``B`` or ``AA``; ``None`` when it is not a column letter."""
+    if not re.fullmatch(r"[A-Za-z]{1,3}", letters):
+        return None
+    index = 0
+    for ch in letters.upper():
+        index = index * 26 + ord(ch) - 64
+    return index - 1 if index <= EXCEL_MAX_COLS else None

@@ -1,0 +1,196 @@
+"""The words of the template: its *Start here* sheet in English, French and Portuguese, and the definition line.
+
+Written for the user who opens the file first; kept apart from the builders so that a translator edits one file.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEFINITION", "START_HERE"]
+
+# The Start here sheet, per language: (label, text) rows. Written for the user who opens the file first.
+START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
+    (
+        "English",
+        [
+            (
+                "What it does",
+                "This workbook scores copy variants and translations against one approved reference with BLEU-2, "
+                "right in the cells.\n"
+                "Type or paste the reference in Rank!B2 and the variants under Candidate: every new row gets its "
+                "scores and its rank, with no formula to fill down.\n"
+                "The scores shown were computed when the file was made; with the bleu-xl functions installed, "
+                "Excel recalculates a row as soon as you change it.",
+            ),
+            (
+                "Windows",
+                "Classic add-in: 1. Install Python 3.10 or newer from python.org (tick Add python.exe to PATH). 2. "
+                "Close Excel and double-click install\\windows\\install.cmd in the bleu-xl folder: a console window "
+                "reports each step, and Excel opens briefly at the end. 3. Start Excel and open this workbook: "
+                '=BLEU2("le chat", "le chat") in any cell gives 1.',
+            ),
+            (
+                "Mac, web",
+                "xlwings Lite: 1. Home > Add-ins (in older Excel: Insert > Add-ins): search for xlwings Lite and "
+                "click Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in "
+                "the main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work "
+                "in this workbook; if cells still show #NAME?, see the next line.",
+            ),
+            (
+                "#NAME?",
+                "#NAME? means the bleu-xl functions are not installed, or Excel has not seen them yet. Install "
+                "them as above, then press Ctrl+Alt+F9 (Windows): a full recalculation of every formula; Formulas > "
+                "Calculate Now (F9) recalculates only changed cells and is not enough. If #NAME? stays, or on a "
+                "Mac, Home > Find & Select > Replace (Ctrl+H): find = and replace with =, Replace All; Excel then "
+                "reads every formula again.",
+            ),
+            (
+                "The sheets",
+                "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same variants, "
+                "best first, and a chart of them. Spill: the scores and counts of every variant from one range "
+                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, and the corpus "
+                "score. Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings "
+                "of the classic add-in; leave it as it is.",
+            ),
+            (
+                "It measures",
+                "BLEU-2 counts the words (p1) and the pairs of neighbouring words (p2) that a candidate shares "
+                "with the reference, and lowers the score of a candidate shorter than the reference (BP). 1 = "
+                "identical; there is no universal pass mark.",
+            ),
+            (
+                "It does not",
+                "It does not measure meaning, tone, facts or brand voice: a faithful paraphrase can score low and "
+                "a text with a wrong price can score high. Scores against different references are not comparable, "
+                "and very short lines (a few words) give unstable scores. Use it to rank variants of the same "
+                "line, then read the top ones.",
+            ),
+        ],
+    ),
+    (
+        "Français",
+        [
+            (
+                "À quoi sert ce classeur ?",
+                "Ce classeur note des variantes de texte et des traductions par rapport à une référence validée, "
+                "avec le BLEU-2, directement dans les cellules.\n"
+                "Saisissez ou collez la référence en Rank!B2 et les variantes sous Candidate : chaque nouvelle "
+                "ligne reçoit ses scores et son rang, sans formule à recopier.\n"
+                "Les scores affichés ont été calculés à la création du fichier ; une fois les fonctions bleu-xl "
+                "installées, Excel recalcule une ligne dès que vous la modifiez.",
+            ),
+            (
+                "Windows",
+                "Complément classique : 1. Installez Python 3.10 ou plus récent depuis python.org (cochez Add "
+                "python.exe to PATH). 2. Fermez Excel et double-cliquez sur install\\windows\\install.cmd dans le "
+                "dossier bleu-xl : une console affiche chaque étape, et Excel s'ouvre brièvement à la fin. 3. "
+                'Lancez Excel et ouvrez ce classeur : =BLEU2("le chat"; "le chat") dans n\'importe quelle cellule '
+                "donne 1.",
+            ),
+            (
+                "Mac, web",
+                "xlwings Lite : 1. Accueil > Compléments (dans un Excel plus ancien : Insertion > Compléments) : "
+                "cherchez xlwings Lite et cliquez sur Ajouter. 2. Copiez tout le fichier "
+                "install/xlwings-lite/main.py de bleu-xl et collez-le à la place de tout le contenu de l'onglet "
+                "main.py du volet xlwings Lite ; faites Ctrl+S (Cmd+S sur Mac). 3. Les fonctions sont alors "
+                "disponibles dans ce classeur ; si des cellules affichent encore #NOM?, voyez la ligne suivante.",
+            ),
+            (
+                "#NOM?",
+                "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées, ou qu'Excel "
+                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis appuyez sur Ctrl+Alt+F9 "
+                "(Windows) : un recalcul complet de toutes les formules ; Formules > Calculer maintenant (F9) ne "
+                "recalcule que les cellules modifiées et ne suffit pas. Si #NOM? reste, ou sur Mac, Accueil > "
+                "Rechercher et sélectionner > Remplacer (Ctrl+H) : recherchez = et remplacez par =, Remplacer "
+                "tout ; Excel relit alors chaque formule.",
+            ),
+            (
+                "Les feuilles",
+                "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
+                "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : les scores et les comptes "
+                "de chaque variante en une seule formule de plage (sans rang), la voie rapide pour les longues "
+                "listes. Pairs : une référence par candidat, et le "
+                "score du corpus. Compare : la série B est-elle vraiment meilleure que la série A ? (test "
+                "bootstrap apparié). xlwings.conf : réglages du complément classique, à laisser tels quels.",
+            ),
+            (
+                "Ce qu'il mesure",
+                "Le BLEU-2 compte les mots (p1) et les paires de mots voisins (p2) qu'un candidat partage avec la "
+                "référence, et pénalise un candidat plus court que la référence (BP). 1 = identique ; il n'existe "
+                "pas de seuil universel.",
+            ),
+            (
+                "Ce qu'il ne mesure pas",
+                "Il ne mesure ni le sens, ni le ton, ni l'exactitude des faits, ni la voix de la marque : une "
+                "paraphrase fidèle peut obtenir un score bas et un texte avec un prix erroné un score élevé. Des "
+                "scores calculés par rapport à des références différentes ne sont pas comparables, et les lignes "
+                "très courtes (quelques mots) donnent des scores instables. Servez-vous-en pour classer les "
+                "variantes d'une même ligne, puis relisez les premières.",
+            ),
+        ],
+    ),
+    (
+        "Português",
+        [
+            (
+                "Para que serve",
+                "Esta pasta de trabalho pontua variantes de texto e traduções em relação a uma referência "
+                "aprovada, com o BLEU-2, direto nas células.\n"
+                "Digite ou cole a referência em Rank!B2 e as variantes abaixo de Candidate: cada nova linha recebe "
+                "suas pontuações e sua posição, sem fórmula para arrastar.\n"
+                "As pontuações exibidas foram calculadas quando o arquivo foi gerado; com as funções do bleu-xl "
+                "instaladas, o Excel recalcula uma linha assim que você a altera.",
+            ),
+            (
+                "Windows",
+                "Suplemento clássico: 1. Instale o Python 3.10 ou mais recente pelo python.org (marque Add "
+                "python.exe to PATH). 2. Feche o Excel e clique duas vezes em install\\windows\\install.cmd na pasta "
+                "do bleu-xl: uma janela de console mostra cada etapa, e o Excel abre por um instante no fim. 3. "
+                'Abra o Excel e esta pasta de trabalho: =BLEU2("le chat"; "le chat") em qualquer célula dá 1.',
+            ),
+            (
+                "Mac, web",
+                "xlwings Lite: 1. Página Inicial > Suplementos (num Excel mais antigo: Inserir > Suplementos): "
+                "procure xlwings Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do "
+                "bleu-xl e cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione "
+                "Ctrl+S (Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula "
+                "ainda mostrar #NOME?, veja a próxima linha.",
+            ),
+            (
+                "#NOME?",
+                "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas, ou que o "
+                "Excel ainda não as reconheceu. Instale-as como acima e pressione Ctrl+Alt+F9 (Windows): um "
+                "recálculo completo de todas as fórmulas; Fórmulas > Calcular Agora (F9) recalcula só as células "
+                "alteradas e não basta. Se o #NOME? continuar, ou no Mac, use Página Inicial > Localizar e "
+                "Selecionar > Substituir: localize = e substitua por =, Substituir Tudo; o Excel então lê cada "
+                "fórmula de novo.",
+            ),
+            (
+                "As planilhas",
+                "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
+                "variantes, da melhor para a pior, e o gráfico delas. Spill: as pontuações e contagens de cada "
+                "variante com uma única fórmula de intervalo (sem posição), o jeito rápido para listas longas. "
+                "Pairs: uma referência por candidato e a pontuação do corpus. Compare: o conjunto B é mesmo melhor "
+                "que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento clássico; "
+                "não altere.",
+            ),
+            (
+                "O que mede",
+                "O BLEU-2 conta as palavras (p1) e os pares de palavras vizinhas (p2) que um candidato tem em "
+                "comum com a referência e penaliza um candidato mais curto que a referência (BP). 1 = idêntico; "
+                "não há nota de corte universal.",
+            ),
+            (
+                "O que não mede",
+                "Ele não mede sentido, tom, fatos nem a voz da marca: uma paráfrase fiel pode tirar nota baixa e "
+                "um texto com preço errado, nota alta. Pontuações calculadas com referências diferentes não são "
+                "comparáveis, e linhas muito curtas (poucas palavras) dão pontuações instáveis. Use-o para "
+                "classificar variantes de uma mesma frase e depois revise as primeiras.",
+            ),
+        ],
+    ),
+]
+DEFINITION = (
+    "Tokens: NFKC + casefold; words of letters, marks and numbers; each CJK character is a token. "
+    "p_n = clipped n-gram matches / candidate n-grams (add-1: (0+1)/(total+1) when nothing matches). "
+    "BP = 1 if c >= r else exp(1 - r/c). BLEU-2 = BP * sqrt(p1 * p2)."
+)

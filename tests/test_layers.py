@@ -1,0 +1,137 @@
+"""The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
+
+core < excel < table < files < template < the faces (cli, udfs). The core and the modules the xlwings Lite bundle
+embeds import only the standard library, so the same code runs under Pyodide; files takes from the Excel layer
+only what one cell holds (``excel.cell_values``).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from bleu_xl.excel.lite_bundle import EMBEDDED
+
+PACKAGE = Path(__file__).resolve().parent.parent / "bleu_xl"
+
+#: What each part may import from the package (a layer, or one module of it), besides itself.
+ALLOWED = {
+    "core": {"core"},
+    "excel": {"core", "excel", "_version"},
+    "table": {"core", "excel", "table"},
+    "files": {"core", "excel.cell_values", "table", "files"},
+    "template": {"core", "excel", "table", "files", "template"},
+    "udfs": {"excel"},
+    "__init__": {"core", "_version"},
+    "_version": set(),
+    "cli": {"core", "excel", "table", "files", "template", "_version", "__init__"},
+}
+#: Packages from outside the standard library that each part may import.
+THIRD_PARTY = {
+    "excel": {"xlwings"},
+    "files": {"defusedxml", "xlsxwriter", "python_calamine"},
+    "template": {"xlsxwriter"},
+    "udfs": {"xlwings"},
+    "cli": {"click", "rich"},
+}
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _part(path: Path) -> str:
+    inner = path.relative_to(PACKAGE)
+    return inner.parts[0] if len(inner.parts) > 1 else inner.stem
+
+
+def _name(path: Path, root: Path = PACKAGE) -> str:
+    """``core.bleu``, ``excel`` (a package), ``cli``: the module's name inside bleu_xl (``__init__`` for bleu_xl)."""
+    inner = path.relative_to(root).with_suffix("")
+    parts = inner.parts[:-1] if inner.name == "__init__" else inner.parts
+    return ".".join(parts) or "__init__"
+
+
+def _imports(path: Path, root: Path = PACKAGE) -> tuple[set[str], set[str]]:
+    """The package modules (by name inside bleu_xl) and the outside top-level packages that ``path`` imports."""
+    inner: set[str] = set()
+    outer: set[str] = set()
+    own = [] if _name(path, root) == "__init__" else _name(path, root).split(".")
+    package = own if path.name == "__init__.py" else own[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - (node.level - 1)]
+            target = [*base, *(node.module.split(".") if node.module else [])]
+            for alias in node.names:
+                full = [*target, alias.name]
+                is_module = root.joinpath(*full).with_suffix(".py").exists() or root.joinpath(*full).is_dir()
+                inner.add(".".join(full if is_module else target) or "__init__")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            top = node.module.split(".")[0]
+            if top == "bleu_xl":
+                inner.add(node.module.removeprefix("bleu_xl").lstrip(".") or "__init__")
+            else:
+                outer.add(top)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                if top == "bleu_xl":
+                    inner.add(alias.name.removeprefix("bleu_xl").lstrip(".") or "__init__")
+                else:
+                    outer.add(top)
+    return inner, outer - set(sys.stdlib_module_names) - {"__future__"}
+
+
+def _within(name: str, rules: set[str]) -> bool:
+    return any(name == rule or name.startswith(rule + ".") for rule in rules)
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_module_imports_only_the_layers_below(path: Path) -> None:
+    part = _part(path)
+    inner, outer = _imports(path)
+    for name in inner:
+        assert _within(name, ALLOWED[part] | {part}), f"{path.relative_to(PACKAGE)} imports {name}"
+    assert outer <= THIRD_PARTY.get(part, set()), f"{path.relative_to(PACKAGE)} imports {outer}"
+
+
+@pytest.mark.parametrize("inner", EMBEDDED)
+def test_the_lite_bundle_embeds_only_standard_library_modules(inner: str) -> None:
+    path = PACKAGE / inner
+    names, outer = _imports(path)
+    assert not outer, f"{inner} imports {outer}: it would not run in xlwings Lite"
+    embedded = {_name(PACKAGE / e) for e in EMBEDDED}
+    assert names <= embedded, f"{inner} imports {names - embedded}, which the bundle does not embed"
+
+
+def test_no_module_imports_in_a_circle() -> None:
+    graph = {_name(path): _imports(path)[0] for path in _modules()}
+    for name, targets in graph.items():
+        graph[name] = {t for t in targets if t in graph and t != name}
+    state: dict[str, str] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = "open"
+        for target in sorted(graph[name]):
+            assert state.get(target) != "open", " -> ".join([*trail, name, target])
+            if target not in state:
+                visit(target, [*trail, name])
+        state[name] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+
+
+def test_the_rules_catch_a_core_module_that_imports_the_excel_layer(tmp_path: Path) -> None:
+    (tmp_path / "core").mkdir()
+    (tmp_path / "excel").mkdir()
+    (tmp_path / "excel" / "cells.py").write_text("", encoding="utf-8")
+    probe = tmp_path / "core" / "probe.py"
+    probe.write_text("from ..excel import cells\nimport click\n", encoding="utf-8")
+    inner, outer = _imports(probe, tmp_path)
+    assert inner == {"excel.cells"} and outer == {"click"}
+    assert not _within("excel.cells", ALLOWED["core"])
