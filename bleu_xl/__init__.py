@@ -11,7 +11,7 @@ from .core.bleu import (
     score_many,
     signature,
 )
-from .core.bootstrap import Interval, PairedResult, bootstrap_ci, paired_test
+from .core.bootstrap import Bootstrap, Interval, PairedResult, bootstrap_ci, paired_test
 from .core.errors import BleuError, BleuXlError, Setting
 from .core.explain import Explanation, explain
 from .core.tokenizer import tokenize
@@ -19,6 +19,7 @@ from .core.tokenizer import tokenize
 __all__ = [
     "BleuError",
     "BleuXlError",
+    "Bootstrap",
     "Explanation",
     "Interval",
     "PairedResult",

@@ -834,7 +834,7 @@ def explain(
 The pairs' statistics are computed once and resampled (never re-tokenized): a resample adds up the chosen
 pairs' matches, totals, c and r, exactly as ``corpus_score`` does for the whole corpus. Resamples are drawn and
 scored one at a time, so memory grows with the pairs (about 100 bytes a pair), not with the resamples.
-The paired test follows Koehn (2004) as sacrebleu's ``--paired-bs`` does it:
+The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
     Null hypothesis: the two sets of candidates are equally good against these references, i.e. the observed
     difference in corpus BLEU is due to the particular sentences in the test set. Each resample draws the same
@@ -856,10 +856,23 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import TYPE_CHECKING, TypedDict
 
 from .bleu import BleuError, ReferenceLike, References, Stats, check_settings, corpus_stats, score_from_stats
 
-__all__ = ["Interval", "PairedResult", "bootstrap_ci", "p_text", "paired_test", "verdict"]
+if TYPE_CHECKING:
+    from typing import Unpack
+
+__all__ = [
+    "Bootstrap",
+    "BootstrapSettings",
+    "Interval",
+    "PairedResult",
+    "bootstrap_ci",
+    "p_text",
+    "paired_test",
+    "verdict",
+]
 
 SIGNIFICANCE = 0.05
 _UINT32 = "I" if array("I").itemsize == 4 else "L"
@@ -905,16 +918,11 @@ class PairedResult:
 
     def as_dict(self) -> dict[str, object]:
         \"\"\"The result as JSON-ready data: both scores, the difference, the p-value, both intervals, the draws.\"\"\"
-        return {
-            "score_a": self.score_a,
-            "score_b": self.score_b,
-            "difference": self.difference,
-            "p_value": self.p_value,
-            "interval_a": [self.interval_a.low, self.interval_a.high],
-            "interval_b": [self.interval_b.low, self.interval_b.high],
-            "samples": self.samples,
-            "seed": self.seed,
+        numbers = {name: getattr(self, name) for name in ("score_a", "score_b", "difference", "p_value")}
+        intervals = {
+            f"interval_{side}": [i.low, i.high] for side, i in (("a", self.interval_a), ("b", self.interval_b))
         }
+        return {**numbers, **intervals, "samples": self.samples, "seed": self.seed}
 
 
 def verdict(difference: float, p_value: float, a: str = "A", b: str = "B") -> str:
@@ -1006,83 +1014,97 @@ def _fast_gather(indices: list[int]) -> Gather:
     return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
 
 
-def _interval(score: float, resampled: list[float], level: float, samples: int, seed: int) -> Interval:
-    ordered = sorted(resampled)
-    tail = (1 - level) / 2
-    # Rounded first: (1 - 0.9) / 2 * 1000 is 49.99999..., which must give index 50, as the high side's 949 does.
-    low = ordered[max(0, math.floor(round(tail * samples, 9)))]
-    high = ordered[min(samples - 1, math.ceil(round((1 - tail) * samples, 9)) - 1)]
-    return Interval(score, low, high, level, samples, seed)
+@dataclass(frozen=True)
+class Bootstrap:
+    \"\"\"How corpus BLEU is resampled: the number of resamples, their seed, the interval's level, and the BLEU
+    order and smoothing. Checked when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test`
+    take the same settings by name.\"\"\"
+
+    level: float = 0.95
+    samples: int = 1000
+    seed: int = 12345
+    max_n: int = 2
+    smoothing: str = "add1"
+
+    def __post_init__(self) -> None:
+        check_settings(self.max_n, self.smoothing)
+        if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
+            raise BleuError(f"level must be between 0 and 1, not {self.level!r}")
+        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
+            raise BleuError(f"samples must be a whole number of at least 1, not {self.samples!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):  # None would draw from the OS
+            raise BleuError(f"seed must be a whole number, not {self.seed!r}")
+
+    def interval(self, references: Sequence[ReferenceLike | References], candidates: Sequence[str]) -> Interval:
+        \"\"\"Corpus BLEU and a percentile interval from resampling the pairs with replacement.\"\"\"
+        columns = _Columns.of(references, candidates, self.max_n)
+        resampled = [columns.bleu(self.smoothing, gather) for gather in _draws(len(columns), self.samples, self.seed)]
+        return self._interval(columns.bleu(self.smoothing), resampled)
+
+    def paired(
+        self,
+        references: Sequence[ReferenceLike | References],
+        candidates_a: Sequence[str],
+        candidates_b: Sequence[str],
+    ) -> PairedResult:
+        \"\"\"Paired bootstrap resampling (Koehn 2004, as sacrebleu's paired bootstrap): is B's corpus BLEU really
+        different from A's? See the module docstring for the null hypothesis.\"\"\"
+        if len(candidates_a) != len(candidates_b):
+            raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
+        cols_a = _Columns.of(references, candidates_a, self.max_n)
+        cols_b = _Columns.of(references, candidates_b, self.max_n)
+        score_a, score_b = cols_a.bleu(self.smoothing), cols_b.bleu(self.smoothing)
+        resampled_a, resampled_b = [], []
+        for gather in _draws(len(cols_a), self.samples, self.seed):  # the same pairs for A and B
+            resampled_a.append(cols_a.bleu(self.smoothing, gather))
+            resampled_b.append(cols_b.bleu(self.smoothing, gather))
+        observed = abs(score_b - score_a)
+        diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
+        if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
+            raise BleuError("every resample gives the same difference (too few distinct pairs): nothing to test")
+        mean = math.fsum(diffs) / self.samples
+        c = sum(1 for d in diffs if d - mean >= observed)
+        p_value = (c + 1) / (self.samples + 1)
+        intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
+        return PairedResult(score_a, score_b, p_value, *intervals, self.samples, self.seed)
+
+    def _interval(self, score: float, resampled: list[float]) -> Interval:
+        ordered = sorted(resampled)
+        samples, tail = self.samples, (1 - self.level) / 2
+        # Rounded first: (1 - 0.9) / 2 * 1000 is 49.99999..., which must give index 50, as the high side's 949 does.
+        low = ordered[max(0, math.floor(round(tail * samples, 9)))]
+        high = ordered[min(samples - 1, math.ceil(round((1 - tail) * samples, 9)) - 1)]
+        return Interval(score, low, high, self.level, samples, self.seed)
 
 
-def _check(level: float, samples: int, seed: int) -> None:
-    if not 0 < level < 1:
-        raise BleuError(f"level must be between 0 and 1, not {level!r}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise BleuError(f"samples must be a whole number of at least 1, not {samples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):  # None would draw from the OS: not reproducible
-        raise BleuError(f"seed must be a whole number, not {seed!r}")
+class BootstrapSettings(TypedDict, total=False):
+    \"\"\"The settings of :class:`Bootstrap`, given by name: ``level`` (0.95), ``samples`` (1000), ``seed`` (12345),
+    ``max_n`` (2) and ``smoothing`` ("add1").\"\"\"
+
+    level: float
+    samples: int
+    seed: int
+    max_n: int
+    smoothing: str
 
 
 def bootstrap_ci(
-    references: Sequence[ReferenceLike | References],
-    candidates: Sequence[str],
-    *,
-    level: float = 0.95,
-    samples: int = 1000,
-    seed: int = 12345,
-    max_n: int = 2,
-    smoothing: str = "add1",
+    references: Sequence[ReferenceLike | References], candidates: Sequence[str], **settings: Unpack[BootstrapSettings]
 ) -> Interval:
-    \"\"\"Corpus BLEU and a percentile interval from resampling the pairs with replacement.\"\"\"
-    check_settings(max_n, smoothing)
-    _check(level, samples, seed)
-    columns = _Columns.of(references, candidates, max_n)
-    resampled = [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
-    score = columns.bleu(smoothing)
-    return _interval(score, resampled, level, samples, seed)
+    \"\"\"Corpus BLEU and a percentile interval from resampling the pairs with replacement (:class:`Bootstrap`'s
+    settings by name).\"\"\"
+    return Bootstrap(**settings).interval(references, candidates)
 
 
 def paired_test(
     references: Sequence[ReferenceLike | References],
     candidates_a: Sequence[str],
     candidates_b: Sequence[str],
-    *,
-    samples: int = 1000,
-    seed: int = 12345,
-    level: float = 0.95,
-    max_n: int = 2,
-    smoothing: str = "add1",
+    **settings: Unpack[BootstrapSettings],
 ) -> PairedResult:
-    \"\"\"Paired bootstrap resampling (Koehn 2004, as sacrebleu's ``--paired-bs``): is B's corpus BLEU really
-    different from A's? See the module docstring for the null hypothesis.\"\"\"
-    check_settings(max_n, smoothing)
-    _check(level, samples, seed)
-    if len(candidates_a) != len(candidates_b):
-        raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
-    cols_a = _Columns.of(references, candidates_a, max_n)
-    cols_b = _Columns.of(references, candidates_b, max_n)
-    score_a, score_b = cols_a.bleu(smoothing), cols_b.bleu(smoothing)
-    resampled_a, resampled_b = [], []
-    for gather in _draws(len(cols_a), samples, seed):  # the same pairs for A and B
-        resampled_a.append(cols_a.bleu(smoothing, gather))
-        resampled_b.append(cols_b.bleu(smoothing, gather))
-    observed = abs(score_b - score_a)
-    diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
-    if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
-        raise BleuError("every resample gives the same difference (too few distinct pairs): nothing to test")
-    mean = math.fsum(diffs) / samples
-    c = sum(1 for d in diffs if d - mean >= observed)
-    p_value = (c + 1) / (samples + 1)
-    return PairedResult(
-        score_a,
-        score_b,
-        p_value,
-        _interval(score_a, resampled_a, level, samples, seed),
-        _interval(score_b, resampled_b, level, samples, seed),
-        samples,
-        seed,
-    )
+    \"\"\"Paired bootstrap resampling (Koehn 2004): is B's corpus BLEU really different from A's? (:class:`Bootstrap`'s
+    settings by name; the module docstring states the null hypothesis.)\"\"\"
+    return Bootstrap(**settings).paired(references, candidates_a, candidates_b)
 """,
     'excel/__init__.py': """\
 \"\"\"The Excel layer: what a cell holds, the cell functions every face shares, their registry, and the faces.
