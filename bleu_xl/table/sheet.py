@@ -28,8 +28,8 @@ class InputError(BleuXlError):
 class Sheet:
     """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
 
-    Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns`` are
-    0-based; ``uncached`` holds the (row, column) of formulas saved without a value (openpyxl saves them so:
+    Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
+    ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved without a value (openpyxl saves them so:
     every reader sees them blank), and ``uncached_count`` how many there are (past a bound only the count is
     kept). Without a sheet named, a workbook is read from its first visible sheet.
     """
@@ -38,6 +38,8 @@ class Sheet:
     rows: list[list[Any]]
     sheet_names: list[str]
     hidden_columns: frozenset[int] = frozenset()
+    hidden_rows: frozenset[int] = frozenset()  # 0-based: rows hidden by hand or filtered out
+    totals_rows: frozenset[int] = frozenset()  # 0-based: the totals rows of the sheet's Excel Tables
     hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
     uncached: frozenset[tuple[int, int]] = frozenset()
     uncached_count: int = 0
