@@ -21,6 +21,7 @@ from .core.bootstrap import p_text
 from .core.errors import BleuXlError, Setting, render
 from .core.explain import explain
 from .core.tokenizer import tokenize
+from .files.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from .files.output import OutputFile, write_folder
 from .files.readers import read_table
 from .files.results import write_comparison, write_result
@@ -60,6 +61,8 @@ FLAGS = {
     "delimiter": "--delimiter",
     "force": "--force",
     "b_col": "--b",
+    "read_memory": "--read-memory",
+    "read_time": "--read-time",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -142,6 +145,23 @@ def main() -> None:
     """
 
 
+def _keep_limit(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    """Keep a reading limit aside for :func:`_read_limits`, so that the commands' signatures need not carry it."""
+    ctx.meta[f"bleu_xl.{param.name}"] = value
+
+
+def _read_limits() -> ReadLimits:
+    """The reading limits the options gave (the defaults outside a command)."""
+    ctx = click.get_current_context(silent=True)
+    meta = ctx.meta if ctx is not None else {}
+    memory = meta.get("bleu_xl.read_memory")
+    seconds = meta.get("bleu_xl.read_time")
+    return ReadLimits(
+        memory=DEFAULT_LIMITS.memory if memory is None else parse_size(memory),
+        seconds=DEFAULT_LIMITS.seconds if seconds is None else seconds,
+    )
+
+
 def _table_options(fn: Any) -> Any:
     """The options that say how to read the input table, shared by score and compare."""
     for option in reversed(
@@ -151,6 +171,25 @@ def _table_options(fn: Any) -> Any:
             click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
             click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
             click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
+            click.option(
+                "--read-memory",
+                metavar="SIZE",
+                default="2GB",
+                show_default=True,
+                expose_value=False,
+                callback=_keep_limit,
+                help="Memory reading the input may take (2GB, 500MB); a workbook that needs more is refused.",
+            ),
+            click.option(
+                "--read-time",
+                metavar="SECONDS",
+                type=click.FloatRange(min=0, min_open=True),
+                default=DEFAULT_LIMITS.seconds,
+                show_default=True,
+                expose_value=False,
+                callback=_keep_limit,
+                help="Time reading a workbook may take; one that needs more is refused.",
+            ),
         ]
     ):
         fn = option(fn)
@@ -158,7 +197,7 @@ def _table_options(fn: Any) -> Any:
 
 
 def _read_table(input_path: str, options: TableOptions, *, announce: bool = True) -> tuple[Sheet, Layout]:
-    table, layout = read_table(input_path, options)
+    table, layout = read_table(input_path, options, _read_limits())
     if announce:
         _announce(input_path, table, layout)
     return table, layout

@@ -1,9 +1,57 @@
 """The limits every reader of a user's file holds to, whatever the file claims about itself."""
 
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..core.errors import Setting
+from ..table.sheet import InputError
+
+__all__ = ["DEFAULT_LIMITS", "ReadLimits", "parse_size"]
+
 MAX_UNCOMPRESSED = 1 << 30  # bytes a workbook may unpack to
-MAX_TEXT_BYTES = 1 << 30  # bytes of a text file
+MAX_TEXT_BYTES = 1 << 30  # bytes of a text file or of standard input
 MAX_RATIO = 100  # unpacked over packed: past it, a zip bomb
 #: Cells of the dense grid the reader builds (rows x columns of the real extent): about 1.3 GB at most in the
 #: reader and its Python lists, and Excel's 1,048,576 rows with 19 columns still fit.
 MAX_CELLS = 20_000_000
 SCAN_CHUNK = 1 << 22  # bytes of XML looked at a time
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9}
+_UNITS |= {"kib": 2**10, "mib": 2**20, "gib": 2**30, "t": 10**12, "tb": 10**12, "tib": 2**40}
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*")
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How much memory (bytes) and time (seconds) reading one input may take, as the operating system enforces
+    them: a workbook is read in a child process that is stopped past either; a text file is parsed under the
+    memory limit. ``isolate=False`` reads a workbook in this process, unbounded (for measurements)."""
+
+    memory: int = 2 * 10**9
+    seconds: float = 60.0
+    isolate: bool = True
+
+    def describe(self) -> str:
+        """``2 GB / 60 s``: the limits as a message shows them."""
+        return f"{_size_text(self.memory)} / {self.seconds:g} s"
+
+
+DEFAULT_LIMITS = ReadLimits()
+
+
+def _size_text(size: int) -> str:
+    for unit, factor in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if size >= factor:
+            return f"{size / factor:.3g} {unit}"
+    return f"{size} bytes"
+
+
+def parse_size(text: str) -> int:
+    """A size as people write it: ``2GB``, ``500 MB``, ``1.5GiB``, ``4096`` (bytes)."""
+    found = _SIZE.fullmatch(text)
+    unit = found.group(2).lower() if found else ""
+    if found is None or unit not in _UNITS:
+        raise InputError(f"{text!r} is not a size; write it as 2GB, 500MB or 1.5GiB (", Setting("read_memory"), ")")
+    return int(float(found.group(1)) * _UNITS[unit])

@@ -1,9 +1,11 @@
 """Reading a user's file: a workbook or a text table by its content, never by its name alone, and the sheet to
 score in it.
 
-Reading refuses what is not a spreadsheet, encrypted and legacy workbooks, and (through the checks of
-``xlsx_check``) zip bombs, XML with a DTD, binary sheet parts and sheets past the cell budget, all before any
-parser sees the file.
+Reading refuses what is not a spreadsheet, encrypted and legacy workbooks, a name whose extension says another
+format than the content, and (through the checks of ``xlsx_check``) zip bombs, XML with a DTD, binary sheet parts,
+packages that could be read two ways and sheets past the cell budget, all before any parser sees the file. A
+workbook is read in a child process bounded in memory and time (``bounded``); a text file or standard input is
+bounded in bytes and parsed under the memory limit.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from pathlib import Path
 from ..core.errors import Setting
 from ..table.columns import Layout, find_table
 from ..table.sheet import InputError, Sheet, TableOptions
-from .limits import MAX_TEXT_BYTES
+from .bounded import memory_bound, run_bounded
+from .limits import DEFAULT_LIMITS, MAX_TEXT_BYTES, ReadLimits
 from .text_reader import parse_text
-from .workbook_reader import read_workbook
+from .workbook_reader import read_workbook, read_workbook_table
 
 __all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_input", "read_table"]
 
@@ -24,49 +27,107 @@ ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 TEXT_SUFFIXES = {".csv", ".tsv", ".txt", ".tab"}
 WORKBOOK_SUFFIXES = {".xlsx", ".xlsm"}
+#: Zip-based formats other readers take by their extension: a workbook named so would be read as that format.
+OTHER_ZIP_FORMATS = {
+    ".ods": "an OpenDocument spreadsheet (.ods); save it as .xlsx first",
+    ".xlsb": "a binary workbook (.xlsb); save it as .xlsx first",
+    ".numbers": "a Numbers spreadsheet; export it as .xlsx first",
+}
 
 
-def read_input(
-    path: str, sheet: str | None = None, *, encoding: str | None = None, delimiter: str | None = None
-) -> Sheet:
-    """Read a workbook, a CSV/TSV file or (``-``) TSV on standard input, refusing anything unsafe."""
+def display_name(path: str) -> str:
+    """A path as messages show it: bytes that are not UTF-8 (a name from another system) as ``\\xe9``."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _read_stdin(limits: ReadLimits) -> bytes:
+    """Standard input, at most :data:`MAX_TEXT_BYTES` of it: past that, refused before the rest is read."""
+    chunks, size = [], 0
+    while chunk := sys.stdin.buffer.read(1 << 20):
+        size += len(chunk)
+        if size > MAX_TEXT_BYTES:
+            raise InputError(f"standard input: refused: over {MAX_TEXT_BYTES >> 30} GiB of text")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _workbook(file: Path, shown: str, sheet: str | None) -> None:
+    """Refuse a workbook whose name says another format (a reader that goes by the name would read it so)."""
+    suffix = file.suffix.lower()
+    if suffix in OTHER_ZIP_FORMATS:
+        raise InputError(f"{shown}: {OTHER_ZIP_FORMATS[suffix]}")
+    if suffix not in WORKBOOK_SUFFIXES:
+        shown_suffix = suffix or "no extension"
+        raise InputError(
+            f"{shown}: this is a zip file (an .xlsx workbook?) named with {shown_suffix}; give it the .xlsx extension"
+        )
+
+
+def _kind(path: str, sheet: str | None) -> tuple[str, Path]:
+    """``"stdin"``, ``"workbook"`` or ``"text"``, and the file; anything else is refused."""
     if path == "-":
-        rows, used, found = parse_text(sys.stdin.buffer.read(), delimiter or "\t", encoding)
-        return Sheet("stdin", rows, ["stdin"], encoding=used, delimiter=found)
+        return "stdin", Path(path)
+    shown = display_name(path)
     file = Path(path)
     if not file.exists():
-        raise InputError(f"{path}: no such file")
+        raise InputError(f"{shown}: no such file")
     if not file.is_file():
-        raise InputError(f"{path}: not a file")
+        raise InputError(f"{shown}: not a file")
     if file.name.startswith("~$"):
-        raise InputError(f"{path}: this is the lock file Excel keeps while a workbook is open; score the workbook")
+        raise InputError(f"{shown}: this is the lock file Excel keeps while a workbook is open; score the workbook")
     try:
         with file.open("rb") as handle:
             head = handle.read(8)
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+        raise InputError(f"{shown}: cannot read ({exc.strerror})") from None
     suffix = file.suffix.lower()
     if head.startswith(ZIP_MAGIC):
-        return read_workbook(file, sheet)
+        _workbook(file, shown, sheet)
+        return "workbook", file
     if head.startswith(OLE_MAGIC):
         if _is_encrypted_ooxml(file):
-            raise InputError(f"{path}: the workbook is password-protected (encrypted); save a copy without a password")
-        raise InputError(f"{path}: a legacy .xls workbook; save it as .xlsx or CSV first")
+            raise InputError(f"{shown}: the workbook is password-protected (encrypted); save a copy without a password")
+        raise InputError(f"{shown}: a legacy .xls workbook; save it as .xlsx or CSV first")
     if suffix in WORKBOOK_SUFFIXES:
-        raise InputError(f"{path}: not a valid .xlsx workbook (not a zip file)")
+        raise InputError(f"{shown}: not a valid .xlsx workbook (not a zip file)")
     if suffix in TEXT_SUFFIXES:
         if sheet is not None:
-            raise InputError(f"{path}: ", Setting("sheet"), " applies to workbooks, and this is a text file")
+            raise InputError(f"{shown}: ", Setting("sheet"), " applies to workbooks, and this is a text file")
         if file.stat().st_size > MAX_TEXT_BYTES:
-            raise InputError(f"{path}: refused: over {MAX_TEXT_BYTES >> 30} GiB of text")
-        if delimiter is None and suffix in {".tsv", ".tab"}:
-            delimiter = "\t"
+            raise InputError(f"{shown}: refused: over {MAX_TEXT_BYTES >> 30} GiB of text")
+        return "text", file
+    raise InputError(f"{shown}: not a spreadsheet or CSV file (expected .xlsx, .xlsm, .csv or .tsv)")
+
+
+def read_input(
+    path: str,
+    sheet: str | None = None,
+    *,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    limits: ReadLimits = DEFAULT_LIMITS,
+) -> Sheet:
+    """Read a workbook, a CSV/TSV file or (``-``) TSV on standard input, refusing anything unsafe."""
+    kind, file = _kind(path, sheet)
+    shown = display_name(path)
+    if kind == "workbook":
+        return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown)[0]
+    if kind == "stdin":
+        data = _read_stdin(limits)
         try:
-            rows, used, found = parse_text(file.read_bytes(), delimiter, encoding)
+            with memory_bound(limits):
+                rows, used, found = parse_text(data, delimiter or "\t", encoding)
         except InputError as exc:
-            raise InputError(f"{path}: ", *exc.parts) from None
-        return Sheet(file.name, rows, [file.name], encoding=used, delimiter=found)
-    raise InputError(f"{path}: not a spreadsheet or CSV file (expected .xlsx, .xlsm, .csv or .tsv)")
+            raise InputError("standard input: ", *exc.parts) from None
+        return Sheet("stdin", rows, ["stdin"], encoding=used, delimiter=found)
+    if delimiter is None and file.suffix.lower() in {".tsv", ".tab"}:
+        delimiter = "\t"
+    try:
+        with memory_bound(limits):
+            rows, used, found = parse_text(file.read_bytes(), delimiter, encoding)
+    except InputError as exc:
+        raise InputError(f"{shown}: ", *exc.parts) from None
+    return Sheet(file.name, rows, [file.name], encoding=used, delimiter=found)
 
 
 def _is_encrypted_ooxml(file: Path) -> bool:
@@ -76,8 +137,17 @@ def _is_encrypted_ooxml(file: Path) -> bool:
     return "EncryptionInfo".encode("utf-16-le") in data or "EncryptedPackage".encode("utf-16-le") in data
 
 
-def read_table(path: str, options: TableOptions = TableOptions()) -> tuple[Sheet, Layout]:  # noqa: B008 - frozen
+def read_table(
+    path: str,
+    options: TableOptions = TableOptions(),  # noqa: B008 - frozen
+    limits: ReadLimits = DEFAULT_LIMITS,
+) -> tuple[Sheet, Layout]:
     """Read the file at ``path`` (``-``: standard input) and find the sheet and columns to score, as ``options``
-    say: the sheet asked for, or the first visible one, past a cover page."""
-    first = read_input(path, options.sheet, encoding=options.encoding, delimiter=options.delimiter)
+    say: the sheet asked for, or the first visible one, past a cover page. A workbook is opened, checked and read
+    once, in a process bounded by ``limits``."""
+    kind, file = _kind(path, options.sheet)
+    if kind == "workbook":
+        sheet, layout = run_bounded(lambda: read_workbook_table(file, options), limits, display_name(path))
+        return sheet, layout
+    first = read_input(path, options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits)
     return find_table(first, lambda name: read_input(path, name), options)

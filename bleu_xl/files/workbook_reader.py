@@ -1,8 +1,11 @@
 """Reading a workbook that passed the checks: python-calamine's cells, with what it drops put back from the scan.
 
-The reader gives error cells as blanks and knows nothing of number formats: the scan's error cells are put back
-as :class:`~bleu_xl.excel.cell_values.CellError` values, and the number format of each column's first number or
-date is read from the styles, so that the scored workbook shows them as the input did.
+The package is checked once (:func:`~bleu_xl.files.xlsx_check.open_package`) and each sheet read is scanned once
+before calamine reads it; sheets are matched with calamine's by their place in the workbook, never by a name the
+two could spell differently. The reader gives error cells as blanks and knows nothing of number formats: the
+scan's error cells are put back as :class:`~bleu_xl.excel.cell_values.CellError` values, and the number format of
+each column's first number or date is taken from the styles, so that the scored workbook shows them as the input
+did. The scan's hidden rows and the rows of its tables' totals go on the :class:`Sheet`.
 """
 
 from __future__ import annotations
@@ -12,17 +15,17 @@ import datetime as dt
 import faulthandler
 import os
 import sys
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import Setting
 from ..excel.cell_values import CellError
-from ..table.sheet import InputError, Sheet, column_letter
-from .limits import SCAN_CHUNK
-from .xlsx_check import _CELL_START, _NS, SheetScan, attributes_of, check_workbook, read_xml
+from ..table.columns import Layout, find_table
+from ..table.sheet import InputError, Sheet, TableOptions
+from .xlsx_check import FORMAT_SAMPLE_ROWS, Package, SheetScan, open_package, scan_sheet
 
-__all__ = ["read_workbook"]
+__all__ = ["Workbook", "read_workbook", "read_workbook_table"]
 
 
 @contextlib.contextmanager
@@ -30,8 +33,8 @@ def _quiet_native_stderr() -> Iterator[None]:
     """Silence what the Rust reader prints on a panic it survives (message, backtrace); ours follows in one line.
 
     A reader that dies outright (an abort, a crash) leaves no Python code to run: for that case faulthandler
-    writes "Fatal Python error: Aborted" and where, to the real standard error, so the run never ends silent.
-    The extent scan before the reader is what keeps it from being made to allocate absurdly.
+    writes "Fatal Python error: Aborted" and where, to the real standard error, so the run never ends silent (when
+    the read is not in a child process, which reports it in one line).
     """
     try:
         saved = os.dup(2)
@@ -68,76 +71,134 @@ def _reader_call(file: Path, call: Any) -> Any:
         raise InputError(f"{file}: cannot read this workbook (the reader failed: {exc})") from None
 
 
-def read_workbook(file: Path, sheet: str | None) -> Sheet:
-    scans = check_workbook(file)
-    from python_calamine import CalamineWorkbook, SheetVisibleEnum  # fast Rust reader, loaded only for workbooks
-
-    book = _reader_call(file, lambda: CalamineWorkbook.from_path(str(file)))
-    names = list(book.sheet_names) or list(scans)
-    hidden = frozenset(m.name for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible)
-    if sheet is None:
-        name = next((n for n in names if n not in hidden), names[0])
-    elif sheet in names:
-        name = sheet
-    elif len(same := [n for n in names if n.casefold() == sheet.casefold()]) == 1:  # Excel ignores the case too
-        name = same[0]
-    else:
-        raise InputError(f"{file}: no sheet named {sheet!r}; sheets: {', '.join(names)}")
-    rows = _reader_call(file, lambda: book.get_sheet_by_name(name).to_python(skip_empty_area=False))
-    scan = scans.get(name, SheetScan())
-    for (r, c), code in scan.errors.items():  # the reader gives error cells as blanks: put the error back
-        while r >= len(rows):
-            rows.append([])
-        row = rows[r]
-        row.extend([""] * (c + 1 - len(row)))
-        row[c] = CellError(code)
-    return Sheet(
-        name,
-        rows,
-        names,
-        hidden_sheets=hidden,
-        number_formats=_number_formats(file, scan.member, rows) if scan.member else {},
-        hidden_columns=frozenset(scan.hidden_columns),
-        uncached=frozenset(scan.uncached),
-        uncached_count=scan.uncached_count,
-    )
+def _calamine_path(file: Path, handle: Any) -> str | None:
+    """A path by which calamine opens the very file checked: the open file itself where the system names it
+    (/proc/self/fd), else the file's name when calamine can take it (UTF-8, the extension that makes it read
+    the file as .xlsx); ``None``: give calamine the bytes."""
+    proc = f"/proc/self/fd/{handle.fileno()}"
+    if os.path.exists(proc):
+        return proc
+    name = str(file)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return name if file.suffix in (".xlsx", ".xlsm") else None
 
 
-FORMAT_SAMPLE_ROWS = 1_000
+class Workbook:
+    """A workbook checked as a whole and opened by calamine, whose sheets are read one at a time."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.handle = open(file, "rb")  # noqa: SIM115 - closed by close()
+        try:
+            self.package: Package = open_package(self.handle, file)
+            from python_calamine import CalamineWorkbook, SheetVisibleEnum  # fast Rust reader, only for workbooks
+
+            path = _calamine_path(file, self.handle)
+            if path is None:
+                self.handle.seek(0)
+                book = _reader_call(file, lambda: CalamineWorkbook.from_filelike(self.handle))
+            else:
+                book = _reader_call(file, lambda: CalamineWorkbook.from_path(path))
+        except BaseException:
+            self.close()
+            raise
+        self.book = book
+        self.names: list[str] = list(book.sheet_names)
+        if len(self.names) != len(self.package.sheets):
+            self.close()
+            raise InputError(f"{file}: refused: readers disagree on the sheets of this workbook")
+        self.hidden = frozenset(m.name for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible)
+
+    def close(self) -> None:
+        with contextlib.suppress(AttributeError):
+            self.package.close()
+        self.handle.close()
+
+    def choose(self, sheet: str | None) -> str:
+        """The sheet asked for (by name, or in any case when only one matches), else the first visible one."""
+        names = self.names
+        if not names:
+            raise InputError(f"{self.file}: the workbook has no sheets")
+        if sheet is None:
+            visible = [n for n in names if n not in self.hidden]
+            if not visible:
+                raise InputError(
+                    f"{self.file}: every sheet of this workbook is hidden; name the one to read with ", Setting("sheet")
+                )
+            return visible[0]
+        if sheet in names:
+            return sheet
+        same = [n for n in names if n.casefold() == sheet.casefold()]  # Excel ignores the case too
+        if len(same) == 1:
+            return same[0]
+        raise InputError(f"{self.file}: no sheet named {sheet!r}; sheets: {', '.join(names)}")
+
+    def load(self, name: str) -> Sheet:
+        """One sheet, scanned then read: the scan's error cells put back, its hidden and totals rows kept."""
+        index = self.names.index(name)
+        if self.names.count(name) > 1:
+            raise InputError(f"{self.file}: refused: two sheets are named {name!r}; readers would take either")
+        scan = scan_sheet(self.package, self.package.sheets[index])
+        rows = _reader_call(self.file, lambda: self.book.get_sheet_by_name(name).to_python(skip_empty_area=False))
+        if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
+            raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
+        for (r, c), code in scan.errors.items():  # the reader gives error cells as blanks: put the error back
+            while r >= len(rows):
+                rows.append([])
+            row = rows[r]
+            row.extend([""] * (c + 1 - len(row)))
+            row[c] = CellError(code)
+        return Sheet(
+            name,
+            rows,
+            self.names,
+            hidden_columns=frozenset(scan.hidden_columns),
+            hidden_rows=frozenset(scan.hidden_rows),
+            totals_rows=frozenset(scan.totals_rows),
+            hidden_sheets=self.hidden,
+            uncached=frozenset(scan.uncached),
+            uncached_count=scan.uncached_count,
+            number_formats=self._number_formats(scan, rows),
+        )
+
+    def _number_formats(self, scan: SheetScan, rows: list[list[Any]]) -> dict[int, int | str]:
+        """Column -> the number format of its first number or date (in the first rows): a built-in format's id
+        or a custom format's code, so that the scored workbook shows them as the input did."""
+        styles = self.package.styles
+        formats: dict[int, int | str] = {}
+        seen: set[int] = set()
+        for r, row in enumerate(rows[:FORMAT_SAMPLE_ROWS]):
+            for c, value in enumerate(row):
+                if c in seen or not isinstance(value, _NUMBER_TYPES) or isinstance(value, bool):
+                    continue
+                seen.add(c)
+                style = scan.styles.get((r, c), 0)
+                number_format = styles.formats[style] if style < len(styles.formats) else 0
+                if number_format:  # General (0) needs nothing
+                    formats[c] = styles.codes.get(number_format, number_format) if number_format >= 164 else number_format
+        return formats
+
+
 _NUMBER_TYPES = (int, float, dt.date, dt.time, dt.timedelta)  # datetime is a date
 
 
-def _number_formats(file: Path, member: str, rows: list[list[Any]]) -> dict[int, int | str]:
-    """Column -> the number format of its first number or date (in the first rows): a built-in format's id or a
-    custom format's code, so that the scored workbook shows them as the input did."""
-    first: dict[bytes, int] = {}
-    for r, row in enumerate(rows[:FORMAT_SAMPLE_ROWS]):
-        for c, value in enumerate(row):
-            if isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool):
-                first.setdefault(f"{column_letter(c)}{r + 1}".encode(), c)
-    if not first:
-        return {}
-    styles: dict[int, int] = {}
-    with zipfile.ZipFile(file) as archive:
-        with archive.open(member) as part:
-            carry = b""
-            while len(styles) < len(first) and (chunk := part.read(SCAN_CHUNK)):
-                data = carry + chunk
-                cut = data.rfind(b">") + 1
-                for cell in _CELL_START.finditer(data, 0, cut):
-                    attributes = attributes_of(cell.group(1))
-                    col = first.get(attributes.get(b"r", b""))
-                    if col is not None and col not in styles:
-                        styles[col] = int(attributes.get(b"s", b"0") or 0)
-                carry = data[cut:]
-        if "xl/styles.xml" not in archive.namelist():
-            return {}
-        root = read_xml(file, archive, "xl/styles.xml")
-    codes = {int(n.get("numFmtId", "0")): n.get("formatCode", "") for n in root.iterfind("m:numFmts/m:numFmt", _NS)}
-    xfs = [int(xf.get("numFmtId", "0")) for xf in root.iterfind("m:cellXfs/m:xf", _NS)]
-    formats: dict[int, int | str] = {}
-    for col, style in styles.items():
-        number_format = xfs[style] if style < len(xfs) else 0
-        if number_format:  # General (0) needs nothing
-            formats[col] = codes.get(number_format, number_format) if number_format >= 164 else number_format
-    return formats
+def read_workbook(file: Path, sheet: str | None) -> Sheet:
+    """The sheet asked for (else the first visible one) of a workbook, checked and read."""
+    book = Workbook(file)
+    try:
+        return book.load(book.choose(sheet))
+    finally:
+        book.close()
+
+
+def read_workbook_table(file: Path, options: TableOptions) -> tuple[Sheet, Layout]:
+    """The sheet to score and its columns, as ``options`` say: the sheet asked for, or the first visible one, past
+    a cover page to the next visible sheet with the columns; the workbook is opened and checked once."""
+    book = Workbook(file)
+    try:
+        return find_table(book.load(book.choose(options.sheet)), book.load, options)
+    finally:
+        book.close()

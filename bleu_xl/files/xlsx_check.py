@@ -1,338 +1,856 @@
-"""The safety checks of a workbook before any reader sees it: zip bombs, DTDs, binary parts, the real extent.
+"""The safety checks of a workbook before the reader sees it, from one XML parse of each part the reader reads.
 
-Every XML part is streamed through once, whatever its ``<dimension>`` claims: a sheet whose real cell extent is
-past the cell budget is refused, and the scan of each sheet keeps what readers drop (error cells, formulas saved
-without their values, hidden columns) for the reader to put back or refuse.
+A workbook is a zip of XML parts that python-calamine finds by their relationships and fixed names, comparing names
+without regard to ASCII case. :func:`open_package` finds them the same way and refuses a package that could be
+read two ways: member names equal but for case, with a backslash, ``.`` or ``..``; a part calamine reads that the
+relationships do not reach or reach elsewhere; another format's parts; zip bombs; XML that declares a DTD or is
+not UTF-8. :func:`scan_sheet` then streams the one sheet part to be read through expat (namespaces processed, no
+DTD, so comments, CDATA, processing instructions, references and prefixes mean what they mean in XML) and takes
+from that single pass what the reader drops or gets wrong: the real extent (a sheet past the cell budget is
+refused before the reader allocates it), error cells, formulas saved without their values, hidden columns and
+rows, the rows of its Excel Tables' totals, and the style of the first cells. Cells are placed as calamine places
+them (its own ``r``, else one after the previous); markup calamine reads otherwise than XML (a comment or a
+character reference inside a value, ``<x:c>`` in a foreign namespace) is refused.
+
+Every pass is linear in the bytes of the part, whatever their content.
 """
 
 from __future__ import annotations
 
 import codecs
-import os
+import posixpath
 import re
 import zipfile
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
-from typing import Any
-
-import defusedxml.ElementTree as SafeET
+from pathlib import Path
+from typing import IO, Any
+from xml.parsers import expat
 
 from ..core.errors import BleuXlError
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, column_index, column_letter
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, column_letter
 from .limits import MAX_CELLS, MAX_RATIO, MAX_UNCOMPRESSED, SCAN_CHUNK
 
-__all__ = ["SheetScan", "check_workbook", "check_workbook_zip", "extent_fast", "extent_general", "read_xml"]
+__all__ = [
+    "ERROR_CODES",
+    "FORMAT_SAMPLE_ROWS",
+    "Package",
+    "SheetPart",
+    "SheetScan",
+    "Styles",
+    "cell_position",
+    "open_package",
+    "scan_sheet",
+]
 
-_NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
-_REL_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
-_RELS_NS = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
-_XML_ENCODING = re.compile(rb'^\s*<\?xml[^>]*\sencoding\s*=\s*["\']([^"\']+)["\']')
-#: The start of a ``<c>`` or ``<row>`` element, any prefix; its attributes follow, in any quoting and spacing.
-_ELEMENT = re.compile(rb"<(?:[\w.-]+:)?(c|row)(?=[\s/>])")
-_START_TAG_ATTRIBUTES = re.compile(rb"""((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*/?>""")
-#: One attribute, as XML allows it: either quote, spaces around ``=``.
-_ANY_ATTRIBUTE = re.compile(rb"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-_ERROR_TYPE = re.compile(rb"""t\s*=\s*["']e["']""")  # starts with a letter: about 4x faster than with \s
-_R_SPELT_OTHERWISE = re.compile(rb"r(?:\s+=|=\s+|=')")  # any r attribute not written r="...
-_CELL_NAME = re.compile(rb"([A-Za-z]+)([0-9]+)")
-_ROW_NUMBER = re.compile(rb"[0-9]+")
-# Excel's and XlsxWriter's own spelling, for the fast scan: upper case, double quotes, no spaces, 7 digits at most.
-_ROW_REF = re.compile(rb'<row r="([1-9][0-9]{0,6})"')
-_CELL_ROW = re.compile(rb'<c r="[A-Z]{1,3}([1-9][0-9]{0,6})"')
-_CELL_LETTERS = re.compile(rb'<c r="([A-Z]{1,3})[1-9]')
-_CELL_START = re.compile(rb"<(?:\w+:)?c\s([^>]*?)/?>")
-_ERROR_VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
-# A formula cell with no value, or an empty one, as openpyxl saves every formula (and XlsxWriter an "" result).
-_UNCACHED_FORMULA = re.compile(
-    rb"<(?:\w+:)?c\s([^>]*)>\s*<(?:\w+:)?f\b[^>]*(?:/>|>[^<]*</(?:\w+:)?f>)"
-    rb"\s*(?:<(?:\w+:)?v\s*/>|<(?:\w+:)?v>\s*</(?:\w+:)?v>)?\s*</(?:\w+:)?c>"
+#: SpreadsheetML's namespace (transitional, then strict): both mean the same elements to every reader.
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_STRICT_MAIN = "http://purl.oclc.org/ooxml/spreadsheetml/main"
+_RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+_OFFICE_RELS = (
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "http://purl.oclc.org/ooxml/officeDocument/relationships",
 )
+#: The error values Excel writes and calamine reads (it refuses a sheet with any other).
+ERROR_CODES = frozenset(
+    ["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!", "#GETTING_DATA", "#SPILL!", "#CALC!"]
+)
+FORMAT_SAMPLE_ROWS = 1_000  # the rows whose cell styles are kept, for the number format of each column's first number
 MAX_UNCACHED_KEPT = 100_000
-_COLUMN_SPEC = re.compile(rb"<(?:\w+:)?col\s([^>]*)>")
+_XML_ENCODING = re.compile(rb'^\s*<\?xml[^>]*?\sencoding\s*=\s*["\']([^"\']*)["\']')
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+#: Parts of other formats: a zip that holds them as well as a workbook could be read as either.
+_OTHER_FORMATS = {
+    "mimetype": "an OpenDocument spreadsheet (.ods)",
+    "content.xml": "an OpenDocument spreadsheet (.ods)",
+    "meta-inf/manifest.xml": "an OpenDocument spreadsheet (.ods)",
+}
+
+
+class _Refused(BleuXlError):
+    """A reason to refuse the part being parsed, completed with the file and part names by the caller."""
+
+
+def _ascii_lower(name: str) -> str:
+    """A part name as calamine compares it: ASCII letters in lower case, every other character as it is."""
+    return name.translate(_ASCII_LOWER)
+
+
+def _q(local: str) -> str:
+    return f"{MAIN} {local}"
+
+
+#: The SpreadsheetML elements the checks act on, by their expat names (namespace URI, a space, the local name).
+_NAMES = {
+    local: _q(local)
+    for local in (
+        "worksheet", "sheetData", "row", "c", "v", "f", "is", "t", "cols", "col", "tableParts", "tablePart", "sheet",
+        "sst", "si", "numFmts", "numFmt", "cellXfs", "xf", "table", "workbook", "styleSheet",
+    )
+}  # fmt: skip
+#: expat's table of interned names, seeded so that it hands out these very objects (the handlers compare them by
+#: identity) and gives the strict namespace's names as the transitional ones.
+_INTERN = {f"{ns} {local}": name for ns in (MAIN, _STRICT_MAIN) for local, name in _NAMES.items()}
+_C, _ROW, _V, _F, _IS = _NAMES["c"], _NAMES["row"], _NAMES["v"], _NAMES["f"], _NAMES["is"]
+_SHEET_DATA, _COLS, _COL, _TABLE_PART = _NAMES["sheetData"], _NAMES["cols"], _NAMES["col"], _NAMES["tablePart"]
+#: Local names calamine (which ignores namespaces) acts on in a worksheet, anywhere and inside the cells: outside
+#: SpreadsheetML's namespace, such an element would be read by calamine and be nothing to an XML reader.
+_SHEET_NAMES = frozenset(["sheetData", "dimension", "mergeCell"])
+_CELL_NAMES = frozenset(["row", "c", "v", "f", "is", "t", "r", "rPh", "sheetData"])
+
+
+def _parser() -> Any:
+    """An expat parser with namespaces processed that refuses any DTD or entity declaration."""
+    parser = expat.ParserCreate(namespace_separator=" ", intern=dict(_INTERN))
+
+    def refuse_dtd(*_: Any) -> None:
+        raise _Refused("declares a DTD or entities")
+
+    parser.StartDoctypeDeclHandler = refuse_dtd
+    parser.EntityDeclHandler = refuse_dtd
+    parser.ExternalEntityRefHandler = refuse_dtd
+    return parser
+
+
+def _local(name: str) -> tuple[str, str]:
+    """(namespace, local name) of an expat name."""
+    namespace, _, local = name.rpartition(" ")
+    return namespace, local
+
+
+@dataclass
+class SheetPart:
+    """One sheet of the workbook as calamine finds it: its part, its relationship type and its visibility."""
+
+    name: str  # as XML reads it (calamine's own spelling is the one to show; they differ only in odd whitespace)
+    member: str
+    kind: str  # worksheet, chartsheet or dialogsheet
+    state: str
+
+
+@dataclass
+class Styles:
+    """The number formats of the workbook's cell styles: each style's format id, and the custom formats' codes."""
+
+    formats: list[int] = field(default_factory=list)
+    codes: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
 class SheetScan:
-    """What one streamed pass over a worksheet part found: its real extent and the cells readers drop."""
+    """What one streamed pass over a worksheet part found: its extent and what the reader drops or gets wrong.
+
+    Positions are 0-based (row, column), as calamine places the cells; ``styles`` holds the style index of the
+    cells of the first :data:`FORMAT_SAMPLE_ROWS` rows that have one.
+    """
 
     rows: int = 0
     cols: int = 0
     hidden_columns: set[int] = field(default_factory=set)
+    hidden_rows: set[int] = field(default_factory=set)
+    totals_rows: set[int] = field(default_factory=set)
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     uncached: set[tuple[int, int]] = field(default_factory=set)
     uncached_count: int = 0
+    styles: dict[tuple[int, int], int] = field(default_factory=dict)
     member: str = ""
 
 
-def check_workbook_zip(file: Path) -> list[str]:
-    """Refuse zip bombs, DTDs, binary sheets and oversized sheets; return the sheet names (defusedxml)."""
-    return list(check_workbook(file))
+@dataclass
+class Package:
+    """A workbook's zip checked as a whole: its members by calamine's names, its sheets, its number formats."""
+
+    file: Path
+    archive: zipfile.ZipFile
+    members: dict[str, zipfile.ZipInfo]  # by ASCII-lower-case name
+    sheets: list[SheetPart]
+    styles: Styles
+    sheet_rels: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)  # part -> Id -> (type, part)
+
+    def close(self) -> None:
+        self.archive.close()
 
 
-def check_workbook(file: Path) -> dict[str, SheetScan]:
-    """Every check before the reader opens the workbook; the scan of each sheet, by sheet name."""
+def cell_position(ref: str) -> tuple[int, int]:
+    """0-based (row, column) of a cell reference as calamine reads it (letters in any case, then digits); past
+    Excel's grid as one past its last row or column, so that any number of digits is cheap. :class:`_Refused`
+    for anything else (calamine would refuse it, or read a reference that overflows as a cell near A1)."""
+    letters = ref.rstrip("0123456789")
+    digits = ref[len(letters) :]
+    col = _COLUMNS.get(letters)
+    if col is None:
+        if not letters.isascii() or not letters.isalpha():
+            raise _Refused(f"has a cell reference bleu-xl cannot read ({ref[:40]!r})")
+        col = _COLUMNS.get(letters.upper(), EXCEL_MAX_COLS)
+    if len(digits) > 7:
+        digits = digits.lstrip("0")
+        if len(digits) > 7:
+            return EXCEL_MAX_ROWS, col
+    row = int(digits or "0")
+    if row == 0:
+        raise _Refused(f"has a cell reference bleu-xl cannot read ({ref[:40]!r})")
+    return min(row, EXCEL_MAX_ROWS + 1) - 1, col
+
+
+def _column_letters() -> dict[str, int]:
+    return {column_letter(i): i for i in range(EXCEL_MAX_COLS)}
+
+
+_COLUMNS = _column_letters()
+
+
+# --- the package ---------------------------------------------------------------------------------------------------
+
+
+def open_package(file: Path | IO[bytes], name: Path | None = None) -> Package:
+    """Open a workbook's zip and check it as a whole; the caller closes the package. ``file`` is a path or an open
+    binary file (then ``name`` is the path to show)."""
+    shown = name if name is not None else Path(str(file))
     try:
         archive = zipfile.ZipFile(file)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise InputError(f"{file}: not a valid .xlsx workbook ({exc})") from None
-    with archive:
-        infos = archive.infolist()
-        names = {info.filename for info in infos}
-        if "xl/workbook.xml" not in names:
-            if "xl/workbook.bin" in names:
-                raise InputError(f"{file}: a binary workbook (.xlsb); save it as .xlsx first")
-            raise InputError(f"{file}: a zip file but not an Excel workbook (no xl/workbook.xml)")
-        unpacked = sum(info.file_size for info in infos)
-        packed = sum(info.compress_size for info in infos)
-        if unpacked > MAX_UNCOMPRESSED:
-            raise InputError(f"{file}: refused: it would unpack to {unpacked / 2**30:.1f} GiB (limit 1 GiB)")
-        if packed and unpacked / packed > MAX_RATIO:
-            raise InputError(
-                f"{file}: refused: a compression ratio of {unpacked / packed:.0f} looks like a zip bomb "
-                f"(limit {MAX_RATIO})"
-            )
-        for member in ("xl/workbook.xml", "xl/_rels/workbook.xml.rels"):  # parsed next: their DTDs first
-            if member in names:
-                _scan_part(file, archive, archive.getinfo(member), is_sheet=False)
-        sheets = _sheet_parts(file, archive, names)
-        scans: dict[str, SheetScan] = {}
-        for info in infos:
-            if info.filename in sheets.values():  # wherever the workbook puts its sheets, whatever their names
-                scan = _scan_part(file, archive, info, is_sheet=True)
-                scan.member = info.filename
-                scans.update((name, scan) for name, member in sheets.items() if member == info.filename)
-            elif _looks_like_xml(archive, info):  # every other XML part, by its content, not its name
-                _scan_part(file, archive, info, is_sheet=False)
-    return scans
-
-
-def _looks_like_xml(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
-    if info.is_dir():
-        return False
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise InputError(f"{shown}: not a valid .xlsx workbook ({exc})") from None
     try:
-        with archive.open(info) as member:
-            head = member.read(64)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError):
-        return True  # let the scan report the corrupt member
-    return head.lstrip(codecs.BOM_UTF8 + b" \t\r\n").startswith(b"<") or head.startswith(
-        (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-    )
+        return _check_package(shown, archive)
+    except BaseException:
+        archive.close()
+        raise
 
 
-def read_xml(file: Path, archive: zipfile.ZipFile, member: str) -> Any:
-    try:
-        return SafeET.fromstring(archive.read(member))
-    except Exception as exc:  # defusedxml's refusals, plain XML errors and corrupt members alike
-        raise InputError(f"{file}: refused: {member} is not safe, well-formed XML ({exc})") from None
-
-
-def _sheet_parts(file: Path, archive: zipfile.ZipFile, names: set[str]) -> dict[str, str]:
-    """Sheet name -> its worksheet part, from the workbook and its relationships; binary parts are refused."""
-    root = read_xml(file, archive, "xl/workbook.xml")
-    targets: dict[str, str] = {}
-    if "xl/_rels/workbook.xml.rels" in names:
-        for rel in read_xml(file, archive, "xl/_rels/workbook.xml.rels").iter(_RELS_NS):
-            target = rel.get("Target", "")
-            path = target.lstrip("/") if target.startswith("/") else str(PurePosixPath("xl") / target)
-            targets[rel.get("Id", "")] = os.path.normpath(path).replace(os.sep, "/")
-    parts: dict[str, str] = {}
-    for node in root.iterfind("m:sheets/m:sheet", _NS):
-        parts[node.get("name", "")] = targets.get(node.get(_REL_ID, ""), "")
-    for member in [*parts.values(), *names]:
-        referenced = member in parts.values() and member and not member.endswith(".xml")
-        in_sheet_folder = member.startswith(("xl/worksheets/", "xl/chartsheets/", "xl/macrosheets/"))
-        if referenced or (in_sheet_folder and member.endswith(".bin")):
-            raise InputError(f"{file}: refused: {member} is a binary sheet part, which bleu-xl does not read")
-    return parts
-
-
-def _scan_part(file: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, *, is_sheet: bool) -> SheetScan:
-    """Stream one XML part once: refuse a DTD anywhere and non-UTF-8 XML; for a sheet, measure its real extent."""
-    scan = SheetScan()
-    carry = b""
-    first = True
-    try:
-        with archive.open(info) as member:
-            while True:
-                chunk = member.read(SCAN_CHUNK)
-                if first:
-                    _check_xml_encoding(file, info.filename, chunk)
-                    first = False
-                data = carry + chunk
-                # Whole rows (or at least whole tags) per pass, so no pattern is cut in two.
-                cut = data.rfind(b"</row>") + 6 if chunk else len(data)
-                if cut < 6 and chunk:
-                    cut = data.rfind(b">") + 1
-                if cut == 0 and len(data) > SCAN_CHUNK:  # no tag ends in 4 MiB: keep only a tail to look at again
-                    cut = len(data) - 64
-                # The whole buffer (its tail is looked at again with the next chunk): no declaration is cut.
-                if b"<!" in data and (b"<!DOCTYPE" in data or b"<!ENTITY" in data):
-                    raise InputError(f"{file}: refused: {info.filename} declares a DTD or entities")
-                if is_sheet:
-                    _scan_cells(data[:cut] if cut < len(data) else data, scan)
-                    _check_extent(file, info.filename, scan)
-                carry = data[cut:]
-                if not chunk:
-                    break
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
-        raise InputError(f"{file}: cannot read this workbook: {info.filename} is corrupt ({exc})") from None
-    except UnreadableReference as exc:
-        shown = exc.reference[:40].decode("utf-8", "replace")
+def _check_package(file: Path, archive: zipfile.ZipFile) -> Package:
+    infos = archive.infolist()
+    members = _member_names(file, infos)
+    unpacked = sum(info.file_size for info in infos)
+    packed = sum(info.compress_size for info in infos)
+    if unpacked > MAX_UNCOMPRESSED:
+        raise InputError(f"{file}: refused: it would unpack to {unpacked / 2**30:.1f} GiB (limit 1 GiB)")
+    if packed and unpacked / packed > MAX_RATIO:
         raise InputError(
-            f"{file}: refused: {info.filename} has a cell reference bleu-xl cannot read ({shown!r})"
-        ) from None
-    return scan
+            f"{file}: refused: a compression ratio of {unpacked / packed:.0f} looks like a zip bomb (limit {MAX_RATIO})"
+        )
+    package = Package(file, archive, members, [], Styles())
+    for lower, info in members.items():  # a DTD anywhere first: whatever else is wrong, a DTD is what to say
+        if not info.is_dir() and _looks_like_xml(package, lower):
+            _parse(package, lower, _prolog_parser(), prolog_only=True)
+    root_rels = _read_rels(package, "_rels/.rels", base="")
+    if root_rels is None:
+        if "xl/workbook.bin" in members:
+            raise InputError(f"{file}: a binary workbook (.xlsb); save it as .xlsx first")
+        raise InputError(f"{file}: a zip file but not an Excel workbook (no _rels/.rels)")
+    documents = [(target, raw) for rel_type, target, raw in root_rels.values() if rel_type.endswith("/officeDocument")]
+    if len(documents) != 1:
+        raise InputError(
+            f"{file}: refused: _rels/.rels names {len(documents)} workbook parts; an Excel workbook has one"
+        )
+    target, raw = documents[0]
+    # calamine reads "workbook.xml" in the folder of the document's target, whatever its file name.
+    folder = raw[: raw.rfind("/") + 1].removeprefix("/")
+    if _ascii_lower(posixpath.basename(target)) != "workbook.xml" or _ascii_lower(target) != _ascii_lower(
+        folder + "workbook.xml"
+    ):
+        if target.endswith(".bin"):
+            raise InputError(f"{file}: a binary workbook (.xlsb); save it as .xlsx first")
+        raise InputError(f"{file}: refused: its workbook part {target!r} is not where readers look for it")
+    for lower, description in _OTHER_FORMATS.items():
+        if lower in members:
+            raise InputError(f"{file}: refused: it holds the parts of {description} as well as a workbook")
+    workbook = folder + "workbook.xml"
+    if _ascii_lower(workbook) not in members:
+        raise InputError(f"{file}: a zip file but not an Excel workbook (no {workbook})")
+    workbook_rels = _read_rels(package, f"{folder}_rels/workbook.xml.rels", base=folder)
+    if workbook_rels is None:
+        raise InputError(f"{file}: refused: {folder}_rels/workbook.xml.rels is missing")
+    package.sheets = _read_sheets(package, workbook, folder, workbook_rels)
+    for fixed, rel_type in (("sharedStrings.xml", "/sharedStrings"), ("styles.xml", "/styles")):
+        _check_fixed_part(package, folder + fixed, rel_type, workbook_rels)
+    _check_shared_strings(package, folder + "sharedStrings.xml")
+    package.styles = _read_styles(package, folder + "styles.xml")
+    _check_reachable(package, folder, root_rels, workbook_rels)
+    return package
 
 
-def _check_xml_encoding(file: Path, member: str, head: bytes) -> None:
+def _member_names(file: Path, infos: list[zipfile.ZipInfo]) -> dict[str, zipfile.ZipInfo]:
+    """Members by calamine's name for them; a name that readers could take for another, or could take two ways,
+    is refused."""
+    members: dict[str, zipfile.ZipInfo] = {}
+    for info in infos:
+        name = info.filename
+        segments = name.rstrip("/").split("/") if name else [""]
+        if "\\" in name or name.startswith("/") or any(s in ("", ".", "..") for s in segments) or "\x00" in name:
+            raise InputError(f"{file}: refused: a part named {name[:80]!r}, which readers resolve differently")
+        lower = _ascii_lower(name)
+        if lower in members:
+            other = members[lower].filename
+            same = "twice" if other == name else f"as {other!r} and {name!r}"
+            raise InputError(f"{file}: refused: it holds a part {same}; readers would take either")
+        members[lower] = info
+    return members
+
+
+def _open_member(package: Package, lower: str, size: int = SCAN_CHUNK) -> Iterator[bytes]:
+    """The bytes of a member, chunk by chunk; a corrupt member is refused."""
+    info = package.members[lower]
+    try:
+        with package.archive.open(info) as member:
+            while chunk := member.read(size):
+                yield chunk
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as exc:
+        raise InputError(f"{package.file}: cannot read this workbook: {info.filename} is corrupt ({exc})") from None
+
+
+def _check_encoding(head: bytes) -> None:
     declared = _XML_ENCODING.match(head)
     if (
         head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
         or b"\x00" in head[:200]
         or (declared and declared.group(1).lower() not in (b"utf-8", b"utf8"))
     ):
-        raise InputError(f"{file}: refused: {member} is not UTF-8 XML, as Excel writes it")
+        raise _Refused("is not UTF-8 XML, as Excel writes it")
 
 
-class UnreadableReference(BleuXlError):
-    """A ``<c>`` or ``<row>`` whose ``r`` the scan cannot read (a character reference, no digits, row 0...)."""
-
-    def __init__(self, reference: bytes) -> None:
-        super().__init__(reference.decode("utf-8", "replace"))
-        self.reference = reference
-
-
-def _start_tag_refs(data: bytes, element: re.Match[bytes]) -> list[bytes]:
-    """The ``r`` values of one ``<c>`` or ``<row>`` start tag (all of them: a reader may take either of two)."""
-    tag = _START_TAG_ATTRIBUTES.match(data, element.end())
-    if tag is None:
-        raise UnreadableReference(data[element.start() : element.start() + 60])
-    return [double or single for name, double, single in _ANY_ATTRIBUTE.findall(tag.group(1)) if name == b"r"]
-
-
-def reference_position(ref: bytes, *, is_row: bool) -> tuple[int, int]:
-    """1-based (row, column) of a cell reference (``B7``, any case) or a row number; past Excel's grid as one
-    past its limit (so any number of digits is cheap). :class:`UnreadableReference` for anything else."""
-    found = (_ROW_NUMBER if is_row else _CELL_NAME).fullmatch(ref)
-    if found is None:
-        raise UnreadableReference(ref)
-    digits = found.group(found.lastindex or 0).lstrip(b"0")
-    row = int(digits or b"0") if len(digits) <= 7 else EXCEL_MAX_ROWS + 1
-    if row == 0:
-        raise UnreadableReference(ref)
-    if is_row:
-        return row, 0
-    letters = found.group(1)
-    index = column_index(letters.decode("ascii")) if len(letters) <= 3 else None
-    return row, EXCEL_MAX_COLS + 1 if index is None else index + 1
-
-
-def extent_general(data: bytes) -> tuple[int, int, int]:
-    """The obvious scan of whole rows of sheet XML: the last row, the last column (1-based), and how many rows
-    or cells have no ``r`` attribute (each can push the extent by one, as readers place them one after another).
-
-    Every ``<c>`` and ``<row>`` start tag is read attribute by attribute (either quote, spaces around ``=``);
-    :class:`UnreadableReference` when a tag or its ``r`` cannot be read, since a reader might place it anywhere.
-    """
-    last_row = last_col = missing = 0
-    for element in _ELEMENT.finditer(data):
-        refs = _start_tag_refs(data, element)
-        if not refs:
-            missing += 1
-        for ref in refs:
-            row, col = reference_position(ref, is_row=element.group(1) == b"row")
-            last_row, last_col = max(last_row, row), max(last_col, col)
-    return last_row, last_col, missing
-
-
-def extent_fast(data: bytes) -> tuple[int, int] | None:
-    """:func:`extent_general` for rows written as Excel and XlsxWriter write them (``<row r="7">``, ``<c r="B7"``,
-    no prefixes); ``None`` when any element or ``r`` attribute is not so. A property test holds the two equal.
-
-    About three times faster than the general scan on such sheets (benchmarks/README.md).
-    """
-    rows = _ROW_REF.findall(data)
-    cells = _CELL_ROW.findall(data)
-    if (
-        data.count(b"<row") != len(rows)
-        or data.count(b"<c") != len(cells)
-        or data.count(b'r="') != len(rows) + len(cells)  # no second r attribute
-        or _R_SPELT_OTHERWISE.search(data)
-        or b":c" in data  # prefixed cells or rows (<x:c>)
-        or b":row" in data
-    ):
-        return None
-    # Every <c is a whole match of _CELL_ROW (the counts above), so these letters are all of theirs. Two
-    # one-group scans and sets of the few distinct values: half the time of one scan with both groups.
-    numbers = set(cells).union(rows)
-    widest = max(set(_CELL_LETTERS.findall(data)), key=lambda c: (len(c), c), default=None)
-    index = column_index(widest.decode("ascii")) if widest else -1
-    return max(map(int, numbers), default=0), EXCEL_MAX_COLS + 1 if index is None else index + 1
-
-
-def attributes_of(tag: bytes) -> dict[bytes, bytes]:
-    """The attributes of a start tag's text (after its name), in any quoting; the last of a repeated name."""
-    return {name: double or single for name, double, single in _ANY_ATTRIBUTE.findall(tag)}
-
-
-def _cell_position(attributes: dict[bytes, bytes]) -> tuple[int, int] | None:
-    """0-based (row, column) of a cell from its start tag's attributes; ``None`` when it has no readable ``r``."""
+def _parse(package: Package, lower: str, parser: Any, *, prolog_only: bool = False) -> None:
+    """Stream one member through ``parser``; a refusal, malformed XML or a corrupt member is one line."""
+    info = package.members[lower]
+    first = True
     try:
-        row, col = reference_position(attributes[b"r"], is_row=False)
-    except (KeyError, UnreadableReference):
+        try:
+            for chunk in _open_member(package, lower, 1 << 16 if prolog_only else SCAN_CHUNK):
+                if first:
+                    _check_encoding(chunk)
+                    first = False
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+        except _Stop:
+            return
+        except expat.ExpatError as exc:
+            if prolog_only:  # a part nobody reads: only its DTD matters
+                return
+            raise _Refused(f"is not well-formed XML ({expat.errors.messages.get(exc.code, exc)}, line {exc.lineno})")
+    except _Refused as exc:
+        raise InputError(f"{package.file}: refused: {info.filename} {exc}") from None
+
+
+class _Stop(Exception):
+    """The parse has seen all it needs."""
+
+
+def _read_rels(package: Package, name: str, *, base: str) -> dict[str, tuple[str, str, str]] | None:
+    """A relationships part: Id -> (type, target part resolved against ``base``, target as written); ``None``
+    when the part is missing. External targets are left out; an Id given twice is refused."""
+    lower = _ascii_lower(name)
+    if lower not in package.members:
         return None
-    return (row - 1, col - 1) if row <= EXCEL_MAX_ROWS and col <= EXCEL_MAX_COLS else None
+    rels: dict[str, tuple[str, str, str]] = {}
+    parser = _parser()
+    relationship = f"{_RELS} Relationship"
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        namespace, local = _local(tag)
+        if local == "Relationship" and tag != relationship:
+            raise _Refused("has a Relationship outside the relationships namespace")
+        if tag != relationship:
+            return
+        rel_id = attrs.get("Id", "")
+        if rel_id in rels:
+            raise _Refused(f"gives the relationship {rel_id!r} twice")
+        if attrs.get("TargetMode") == "External":
+            rels[rel_id] = (attrs.get("Type", ""), "", "")
+            return
+        raw = attrs.get("Target", "")
+        target = raw[1:] if raw.startswith("/") else posixpath.normpath(posixpath.join(base, raw)) if raw else ""
+        rels[rel_id] = (attrs.get("Type", ""), target.removeprefix("./"), raw)
+
+    parser.StartElementHandler = start
+    _parse(package, lower, parser)
+    return rels
 
 
-def _scan_cells(data: bytes, scan: SheetScan) -> None:
-    before_rows = scan.rows == 0  # <cols> (hidden columns) comes before the rows
-    fast = extent_fast(data)
-    last_row, last_col, missing = (*fast, 0) if fast is not None else extent_general(data)
-    scan.rows = max(scan.rows, last_row) + missing
-    scan.cols = max(scan.cols, last_col) + missing
-    if _ERROR_TYPE.search(data):
-        for cell in _CELL_START.finditer(data):
-            attributes = attributes_of(cell.group(1))
-            if attributes.get(b"t") == b"e" and (position := _cell_position(attributes)):
-                end = data.find(b"</c>", cell.end())
-                value = (
-                    _ERROR_VALUE.search(data, cell.end(), end)
-                    if end >= 0 and not cell.group(0).endswith(b"/>")
-                    else None
+def _read_sheets(
+    package: Package, workbook: str, folder: str, rels: dict[str, tuple[str, str, str]]
+) -> list[SheetPart]:
+    """The workbook's sheets in order, each with the part calamine reads for it (its relationship's target, in
+    the workbook's folder or from the root, found without regard to ASCII case)."""
+    sheets: list[SheetPart] = []
+    parser = _parser()
+    sheet_tag = _NAMES["sheet"]
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag != sheet_tag:
+            if _local(tag)[1] == "sheet":
+                raise _Refused("has a sheet outside SpreadsheetML's namespace")
+            return
+        ids = [v for k, v in attrs.items() if k == "id" or (" " in k and k.endswith(" id"))]
+        if len(ids) != 1:
+            raise _Refused("has a sheet without exactly one relationship id")
+        if ids[0] not in rels:
+            raise _Refused(f"has a sheet whose relationship {ids[0]!r} is missing")
+        rel_type, _, raw = rels[ids[0]]
+        kind = rel_type.rsplit("/", 1)[-1]
+        if kind not in ("worksheet", "chartsheet", "dialogsheet"):
+            raise _Refused(f"has a sheet of a kind bleu-xl does not read ({kind!r})")
+        member = raw[1:] if raw.startswith("/") else folder + raw
+        sheets.append(SheetPart(attrs.get("name", ""), member, kind, attrs.get("state", "visible")))
+
+    parser.StartElementHandler = start
+    _parse(package, _ascii_lower(workbook), parser)
+    for sheet in sheets:
+        lower = _ascii_lower(sheet.member)
+        if lower not in package.members:
+            raise InputError(f"{package.file}: refused: the part of sheet {sheet.name!r} ({sheet.member}) is missing")
+        sheet.member = package.members[lower].filename
+        if not _looks_like_xml(package, lower) or lower.endswith(".bin"):
+            raise InputError(
+                f"{package.file}: refused: {sheet.member} is a binary sheet part, which bleu-xl does not read"
+            )
+    return sheets
+
+
+def _check_fixed_part(package: Package, name: str, rel_type: str, rels: dict[str, tuple[str, str, str]]) -> None:
+    """calamine reads the shared strings and styles at fixed names; the relationships must point there too."""
+    targets = {_ascii_lower(target) for kind, target, _ in rels.values() if kind.endswith(rel_type)}
+    present = _ascii_lower(name) in package.members
+    if targets and targets != {_ascii_lower(name)}:
+        raise InputError(f"{package.file}: refused: its {rel_type[1:]} part is not {name}, where readers look for it")
+    if present and not targets:
+        raise InputError(f"{package.file}: refused: {name} is not reached by the workbook's relationships")
+
+
+def _check_shared_strings(package: Package, name: str) -> None:
+    """The shared strings parse, and hold as many strings as they claim at least (calamine reserves room for the
+    claimed count before reading any)."""
+    lower = _ascii_lower(name)
+    if lower not in package.members:
+        return
+    parser = _parser()
+    sst, si = _NAMES["sst"], _NAMES["si"]
+    claimed: list[str] = []
+    count = 0
+    depth = 0
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        nonlocal count, depth
+        if tag is si:
+            if depth:
+                raise _Refused("has a string inside a string")
+            count += 1
+            depth = 1
+        elif tag is sst:
+            claimed.append(attrs.get("uniqueCount", ""))
+        elif _local(tag)[0] not in (MAIN, _STRICT_MAIN) and _local(tag)[1] in ("sst", "si", "t", "r", "rPh"):
+            raise _Refused("has strings outside SpreadsheetML's namespace")
+
+    def end(tag: str) -> None:
+        nonlocal depth
+        if tag is si:
+            depth = 0
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    _parse(package, lower, parser)
+    for value in claimed:
+        if value.isascii() and value.isdigit() and int(value) > count:
+            raise InputError(
+                f"{package.file}: refused: {package.members[lower].filename} claims {int(value):,} strings but "
+                f"holds {count:,}"
+            )
+
+
+def _digits(value: str | None, default: int = 0) -> int:
+    """A count or index as calamine reads one: its digits, else ``default`` (``s="x"`` is style 0)."""
+    if value is None or not value.isascii() or not value.isdigit() or len(value) > 9:
+        return default
+    return int(value)
+
+
+def _read_styles(package: Package, name: str) -> Styles:
+    lower = _ascii_lower(name)
+    styles = Styles()
+    if lower not in package.members:
+        return styles
+    parser = _parser()
+    num_fmt, cell_xfs, xf = _NAMES["numFmt"], _NAMES["cellXfs"], _NAMES["xf"]
+    inside = [0]
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag is num_fmt:
+            number = _digits(attrs.get("numFmtId"), -1)
+            if number >= 0:
+                styles.codes[number] = attrs.get("formatCode", "")
+        elif tag is cell_xfs:
+            inside[0] += 1
+        elif tag is xf and inside[0]:
+            styles.formats.append(_digits(attrs.get("numFmtId")))
+
+    def end(tag: str) -> None:
+        if tag is cell_xfs:
+            inside[0] -= 1
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    _parse(package, lower, parser)
+    return styles
+
+
+def _looks_like_xml(package: Package, lower: str) -> bool:
+    info = package.members[lower]
+    if info.is_dir():
+        return False
+    try:
+        with package.archive.open(info) as member:
+            head = member.read(64)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError):
+        return True  # let the parse report the corrupt member
+    return head.lstrip(codecs.BOM_UTF8 + b" \t\r\n").startswith(b"<") or head.startswith(
+        (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    )
+
+
+def _rels_of(part: str) -> str:
+    folder, _, name = part.rpartition("/")
+    return f"{folder}/_rels/{name}.rels" if folder else f"_rels/{name}.rels"
+
+
+def _check_reachable(
+    package: Package,
+    folder: str,
+    root_rels: dict[str, tuple[str, str, str]],
+    workbook_rels: dict[str, tuple[str, str, str]],
+) -> None:
+    """Every part in the workbook's folder is reached by the relationships, so that no part can stand in for
+    another."""
+    reached = {"[content_types].xml", "_rels/.rels", _ascii_lower(_rels_of(folder + "workbook.xml"))}
+    todo = [target for _, target, _ in root_rels.values() if target]
+    seen_rels = {"_rels/.rels": root_rels, _ascii_lower(_rels_of(folder + "workbook.xml")): workbook_rels}
+    while todo:
+        part = _ascii_lower(todo.pop())
+        if part in reached:
+            continue
+        reached.add(part)
+        rels_name = _rels_of(part)
+        if rels_name in package.members:
+            reached.add(rels_name)
+            rels = seen_rels.get(rels_name)
+            if rels is None:
+                rels = _read_rels(package, package.members[rels_name].filename, base=part.rpartition("/")[0]) or {}
+            package.sheet_rels[part] = {rel_id: (kind, target) for rel_id, (kind, target, _) in rels.items()}
+            todo.extend(target for _, target, _ in rels.values() if target)
+    folder_lower = _ascii_lower(folder)
+    for lower, info in package.members.items():
+        if info.is_dir():
+            continue
+        if lower.startswith(folder_lower) and lower not in reached:
+            raise InputError(
+                f"{package.file}: refused: {info.filename} is a part no relationship reaches, which a reader could "
+                "take for the workbook's own"
+            )
+
+
+def _prolog_parser() -> Any:
+    """A parser that reads a part up to its root element: a DTD can only come before it."""
+    parser = _parser()
+
+    def start(*_: Any) -> None:
+        raise _Stop
+
+    parser.StartElementHandler = start
+    return parser
+
+
+# --- one sheet ------------------------------------------------------------------------------------------------------
+
+
+def scan_sheet(package: Package, sheet: SheetPart) -> SheetScan:
+    """One streamed pass over a sheet part: its extent (refused past the cell budget), the cells the reader drops
+    or misreads, hidden rows and columns, the totals rows of its tables, the styles of its first cells."""
+    scan = SheetScan(member=sheet.member)
+    lower = _ascii_lower(sheet.member)
+    handlers = _SheetHandlers(scan)
+    first = True
+    try:
+        try:
+            for chunk in _open_member(package, lower):
+                if first:
+                    _check_encoding(chunk)
+                    first = False
+                handlers.chunk(b"&" in chunk)
+                handlers.parser.Parse(chunk, False)
+                _check_extent(package.file, sheet.member, *handlers.extent())
+            handlers.parser.Parse(b"", True)
+        except expat.ExpatError as exc:
+            message = expat.errors.messages.get(exc.code, str(exc))
+            raise _Refused(f"is not well-formed XML ({message}, line {exc.lineno})") from None
+    except _Refused as exc:
+        raise InputError(f"{package.file}: refused: {sheet.member} {exc}") from None
+    handlers.finish()
+    scan.totals_rows = _totals_rows(package, lower, handlers.table_ids)
+    return scan
+
+
+class _SheetHandlers:
+    """The expat handlers of one pass over a sheet, and what they found.
+
+    Cells are placed as calamine places them: a cell's own ``r`` gives its row and column; a cell without one goes
+    right of the previous cell, in its ``<row>``'s row (that row's ``r``, else one below the previous row). The
+    value calamine gives a cell is that of its last child element (``<v>``, ``<is>``; an ``<f>`` last is none),
+    and a ``<v>`` of a number, shared string, boolean or error is read up to its first comment or reference: such
+    markup, which XML reads through, is refused. Only the ``<v>`` of error and formula cells is collected (and,
+    in a chunk holding an ``&``, every ``<v>``, to find references), so most cells cost two calls and a few
+    comparisons.
+    """
+
+    def __init__(self, scan: SheetScan) -> None:
+        self.parser = parser = _parser()
+        self.table_ids: list[str] = []
+        table_ids = self.table_ids
+        errors, uncached, styles, hidden_rows = scan.errors, scan.uncached, scan.styles, scan.hidden_rows
+        hidden_cols: list[tuple[int, int]] = []
+        columns = _COLUMNS
+        max_row = max_col = -1
+        row_index = col_index = 0
+        in_data = data_done = False  # inside the first <sheetData>; past it
+        in_row = in_cell = in_is = in_text = in_cols = False  # in_text: inside a <v> or <f>
+        cell = (0, 0)
+        cell_type: str | None = None
+        has_formula = False
+        last = ""  # the cell's last child element: "v", "is", "f" or "" (none)
+        value_parts: list[str] = []
+        collecting = careful = False  # careful: this chunk has an "&", so a <v> may hold a reference
+        v_first = -1  # the byte index of the first text collected from a <v>
+
+        def collect(text: str) -> None:
+            nonlocal v_first
+            if v_first < 0:
+                v_first = parser.CurrentByteIndex
+            value_parts.append(text)
+
+        def start_collecting() -> None:
+            nonlocal collecting, v_first
+            value_parts.clear()
+            v_first = -1
+            collecting = True
+            parser.CharacterDataHandler = collect
+
+        def start(name: str, attrs: dict[str, str]) -> None:
+            nonlocal row_index, col_index, in_row, in_cell, in_is, in_text, in_data, in_cols, cell, cell_type
+            nonlocal has_formula, last
+            if in_text:
+                raise _Refused("has markup inside a cell value")
+            if name is _C:
+                if not in_data:
+                    return
+                if in_cell or not in_row:
+                    raise _Refused("has a cell outside a row or inside another cell")
+                ref = attrs.get("r")
+                if ref is None:
+                    cell = (row_index, col_index)
+                else:
+                    letters = ref.rstrip("0123456789")
+                    col = columns.get(letters)
+                    digits = ref[len(letters) :]
+                    if col is not None and 0 < len(digits) <= 7 and digits[0] != "0":  # as Excel writes them
+                        cell = (int(digits) - 1, col)
+                    else:
+                        cell = cell_position(ref)
+                    col_index = cell[1]
+                in_cell = True
+                cell_type = attrs.get("t")
+                has_formula = False
+                last = ""
+                style = attrs.get("s")
+                if style is not None and cell[0] < FORMAT_SAMPLE_ROWS:
+                    styles[cell] = _digits(style)
+                return
+            if in_cell:
+                if name is _V:
+                    in_text = True
+                    last = "v"
+                    if careful or has_formula or cell_type == "e":
+                        start_collecting()
+                elif name is _IS:
+                    in_is = True
+                    last = "is"
+                elif name is _F:
+                    in_text = has_formula = True
+                    last = "f"
+                elif not in_is:
+                    raise _Refused(f"has a cell holding an element readers do not expect ({_local(name)[1]!r})")
+                elif _local(name)[0] not in (MAIN, _STRICT_MAIN):
+                    raise _Refused("has markup outside SpreadsheetML's namespace inside a cell")
+                return
+            if name is _ROW:
+                if not in_data:
+                    return
+                if in_row:
+                    raise _Refused("has a row inside another row")
+                in_row = True
+                ref = attrs.get("r")
+                if ref is not None:
+                    significant = ref.lstrip("0")
+                    if not (ref.isascii() and ref.isdigit()) or not significant:
+                        raise _Refused(f"has a row number bleu-xl cannot read ({ref[:40]!r})")
+                    row_index = int(significant) - 1 if len(significant) <= 7 else EXCEL_MAX_ROWS
+                if attrs.get("hidden") in ("1", "true") and row_index < EXCEL_MAX_ROWS:
+                    hidden_rows.add(row_index)
+                return
+            if name is _SHEET_DATA:
+                if in_data or data_done:
+                    raise _Refused("has two sheetData elements")
+                in_data = True
+            elif name is _COL:
+                if in_cols and attrs.get("hidden") in ("1", "true"):
+                    hidden_cols.append((_bound(attrs.get("min")), _bound(attrs.get("max"))))
+            elif name is _COLS:
+                in_cols = True
+            elif name is _TABLE_PART:
+                table_ids.extend([v for k, v in attrs.items() if k.endswith(" id")][:1])
+            else:
+                namespace, local = _local(name)
+                if namespace not in (MAIN, _STRICT_MAIN) and (local in _SHEET_NAMES or in_data and local in _CELL_NAMES):
+                    raise _Refused(f"has an element {local!r} outside SpreadsheetML's namespace")
+
+        def end(name: str) -> None:
+            nonlocal row_index, col_index, in_row, in_cell, in_is, in_text, in_data, data_done, in_cols
+            nonlocal collecting, max_row, max_col
+            if name is _C:
+                if not in_cell:
+                    return
+                in_cell = False
+                row, col = cell
+                col_index = col + 1
+                if last:  # a cell without children is blank: the reader leaves it out of its grid
+                    if row > max_row:
+                        max_row = row
+                    if col > max_col:
+                        max_col = col
+                    if last == "v" and cell_type == "e":
+                        code = "".join(value_parts)
+                        if code not in ERROR_CODES:
+                            raise _Refused(f"has an error cell with an unknown value ({code[:40]!r})")
+                        errors[cell] = code
+                    if has_formula and (last == "f" or (last == "v" and not "".join(value_parts).strip(" \t\r\n"))):
+                        scan.uncached_count += 1
+                        if len(uncached) < MAX_UNCACHED_KEPT:
+                            uncached.add(cell)
+                return
+            if name is _V:
+                in_text = False
+                if collecting:
+                    collecting = False
+                    parser.CharacterDataHandler = None
+                    if v_first >= 0 and cell_type in (None, "n", "s", "b", "e"):
+                        written = parser.CurrentByteIndex - v_first
+                        if written != sum(len(part.encode("utf-8", "surrogatepass")) for part in value_parts):
+                            raise _Refused(
+                                "has a reference or line break inside a cell value, which readers read differently"
+                            )
+            elif name is _ROW:
+                if in_row:
+                    in_row = False
+                    row_index += 1
+                    col_index = 0
+            elif name is _F:
+                in_text = False
+            elif name is _IS:
+                in_is = False
+            elif name is _SHEET_DATA:
+                if in_data:
+                    in_data, data_done = False, True
+            elif name is _COLS:
+                in_cols = False
+
+        def markup(*_: Any) -> None:
+            if in_cell and not in_is:
+                raise _Refused(
+                    "has a comment, CDATA or processing instruction inside a cell, which readers read differently"
                 )
-                if value:
-                    scan.errors[position] = value.group(1).decode("utf-8", "replace")
-    if b"<f" in data:
-        for cell in _UNCACHED_FORMULA.finditer(data):
-            scan.uncached_count += 1
-            position = _cell_position(attributes_of(cell.group(1)))
-            if position and len(scan.uncached) < MAX_UNCACHED_KEPT:
-                scan.uncached.add(position)
-    if before_rows and b"<col" in data:
-        for spec in _COLUMN_SPEC.finditer(data):
-            attributes = attributes_of(spec.group(1))
-            if attributes.get(b"hidden") in (b"1", b"true"):
-                low = _column_number(attributes.get(b"min", b"1"))
-                high = min(_column_number(attributes.get(b"max", b"1")), EXCEL_MAX_COLS)
-                scan.hidden_columns.update(range(low - 1, high))
+
+        def chunk(has_ampersand: bool) -> None:
+            nonlocal careful
+            careful = has_ampersand
+            if careful and in_text and last == "v" and not collecting:  # a <v> open across the boundary
+                start_collecting()
+
+        def extent() -> tuple[int, int]:
+            return max_row + 1, max_col + 1
+
+        def finish() -> None:
+            scan.rows, scan.cols = extent()
+            for low, high in _merged(hidden_cols):
+                scan.hidden_columns.update(range(low - 1, min(high, EXCEL_MAX_COLS)))
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.CommentHandler = markup
+        parser.ProcessingInstructionHandler = markup
+        parser.StartCdataSectionHandler = markup
+        self.chunk: Callable[[bool], None] = chunk
+        self.extent: Callable[[], tuple[int, int]] = extent
+        self.finish: Callable[[], None] = finish
 
 
-def _column_number(value: bytes) -> int:
-    """A ``<col>`` bound (1-based); past Excel's last column as one past it; unreadable text is refused."""
-    if not value.isdigit() or value.lstrip(b"0") == b"":
-        raise UnreadableReference(value)
-    return int(value) if len(value) <= 7 else EXCEL_MAX_COLS + 1
+def _bound(value: str | None) -> int:
+    """A ``<col>`` bound (1-based); past Excel's last column as one past it; anything but digits is refused."""
+    if value is None or not value.isascii() or not value.isdigit() or value.lstrip("0") == "":
+        raise _Refused(f"has a column bound bleu-xl cannot read ({(value or '')[:40]!r})")
+    return int(value) if len(value.lstrip("0")) <= 7 else EXCEL_MAX_COLS + 1
 
 
-def _check_extent(file: Path, member: str, scan: SheetScan) -> None:
-    if scan.rows > EXCEL_MAX_ROWS or scan.cols > EXCEL_MAX_COLS:
+def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Intervals merged, so that each hidden column is added once however many specs cover it."""
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted(intervals):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
+def _check_extent(file: Path, member: str, rows: int, cols: int) -> None:
+    if rows > EXCEL_MAX_ROWS or cols > EXCEL_MAX_COLS:
         raise InputError(
             f"{file}: refused: {member} has cells beyond Excel's grid of {EXCEL_MAX_ROWS:,} rows x "
             f"{EXCEL_MAX_COLS:,} columns (A to {column_letter(EXCEL_MAX_COLS - 1)})"
         )
-    if scan.rows * scan.cols > MAX_CELLS:
+    if rows * cols > MAX_CELLS:
         raise InputError(
-            f"{file}: refused: {member} has cells over {scan.rows:,} rows x {scan.cols:,} columns, beyond the "
+            f"{file}: refused: {member} has cells over {rows:,} rows x {cols:,} columns, beyond the "
             f"{MAX_CELLS:,} cells bleu-xl reads"
         )
+
+
+def _totals_rows(package: Package, sheet: str, table_ids: list[str]) -> set[int]:
+    """The rows (0-based) of the totals of the sheet's Excel Tables: the last ``totalsRowCount`` rows of each
+    table's ``ref``, the table parts found through the sheet's relationships."""
+    totals: set[int] = set()
+    rels = package.sheet_rels.get(sheet, {})
+    for rel_id in table_ids:
+        kind, target = rels.get(rel_id, ("", ""))
+        if not kind.endswith("/table") or _ascii_lower(target) not in package.members:
+            raise InputError(f"{package.file}: refused: a table of {sheet} ({rel_id!r}) is missing")
+        found: list[tuple[str, str]] = []
+        parser = _parser()
+        table = _NAMES["table"]
+
+        def start(tag: str, attrs: dict[str, str], found: list[tuple[str, str]] = found) -> None:
+            if tag is table and not found:
+                found.append((attrs.get("ref", ""), attrs.get("totalsRowCount", "0")))
+            raise _Stop
+
+        parser.StartElementHandler = start
+        _parse(package, _ascii_lower(target), parser)
+        if not found:
+            continue
+        ref, count = found[0]
+        corners = ref.split(":")
+        try:
+            top, bottom = cell_position(corners[0])[0], cell_position(corners[-1])[0]
+        except _Refused:
+            raise InputError(
+                f"{package.file}: refused: {target} has a table range bleu-xl cannot read ({ref[:40]!r})"
+            ) from None
+        number = _digits(count)
+        if number:
+            totals.update(range(max(top, bottom - number + 1), bottom + 1))
+    return totals

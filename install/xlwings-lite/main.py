@@ -72,6 +72,18 @@ class BleuXlError(Exception):
     def __str__(self) -> str:
         return self.render()
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from its parts and attributes, whatever its own __init__ takes: an error crosses from the process
+        # that reads a file to the one that reports it.
+        return _rebuilt, (type(self), self.parts), self.__dict__
+
+
+def _rebuilt(kind: type[BleuXlError], parts: tuple[Part, ...]) -> BleuXlError:
+    error = Exception.__new__(kind)
+    Exception.__init__(error, *parts)
+    error.parts = parts
+    return error
+
 
 class BleuError(BleuXlError, ValueError):
     \"\"\"Input that cannot be scored: no usable reference, bad settings, unequal lengths.\"\"\"

@@ -1,0 +1,299 @@
+"""Reading a user's file where the operating system bounds its memory and time, so that no file can take the machine
+down: a workbook is read in a child process, a text file under a memory limit.
+
+On POSIX, :func:`run_bounded` forks a child that lowers its address-space limit (``RLIMIT_AS``) to what this
+process uses plus the memory allowed, sets an alarm for the time allowed, reads, and sends back what it read
+through a pipe. A child that aborts (the Rust reader aborts on a failed allocation), crashes, runs out of memory
+or time, or is killed becomes one line (:class:`InputError`); it leaves nothing behind (it writes no file, and is
+reaped). The parent never waits past the deadline: it kills a child that has not answered by then. On Windows,
+which has no fork, the read runs in this process, unbounded (the README says so).
+
+The rows come back as text: a chunk of rows is one string of its cells joined by a separator, with the few cells
+that are not text (numbers, dates, errors) sent apart, which costs a small part of the read (benchmarks/README.md);
+a chunk whose text holds the separator is pickled instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import itertools
+import os
+import pickle
+import select
+import signal
+import struct
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..core.errors import BleuXlError, Part, Setting
+from ..table.sheet import InputError, Sheet
+from .limits import ReadLimits
+
+__all__ = ["ReaderFailed", "memory_bound", "run_bounded"]
+
+ROWS_PER_CHUNK = 65_536
+_SEPARATOR = "\x00"  # no cell of an XML part holds it, save through an _x0000_ escape (then: pickled)
+_FRAME = struct.Struct("<cQ")  # kind, length
+_ROWS, _PICKLED_ROWS, _RESULT, _ERROR, _FAILURE = b"R", b"P", b"M", b"E", b"X"
+_EXIT_MEMORY = 86
+_GRACE = 5.0  # seconds the parent waits past the child's own alarm before it kills the child
+
+
+class ReaderFailed(InputError):
+    """The reader died, aborted or ran out of memory or time: the file cannot be read within the limits."""
+
+
+def _limits_message(what: str, limits: ReadLimits, cause: str) -> tuple[Part, ...]:
+    return (
+        f"{what}: cannot read this workbook within {limits.describe()} ({cause}; allow more with ",
+        Setting("read_memory"),
+        " or ",
+        Setting("read_time"),
+        ")",
+    )
+
+
+def run_bounded(call: Callable[[], tuple[Sheet, Any]], limits: ReadLimits, what: str) -> tuple[Sheet, Any]:
+    """``call()`` in a child process bounded by ``limits`` (POSIX), or here (Windows, or ``limits.isolate`` off).
+
+    ``call`` returns a sheet and anything picklable; a :class:`BleuXlError` it raises is raised here as it was.
+    ``what`` names the input in the message when the child fails.
+    """
+    if not limits.isolate or not hasattr(os, "fork"):
+        return call()
+    budget = _address_space() + limits.memory
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_end)
+        _child(call, write_end, budget, limits.seconds)
+    os.close(write_end)
+    deadline = time.monotonic() + limits.seconds + _GRACE
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as pipe:
+            outcome = _receive(pipe, deadline)
+    except BaseException:
+        _kill(pid)
+        raise
+    status = _reap(pid, deadline)
+    if isinstance(outcome, tuple):
+        return outcome
+    if isinstance(outcome, BaseException):
+        raise outcome
+    timed_out = (os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGALRM, signal.SIGKILL)) or outcome == "late"
+    if timed_out and time.monotonic() >= deadline - _GRACE - 1:
+        cause = "it ran out of time"
+    elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXIT_MEMORY:
+        cause = "it ran out of memory"
+    elif os.WIFSIGNALED(status):
+        cause = f"the reader was stopped by {_signal_name(os.WTERMSIG(status))}"
+    else:
+        cause = "the reader failed"
+    raise ReaderFailed(*_limits_message(what, limits, cause))
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _address_space() -> int:
+    """The bytes of address space this process holds (the child starts with as much)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    return 0
+
+
+def _child(call: Callable[[], tuple[Sheet, Any]], fd: int, budget: int, seconds: float) -> None:
+    """Run ``call`` under the limits and send its outcome; exit without running the parent's cleanups."""
+    code = 0
+    try:
+        _child_setup(budget, seconds)
+        with os.fdopen(fd, "wb", buffering=1 << 20) as pipe:
+            try:
+                sheet, extra = call()
+            except MemoryError:
+                code = _EXIT_MEMORY
+            except BleuXlError as exc:
+                _send(pipe, _ERROR, pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL))
+            except Exception as exc:
+                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                _send(pipe, _FAILURE, pickle.dumps((detail, traceback.format_exc())))
+            else:
+                rows, sheet.rows = sheet.rows, []
+                for start in range(0, len(rows), ROWS_PER_CHUNK):
+                    _send_rows(pipe, rows[start : start + ROWS_PER_CHUNK])
+                _send(pipe, _RESULT, pickle.dumps((sheet, extra), protocol=pickle.HIGHEST_PROTOCOL))
+    except MemoryError:
+        code = _EXIT_MEMORY
+    except BaseException:  # a broken pipe (the parent went away), anything else: the parent reports it
+        code = 1
+    os._exit(code)
+
+
+def _child_setup(budget: int, seconds: float) -> None:
+    for name in ("SIGTERM", "SIGHUP", "SIGINT", "SIGALRM", "SIGPIPE"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG: die with the parent
+    # The reader's own messages (a Rust panic's, faulthandler's) go nowhere: the parent says what happened.
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    os.close(null)
+    import resource
+
+    if budget:
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        soft = budget if hard == resource.RLIM_INFINITY else min(budget, hard)
+        with contextlib.suppress(ValueError, OSError):  # macOS does not enforce it: the deadline still holds
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))  # SIGALRM's default action ends the child
+
+
+def _send(pipe: Any, kind: bytes, payload: bytes | memoryview) -> None:
+    pipe.write(_FRAME.pack(kind, len(payload)))
+    pipe.write(payload)
+
+
+def _send_rows(pipe: Any, rows: list[list[Any]]) -> None:
+    """One chunk of rows: their widths, the cells that are not text, and the text of all cells joined."""
+    widths = [len(row) for row in rows]
+    flat = list(itertools.chain.from_iterable(rows))
+    odd: dict[int, Any] = {}
+    try:
+        text = _SEPARATOR.join(flat)
+    except TypeError:
+        odd = {i: value for i, value in enumerate(flat) if type(value) is not str}
+        for i in odd:
+            flat[i] = ""
+        text = _SEPARATOR.join(flat)
+    if flat and text.count(_SEPARATOR) != len(flat) - 1:  # a cell holds the separator
+        _send(pipe, _PICKLED_ROWS, pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
+        return
+    head = pickle.dumps((widths, odd, len(flat)), protocol=pickle.HIGHEST_PROTOCOL)
+    body = text.encode("utf-8", "surrogatepass")
+    _send(pipe, _ROWS, struct.pack("<Q", len(head)) + head + body)
+
+
+def _rows_of(payload: bytes) -> list[list[Any]]:
+    (size,) = struct.unpack_from("<Q", payload)
+    widths, odd, cells = pickle.loads(payload[8 : 8 + size])
+    flat = payload[8 + size :].decode("utf-8", "surrogatepass").split(_SEPARATOR) if cells else []
+    for i, value in odd.items():
+        flat[i] = value
+    if widths and min(widths) == max(widths):
+        width = widths[0]
+        return [flat[i : i + width] for i in range(0, cells, width)] if width else [[] for _ in widths]
+    ends = list(itertools.accumulate(widths))
+    return [flat[end - width : end] for end, width in zip(ends, widths)]
+
+
+def _receive(pipe: Any, deadline: float) -> tuple[Sheet, Any] | BaseException | str | None:
+    """The child's outcome: (sheet, extra), the error it raised, ``"late"`` (past the deadline) or ``None``
+    (it ended without one)."""
+    rows: list[list[Any]] = []
+    while True:
+        head = _read_exact(pipe, _FRAME.size, deadline)
+        if head is None:
+            return "late" if time.monotonic() >= deadline else None
+        kind, length = _FRAME.unpack(head)
+        payload = _read_exact(pipe, length, deadline)
+        if payload is None:
+            return "late" if time.monotonic() >= deadline else None
+        if kind == _ROWS:
+            rows.extend(_rows_of(payload))
+        elif kind == _PICKLED_ROWS:
+            rows.extend(pickle.loads(payload))
+        elif kind == _RESULT:
+            sheet, extra = pickle.loads(payload)
+            sheet.rows = rows
+            return sheet, extra
+        elif kind == _ERROR:
+            error: BaseException = pickle.loads(payload)
+            return error
+        else:
+            detail, trace = pickle.loads(payload)
+            return RuntimeError(f"{detail} (in the reader's process)\n{trace}")
+
+
+def _read_exact(pipe: Any, size: int, deadline: float) -> bytes | None:
+    """``size`` bytes from the pipe; ``None`` at its end or past the deadline."""
+    pieces: list[bytes] = []
+    wanted = size
+    poller = select.poll()
+    poller.register(pipe.fileno(), select.POLLIN)
+    while wanted:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not poller.poll(remaining * 1000):
+            return None
+        piece = pipe.read(min(wanted, 1 << 24))
+        if not piece:
+            return None
+        pieces.append(piece)
+        wanted -= len(piece)
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.waitpid(pid, 0)
+
+
+def _reap(pid: int, deadline: float) -> int:
+    """The child's exit status, once it has ended (killed past the deadline)."""
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            os.kill(pid, signal.SIGKILL)
+            return os.waitpid(pid, 0)[1]
+        time.sleep(0.005)
+
+
+@contextlib.contextmanager
+def memory_bound(limits: ReadLimits) -> Iterator[None]:
+    """Parse text in this process with at most ``limits.memory`` more bytes of address space (Linux): a parse that
+    would need more stops with one line instead of taking the machine's memory."""
+    budget = _address_space()
+    try:
+        import resource
+    except ImportError:  # Windows
+        resource = None  # type: ignore[assignment]
+    previous = None
+    if resource is not None and budget and limits.isolate:
+        previous = resource.getrlimit(resource.RLIMIT_AS)
+        hard = previous[1]
+        soft = budget + limits.memory
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        except (ValueError, OSError):
+            previous = None
+    try:
+        yield
+    except MemoryError:
+        raise InputError(
+            f"cannot read this file within {_memory_text(limits)} (allow more with ",
+            Setting("read_memory"),
+            ")",
+        ) from None
+    finally:
+        if previous is not None:
+            resource.setrlimit(resource.RLIMIT_AS, previous)
+
+
+def _memory_text(limits: ReadLimits) -> str:
+    return limits.describe().split(" / ")[0]
