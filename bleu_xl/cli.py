@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -23,9 +24,10 @@ from .core.explain import explain
 from .core.tokenizer import tokenize
 from .files.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from .files.output import OutputFile, write_folder
-from .files.readers import read_table
+from .files.readers import display_name, read_table
 from .files.results import write_comparison, write_result
 from .files.signals import Terminated, stop_on_signals
+from .files.text_reader import text_codec
 from .files.writers import output_delimiter
 from .table.columns import Layout
 from .table.compare import compare_table
@@ -37,12 +39,19 @@ PROGRESS_MIN_ROWS = 5_000
 OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json"}
 DELIMITER_NAMES = {",": ",", ";": ";", "\\t": "\t", "\t": "\t", "tab": "\t", "|": "|"}
 # C0 and C1 controls (ESC starts terminal escapes: window titles, OSC-8 links) and the bidirectional overrides.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(char: str) -> str:
+    if "\udc80" <= char <= "\udcff":  # a byte of a file name that is not UTF-8, as Python keeps it
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    return char.encode("unicode_escape").decode("ascii")
 
 
 def printable(text: str) -> str:
-    """User text made safe for a terminal: control characters shown escaped (``\\x1b``, ``\\n``)."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    """User text made safe for a terminal: control characters shown escaped (``\\x1b``, ``\\n``), and the bytes
+    of a name that is not UTF-8 as ``\\xe9``."""
+    return _CONTROL.sub(lambda m: _escaped(m.group()), text)
 
 
 def echo(text: str, *, err: bool = False) -> None:
@@ -88,6 +97,64 @@ class Failure(click.ClickException):
         echo(f"bleu-xl: error: {self.message}", err=True)
 
 
+#: The arguments that are text (not file names): a byte that is not UTF-8 in them is decoded, never a word break.
+TEXT_ARGUMENTS = {
+    "reference_text",
+    "reference_cols",
+    "candidate_col",
+    "sheet",
+    "a_col",
+    "b_col",
+    "reference",
+    "candidate",
+}
+_SURROGATES = re.compile("[\udc80-\udcff]")
+
+
+def user_text(name: str, value: Any) -> Any:
+    """An argument as the user typed it: where Python could not decode it in the locale's encoding (``LC_ALL=C``
+    keeps each byte of ``á`` apart as a surrogate), its bytes are decoded as UTF-8; bytes that are not UTF-8 are
+    refused, since a surrogate would split the word in two."""
+    if isinstance(value, tuple):
+        return tuple(user_text(name, item) for item in value)
+    if not isinstance(value, str) or not _SURROGATES.search(value):
+        return value
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except (UnicodeError, ValueError):
+        raise InputError(f"{printable(value)!r} is not UTF-8 text; check ", Setting(name)) from None
+
+
+#: The standard streams that were closed when the command started (each now /dev/null, so that no file the
+#: command opens takes their place).
+CLOSED_AT_START: set[int] = set()
+
+
+def _standard_streams() -> None:
+    """Open /dev/null where standard input, output or error is closed (``2>&-``), so that the next file opened
+    does not become one of them, and write text to the terminal in any locale (what cannot be shown is escaped)."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            CLOSED_AT_START.add(fd)
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if 1 in CLOSED_AT_START and sys.stdout is None:
+        sys.stdout = open(1, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115 - for the whole run
+    if 2 in CLOSED_AT_START and sys.stderr is None:
+        sys.stderr = open(2, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115 - for the whole run
+    if not os.environ.get("BLEU_XL_DEBUG"):  # an error in a __del__ (a half-written zip's) is no line for the user
+        sys.unraisablehook = lambda unraisable: None
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
 def _guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
     """Map every expected failure to one line and exit code 2 (settings named by ``flags``); anything else to one
     line and exit code 1."""
@@ -98,6 +165,10 @@ def _guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
                 with stop_on_signals():
+                    kwargs = {
+                        name: user_text(name, value) if name in TEXT_ARGUMENTS else value
+                        for name, value in kwargs.items()
+                    }
                     return fn(*args, **kwargs)
             except BleuXlError as exc:
                 raise Failure(exc.render(spell)) from None
@@ -143,6 +214,7 @@ def main() -> None:
     Example:
       bleu-xl score workbooks/samples/marketing_en.xlsx
     """
+    _standard_streams()
 
 
 def _keep_limit(ctx: click.Context, param: click.Parameter, value: Any) -> None:
@@ -267,6 +339,10 @@ def score_command(
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
     """
     output, fmt = _output_target(input_path, output, fmt)
+    if encoding is not None:
+        text_codec(encoding)
+    if output == "-" and 1 in CLOSED_AT_START:
+        raise InputError("standard output is closed: nothing could be written; give a file with -o")
     target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
     try:
@@ -297,7 +373,7 @@ def score_command(
             result,
             target,
             fmt,
-            input_name=input_path,
+            input_name=display_name(input_path),
             sheet=table,
             encoding=encoding,
             delimiter=output_delimiter(_delimiter(delimiter), output, table),
@@ -464,7 +540,7 @@ def compare_command(
             _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
         if target:
-            write_comparison(target, table, layout, comparison, input_name=input_path)
+            write_comparison(target, table, layout, comparison, input_name=display_name(input_path))
     finally:
         if target:
             target.release()

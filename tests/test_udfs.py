@@ -8,6 +8,7 @@ import math
 import pytest
 
 from bleu_xl import score, signature
+from bleu_xl.core import bleu
 from bleu_xl.excel import cell_values, cells
 from bleu_xl.excel.functions import FUNCTIONS, RANGE_OPTIONS, REQUIRED, SETTING_OPTIONS
 
@@ -316,19 +317,26 @@ def test_reference_statistics_are_cached(call) -> None:
 
 
 def test_the_reference_cache_is_bounded_by_what_it_holds_not_only_by_entries() -> None:
-    """Entries and characters both bound it, least recently used out first; a set over the budget is not kept."""
-    cache = cells.ReferenceCache(entries=3, characters=30)
+    """Entries and bytes held both bound it, least recently used out first; a set over the budget is not kept."""
+
+    def size(text: str) -> int:
+        return cells.held_size((text,), bleu.References((text,), 2))
+
+    budget = size("one two") + size("five six") + size("seven eight")
+    cache = cells.ReferenceCache(entries=3, limit=budget)
     for text in ("one two", "three four", "five six"):
         cache((text,), 2)
     cache(("one two",), 2)  # used again: now the most recent
     cache(("seven eight",), 2)
     assert [texts for texts, _ in cache.held] == [("five six",), ("one two",), ("seven eight",)]
-    assert cache.size == sum(map(len, ("five six", "one two", "seven eight")))
-    cache(("a much longer reference text, twelve words or more",), 2)  # over the budget alone
-    assert len(cache.held) == 3 and cache.size <= 30
-    cache(("nine ten eleven twelve",), 2)  # 22 characters: older entries go until it fits (11 + 22 > 30)
-    assert [texts for texts, _ in cache.held] == [("nine ten eleven twelve",)] and cache.size == 22
-    assert cache(("nine ten eleven twelve",), 2) is cache.held[("nine ten eleven twelve",), 2][0]
+    assert cache.size == budget
+    cache((" ".join(["a much longer reference text"] * 40),), 2)  # over the budget alone
+    assert len(cache.held) == 3 and cache.size <= budget
+    long = "nine ten eleven twelve thirteen fourteen fifteen sixteen"
+    assert size(long) + size("seven eight") > budget >= size(long)
+    cache((long,), 2)  # older entries go until it fits
+    assert [texts for texts, _ in cache.held] == [(long,)] and cache.size == size(long)
+    assert cache((long,), 2) is cache.held[(long,), 2][0]
 
 
 def test_never_a_traceback(call) -> None:

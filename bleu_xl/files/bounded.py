@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import itertools
 import os
 import pickle
@@ -33,18 +34,34 @@ from ..core.errors import BleuXlError, Part, Setting
 from ..table.sheet import InputError, Sheet
 from .limits import ReadLimits
 
-__all__ = ["ReaderFailed", "memory_bound", "run_bounded"]
+__all__ = ["ReaderFailed", "in_child", "memory_bound", "note", "run_bounded"]
 
 ROWS_PER_CHUNK = 65_536
 _SEPARATOR = "\x00"  # no cell of an XML part holds it, save through an _x0000_ escape (then: pickled)
 _FRAME = struct.Struct("<cQ")  # kind, length
-_ROWS, _PICKLED_ROWS, _RESULT, _ERROR, _FAILURE = b"R", b"P", b"M", b"E", b"X"
+_ROWS, _PICKLED_ROWS, _RESULT, _ERROR, _FAILURE, _NOTE = b"R", b"P", b"M", b"E", b"X", b"N"
 _EXIT_MEMORY = 86
 _GRACE = 5.0  # seconds the parent waits past the child's own alarm before it kills the child
 
 
 class ReaderFailed(InputError):
     """The reader died, aborted or ran out of memory or time: the file cannot be read within the limits."""
+
+
+_CHILD: dict[str, Any] = {}  # in a child: the pipe to the parent
+
+
+def in_child() -> bool:
+    """True in the child process of :func:`run_bounded`, where the reader may run beside the checks."""
+    return bool(_CHILD)
+
+
+def note(value: Any) -> None:
+    """Tell the parent how far the child got (which sheet it reads): the parent's ``explain`` gets every note."""
+    pipe = _CHILD.get("pipe")
+    if pipe is not None:
+        _send(pipe, _NOTE, pickle.dumps(value))
+        pipe.flush()
 
 
 def _limits_message(what: str, limits: ReadLimits, cause: str) -> tuple[Part, ...]:
@@ -57,14 +74,39 @@ def _limits_message(what: str, limits: ReadLimits, cause: str) -> tuple[Part, ..
     )
 
 
-def run_bounded(call: Callable[[], tuple[Sheet, Any]], limits: ReadLimits, what: str) -> tuple[Sheet, Any]:
+def run_bounded(
+    call: Callable[[], tuple[Sheet, Any]],
+    limits: ReadLimits,
+    what: str,
+    explain: Callable[[list[Any]], None] | None = None,
+) -> tuple[Sheet, Any]:
     """``call()`` in a child process bounded by ``limits`` (POSIX), or here (Windows, or ``limits.isolate`` off).
 
     ``call`` returns a sheet and anything picklable; a :class:`BleuXlError` it raises is raised here as it was.
-    ``what`` names the input in the message when the child fails.
+    When the child dies, ``explain(notes)`` runs in another bounded child with the notes the first one sent: a
+    refusal it raises (the checks alone, without the reader) says better what is wrong with the file than the
+    limits do. ``what`` names the input in the message.
     """
     if not limits.isolate or not hasattr(os, "fork"):
         return call()
+    notes: list[Any] = []
+    try:
+        return _run_child(call, limits, what, notes)
+    except ReaderFailed:
+        if explain is not None:
+            with contextlib.suppress(ReaderFailed):  # the checks alone fail too: the limits are the answer
+                _run_child(lambda: _explained(explain, notes), limits, what, [])
+        raise
+
+
+def _explained(explain: Callable[[list[Any]], None], notes: list[Any]) -> tuple[Sheet, Any]:
+    explain(notes)
+    return Sheet("", [], []), None
+
+
+def _run_child(
+    call: Callable[[], tuple[Sheet, Any]], limits: ReadLimits, what: str, notes: list[Any]
+) -> tuple[Sheet, Any]:
     budget = _address_space() + limits.memory
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -75,7 +117,7 @@ def run_bounded(call: Callable[[], tuple[Sheet, Any]], limits: ReadLimits, what:
     deadline = time.monotonic() + limits.seconds + _GRACE
     try:
         with os.fdopen(read_end, "rb", buffering=0) as pipe:
-            outcome = _receive(pipe, deadline)
+            outcome = _receive(pipe, deadline, notes)
     except BaseException:
         _kill(pid)
         raise
@@ -84,7 +126,9 @@ def run_bounded(call: Callable[[], tuple[Sheet, Any]], limits: ReadLimits, what:
         return outcome
     if isinstance(outcome, BaseException):
         raise outcome
-    timed_out = (os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGALRM, signal.SIGKILL)) or outcome == "late"
+    timed_out = (
+        os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGALRM, signal.SIGKILL)
+    ) or outcome == "late"
     if timed_out and time.monotonic() >= deadline - _GRACE - 1:
         cause = "it ran out of time"
     elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXIT_MEMORY:
@@ -105,9 +149,8 @@ def _signal_name(number: int) -> str:
 
 def _address_space() -> int:
     """The bytes of address space this process holds (the child starts with as much)."""
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm", "rb") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     return 0
 
 
@@ -117,6 +160,7 @@ def _child(call: Callable[[], tuple[Sheet, Any]], fd: int, budget: int, seconds:
     try:
         _child_setup(budget, seconds)
         with os.fdopen(fd, "wb", buffering=1 << 20) as pipe:
+            _CHILD["pipe"] = pipe
             try:
                 sheet, extra = call()
             except MemoryError:
@@ -139,6 +183,7 @@ def _child(call: Callable[[], tuple[Sheet, Any]], fd: int, budget: int, seconds:
 
 
 def _child_setup(budget: int, seconds: float) -> None:
+    gc.disable()  # a short life that makes a million lists: collections would only cost time
     for name in ("SIGTERM", "SIGHUP", "SIGINT", "SIGALRM", "SIGPIPE"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
@@ -179,15 +224,15 @@ def _send_rows(pipe: Any, rows: list[list[Any]]) -> None:
     if flat and text.count(_SEPARATOR) != len(flat) - 1:  # a cell holds the separator
         _send(pipe, _PICKLED_ROWS, pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
         return
-    head = pickle.dumps((widths, odd, len(flat)), protocol=pickle.HIGHEST_PROTOCOL)
-    body = text.encode("utf-8", "surrogatepass")
-    _send(pipe, _ROWS, struct.pack("<Q", len(head)) + head + body)
+    codec = "latin-1" if text.isascii() else "utf-8"  # ASCII: a copy each way
+    head = pickle.dumps((widths, odd, len(flat), codec), protocol=pickle.HIGHEST_PROTOCOL)
+    _send(pipe, _ROWS, struct.pack("<Q", len(head)) + head + text.encode(codec, "surrogatepass"))
 
 
 def _rows_of(payload: bytes) -> list[list[Any]]:
     (size,) = struct.unpack_from("<Q", payload)
-    widths, odd, cells = pickle.loads(payload[8 : 8 + size])
-    flat = payload[8 + size :].decode("utf-8", "surrogatepass").split(_SEPARATOR) if cells else []
+    widths, odd, cells, codec = pickle.loads(payload[8 : 8 + size])
+    flat = payload[8 + size :].decode(codec, "surrogatepass").split(_SEPARATOR) if cells else []
     for i, value in odd.items():
         flat[i] = value
     if widths and min(widths) == max(widths):
@@ -197,10 +242,22 @@ def _rows_of(payload: bytes) -> list[list[Any]]:
     return [flat[end - width : end] for end, width in zip(ends, widths)]
 
 
-def _receive(pipe: Any, deadline: float) -> tuple[Sheet, Any] | BaseException | str | None:
+def _receive(pipe: Any, deadline: float, notes: list[Any]) -> tuple[Sheet, Any] | BaseException | str | None:
     """The child's outcome: (sheet, extra), the error it raised, ``"late"`` (past the deadline) or ``None``
     (it ended without one)."""
     rows: list[list[Any]] = []
+    collecting = gc.isenabled()
+    gc.disable()  # a million new lists, none of them in a cycle
+    try:
+        return _frames(pipe, deadline, notes, rows)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _frames(
+    pipe: Any, deadline: float, notes: list[Any], rows: list[list[Any]]
+) -> tuple[Sheet, Any] | BaseException | str | None:
     while True:
         head = _read_exact(pipe, _FRAME.size, deadline)
         if head is None:
@@ -217,6 +274,8 @@ def _receive(pipe: Any, deadline: float) -> tuple[Sheet, Any] | BaseException | 
             sheet, extra = pickle.loads(payload)
             sheet.rows = rows
             return sheet, extra
+        elif kind == _NOTE:
+            notes.append(pickle.loads(payload))
         elif kind == _ERROR:
             error: BaseException = pickle.loads(payload)
             return error

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
+import io
 import os
 import stat
 import sys
@@ -55,16 +57,24 @@ class OutputFile:
         for other in protect:
             if other != "-" and Path(other).exists() and target.exists() and target.samefile(other):
                 raise InputError(f"{path}: the output would overwrite the input; choose another -o")
-        self._claim()
+        self._claim(protect)
         self._check_target()
 
-    def _claim(self) -> None:
+    def _claim(self, protect: Sequence[str]) -> None:
         if fcntl is None:
             return
-        lock_path = self.target.with_name(f".{self.target.name}.bleu-xl-lock")
+        lock_path = beside(self.target, ".bleu-xl-lock")
+        for other in protect:
+            if other != "-" and os.path.lexists(lock_path) and Path(other).exists() and lock_path.samefile(other):
+                raise InputError(f"{self.path}: the input is named like this output's lock file; rename one of them")
         held = hold_signals()  # the lock file is known to release() before a signal can stop the run
         try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+            fd = _open_lock(lock_path)
+            if fd is None:
+                raise InputError(
+                    f"{self.path}: {lock_path.name} is a file bleu-xl did not make, where it keeps this output's "
+                    "lock; move it away"
+                )
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -89,10 +99,11 @@ class OutputFile:
             raise InputError(f"{self.path}: already exists; use ", Setting("force", True), " to replace it")
 
     def release(self) -> None:
-        """Drop the lock and its file (only while holding it, so no other run's lock is removed)."""
+        """Drop the lock and its file (only while holding it, and only the file it opened, so no other run's lock
+        and no file put in its place is removed)."""
         if self._lock is not None:
             with contextlib.suppress(OSError):
-                if self._lock_path is not None:
+                if self._lock_path is not None and _same_file(self._lock, self._lock_path):
                     os.unlink(self._lock_path)
             os.close(self._lock)
             self._lock = None
@@ -111,7 +122,23 @@ class OutputFile:
     def open(self, *, binary: bool, encoding: str = "utf-8") -> Iterator[IO[Any]]:
         """A file to write the whole output to; it appears at the target only when the block completes."""
         if self.path == "-":
-            yield sys.stdout.buffer if binary else sys.stdout
+            if binary:
+                yield sys.stdout.buffer
+                return
+            # The data in the encoding asked for, whatever the terminal's locale says standard output is.
+            sys.stdout.flush()
+            out = io.TextIOWrapper(sys.stdout.buffer, encoding=encoding, errors="strict", newline="")
+            try:
+                yield out
+                out.flush()
+            except UnicodeEncodeError as exc:
+                raise InputError(
+                    f"standard output: a cell cannot be written in {encoding} ({exc.object[exc.start : exc.end]!r}); "
+                    "use ",
+                    Setting("encoding", "utf-8"),
+                ) from None
+            finally:
+                out.detach()
             return
         with self.open_path(encoding=encoding) as tmp:
             mode = {} if binary else {"encoding": encoding, "newline": "", "errors": "strict"}
@@ -123,7 +150,8 @@ class OutputFile:
         """A temporary path beside the target for a writer that opens files itself; renamed into place after."""
         held = hold_signals()  # a SIGTERM between creating the file and the try below would leave it behind
         try:
-            fd, tmp = tempfile.mkstemp(dir=self.target.parent, prefix=f".{self.target.name}.", suffix=".partial")
+            prefix = beside(self.target, ".XXXXXXXX.partial").name[: -len("XXXXXXXX.partial")]
+            fd, tmp = tempfile.mkstemp(dir=self.target.parent, prefix=prefix, suffix=".partial")
         except OSError as exc:
             release_signals(held)
             self.release()
@@ -152,6 +180,64 @@ class OutputFile:
             raise
         finally:
             self.release()
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):  # Windows: no pathconf; 255 characters there too
+        return 255
+
+
+def beside(target: Path, suffix: str) -> Path:
+    """The hidden file beside ``target`` that bleu-xl names ``.NAME`` + ``suffix`` (a lock, a temporary file);
+    when that is longer than a file name may be, NAME is cut and a digest of the whole name added, so that the
+    same target always gets the same name."""
+    name = f".{target.name}{suffix}"
+    limit = _name_max(target.parent)
+    encoded = os.fsencode(name)
+    if len(encoded) <= limit:
+        return target.with_name(name)
+    digest = "-" + hashlib.sha256(os.fsencode(target.name)).hexdigest()[:16]
+    room = limit - 1 - len(digest) - len(os.fsencode(suffix))
+    head = os.fsencode(target.name)[:room]
+    while head:  # never a character cut in two
+        try:
+            kept = os.fsdecode(head)
+            os.fsencode(kept)
+            break
+        except (UnicodeError, ValueError):
+            head = head[:-1]
+    return target.with_name(f".{os.fsdecode(head)}{digest}{suffix}")
+
+
+def _open_lock(path: Path) -> int | None:
+    """The lock file, made now or left by a run that died (an empty regular file); ``None`` when the name is
+    taken by anything else, which is never opened for writing nor removed."""
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        pass
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:  # gone meanwhile: make it
+        return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size or info.st_nlink != 1:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        held, there = os.fstat(fd), os.lstat(path)
+    except OSError:
+        return False
+    return (held.st_dev, held.st_ino) == (there.st_dev, there.st_ino)
 
 
 def holds_exactly(path: Path, content: bytes) -> bool:

@@ -10,6 +10,7 @@ bounded in bytes and parsed under the memory limit.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from ..table.sheet import InputError, Sheet, TableOptions
 from .bounded import memory_bound, run_bounded
 from .limits import DEFAULT_LIMITS, MAX_TEXT_BYTES, ReadLimits
 from .text_reader import parse_text
-from .workbook_reader import read_workbook, read_workbook_table
+from .workbook_reader import check_sheets, read_workbook, read_workbook_table
 
 __all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_input", "read_table"]
 
@@ -40,15 +41,14 @@ def display_name(path: str) -> str:
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _read_stdin(limits: ReadLimits) -> bytes:
+def _read_stdin() -> bytes:
     """Standard input, at most :data:`MAX_TEXT_BYTES` of it: past that, refused before the rest is read."""
-    chunks, size = [], 0
-    while chunk := sys.stdin.buffer.read(1 << 20):
-        size += len(chunk)
-        if size > MAX_TEXT_BYTES:
+    data = bytearray()
+    while chunk := sys.stdin.buffer.read1(1 << 20):
+        if len(data) + len(chunk) > MAX_TEXT_BYTES:
             raise InputError(f"standard input: refused: over {MAX_TEXT_BYTES >> 30} GiB of text")
-        chunks.append(chunk)
-    return b"".join(chunks)
+        data += chunk
+    return bytes(data)
 
 
 def _workbook(file: Path, shown: str, sheet: str | None) -> None:
@@ -111,9 +111,10 @@ def read_input(
     kind, file = _kind(path, sheet)
     shown = display_name(path)
     if kind == "workbook":
-        return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown)[0]
+        explain = functools.partial(check_sheets, file)
+        return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown, explain)[0]
     if kind == "stdin":
-        data = _read_stdin(limits)
+        data = _read_stdin()
         try:
             with memory_bound(limits):
                 rows, used, found = parse_text(data, delimiter or "\t", encoding)
@@ -127,7 +128,8 @@ def read_input(
             rows, used, found = parse_text(file.read_bytes(), delimiter, encoding)
     except InputError as exc:
         raise InputError(f"{shown}: ", *exc.parts) from None
-    return Sheet(file.name, rows, [file.name], encoding=used, delimiter=found)
+    name = display_name(file.name)
+    return Sheet(name, rows, [name], encoding=used, delimiter=found)
 
 
 def _is_encrypted_ooxml(file: Path) -> bool:
@@ -147,7 +149,7 @@ def read_table(
     once, in a process bounded by ``limits``."""
     kind, file = _kind(path, options.sheet)
     if kind == "workbook":
-        sheet, layout = run_bounded(lambda: read_workbook_table(file, options), limits, display_name(path))
-        return sheet, layout
+        explain = functools.partial(check_sheets, file)
+        return run_bounded(lambda: read_workbook_table(file, options), limits, display_name(path), explain)
     first = read_input(path, options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits)
     return find_table(first, lambda name: read_input(path, name), options)

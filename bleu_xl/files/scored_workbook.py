@@ -33,8 +33,10 @@ def write_cell(sheet: Worksheet, row: int, col: int, value: Any, number_format: 
         return
     if isinstance(value, bool):
         sheet.write_boolean(row, col, value)
-    elif isinstance(value, (int, float)):
+    elif isinstance(value, (int, float)) and math.isfinite(value):
         sheet.write_number(row, col, value, number_format)
+    elif isinstance(value, float):  # no cell holds inf or NaN: the text, as the Scores sheet and CSV write it
+        sheet.write_string(row, col, str(value))
     else:
         text = value if isinstance(value, str) else value.text if isinstance(value, CellError) else cell_text(value)
         sheet.write_string(row, col, (text or "")[:EXCEL_MAX_TEXT])

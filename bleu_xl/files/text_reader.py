@@ -17,7 +17,7 @@ from ..core.errors import Part, Setting
 from ..table.sheet import EXCEL_MAX_ROWS, InputError
 from .limits import MAX_CELLS
 
-__all__ = ["DELIMITERS", "decode_text", "parse_text", "sniff_delimiter"]
+__all__ = ["DELIMITERS", "decode_text", "parse_text", "sniff_delimiter", "text_codec"]
 
 DELIMITERS = (",", ";", "\t")
 SNIFF_CHARS = 65_536
@@ -32,13 +32,27 @@ def ansi_code_page() -> str:
     return "cp1252"
 
 
+def text_codec(encoding: str) -> str:
+    """The codec's name for a text encoding (``latin-1`` -> ``iso8859-1``); anything else, including codecs that
+    are not between text and bytes (``rot13``, ``hex``, ``zlib_codec``), is refused."""
+    try:
+        codec = codecs.lookup(encoding).name
+    except (LookupError, ValueError):
+        raise InputError(f"unknown encoding {encoding!r} (for example utf-8, cp1252, utf-16)") from None
+    try:
+        "".encode(codec)
+        b"".decode(codec)
+    except (LookupError, UnicodeError, TypeError, ValueError):
+        raise InputError(
+            f"{encoding!r} is not a text encoding (for example utf-8, cp1252, utf-16); check ", Setting("encoding")
+        ) from None
+    return codec
+
+
 def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     """The text and the encoding used: the given one, else UTF-8 (BOM or not), UTF-16, or the ANSI code page."""
     if encoding is not None:
-        try:
-            codec = codecs.lookup(encoding).name
-        except LookupError:
-            raise InputError(f"unknown encoding {encoding!r} (for example utf-8, cp1252, utf-16)") from None
+        codec = text_codec(encoding)
         if codec == "utf-8" and data.startswith(codecs.BOM_UTF8):
             codec = "utf-8-sig"
         return _decode(data, codec, f"not valid {encoding} text"), codec
@@ -62,6 +76,8 @@ def _decode(data: bytes, codec: str, *problem: Part) -> str:
         text = data.decode(codec)
     except UnicodeDecodeError as exc:
         raise InputError(*problem, f" (byte {exc.start:,})") from None
+    except UnicodeError:  # a codec that fails otherwise (idna's labels, punycode)
+        raise InputError(*problem) from None
     if "\x00" in text:
         raise InputError(*problem, ": it holds NUL characters, so it is not a text file")
     return text
@@ -99,6 +115,10 @@ def parse_text(data: bytes, delimiter: str | None, encoding: str | None = None) 
     width = 0
     try:
         for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            if len(row) > EXCEL_MAX_COLS:
+                raise InputError(
+                    f"refused: row {len(rows) + 1:,} has {len(row):,} fields, past Excel's {EXCEL_MAX_COLS:,}"
+                )
             rows.append(row)
             width = max(width, len(row))
             if len(rows) > EXCEL_MAX_ROWS + 1 or len(rows) * width > MAX_CELLS:

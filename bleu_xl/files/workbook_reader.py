@@ -15,7 +15,8 @@ import datetime as dt
 import faulthandler
 import os
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,10 @@ from ..core.errors import Setting
 from ..excel.cell_values import CellError
 from ..table.columns import Layout, find_table
 from ..table.sheet import InputError, Sheet, TableOptions
+from .bounded import in_child, note
 from .xlsx_check import FORMAT_SAMPLE_ROWS, Package, SheetScan, open_package, scan_sheet
 
-__all__ = ["Workbook", "read_workbook", "read_workbook_table"]
+__all__ = ["Workbook", "check_sheets", "read_workbook", "read_workbook_table"]
 
 
 @contextlib.contextmanager
@@ -57,8 +59,11 @@ def _quiet_native_stderr() -> Iterator[None]:
 
 
 def _reader_call(file: Path, call: Any) -> Any:
-    """Run a reader call; its exceptions and panics (a ``BaseException`` from pyo3) become one line."""
+    """Run a reader call; its exceptions and panics (a ``BaseException`` from pyo3) become one line. In the child
+    process the reader's standard error goes nowhere already; here it is silenced for the call."""
     try:
+        if in_child():
+            return call()
         with _quiet_native_stderr():
             return call()
     except Exception as exc:
@@ -69,6 +74,33 @@ def _reader_call(file: Path, call: Any) -> Any:
         if type(exc).__name__ != "PanicException":
             raise
         raise InputError(f"{file}: cannot read this workbook (the reader failed: {exc})") from None
+
+
+def _beside(file: Path, call: Callable[[], Any]) -> Callable[[], Any]:
+    """``call()`` started now: in a thread beside the checks when in the child process (the reader releases the
+    GIL, so both run at once, and a file the checks would refuse can only cost the child), else later, after
+    the checks. Returns the function that waits for its result."""
+    if not in_child():
+        return lambda: _reader_call(file, call)
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, _reader_call(file, call)))
+        except BaseException as exc:  # handed to the waiting thread, which raises it
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def wait() -> Any:
+        thread.join()
+        done, value = outcome[0]
+        if not done:
+            raise value
+        return value
+
+    return wait
 
 
 def _calamine_path(file: Path, handle: Any) -> str | None:
@@ -87,30 +119,41 @@ def _calamine_path(file: Path, handle: Any) -> str | None:
 
 
 class Workbook:
-    """A workbook checked as a whole and opened by calamine, whose sheets are read one at a time."""
+    """A workbook checked as a whole and opened by calamine, whose sheets are read one at a time. With ``reader``
+    off, only the checks run (to say why a read that died failed)."""
 
-    def __init__(self, file: Path) -> None:
+    def __init__(self, file: Path, *, reader: bool = True) -> None:
         self.file = file
         self.handle = open(file, "rb")  # noqa: SIM115 - closed by close()
+        self.book: Any = None
         try:
+            opened = _beside(file, self._open_reader) if reader else None
             self.package: Package = open_package(self.handle, file)
-            from python_calamine import CalamineWorkbook, SheetVisibleEnum  # fast Rust reader, only for workbooks
-
-            path = _calamine_path(file, self.handle)
-            if path is None:
-                self.handle.seek(0)
-                book = _reader_call(file, lambda: CalamineWorkbook.from_filelike(self.handle))
-            else:
-                book = _reader_call(file, lambda: CalamineWorkbook.from_path(path))
+            if opened is not None:
+                self.book = opened()
         except BaseException:
             self.close()
             raise
-        self.book = book
-        self.names: list[str] = list(book.sheet_names)
+        if self.book is None:
+            self.names = [sheet.name for sheet in self.package.sheets]
+            self.hidden = frozenset(s.name for s in self.package.sheets if s.state != "visible")
+            return
+        self.names: list[str] = list(self.book.sheet_names)
         if len(self.names) != len(self.package.sheets):
             self.close()
             raise InputError(f"{file}: refused: readers disagree on the sheets of this workbook")
-        self.hidden = frozenset(m.name for m in book.sheets_metadata if m.visible != SheetVisibleEnum.Visible)
+        from python_calamine import SheetVisibleEnum
+
+        self.hidden = frozenset(m.name for m in self.book.sheets_metadata if m.visible != SheetVisibleEnum.Visible)
+
+    def _open_reader(self) -> Any:
+        from python_calamine import CalamineWorkbook  # the fast Rust reader, loaded only for workbooks
+
+        path = _calamine_path(self.file, self.handle)
+        if path is None:
+            with open(self.file, "rb") as copy:
+                return CalamineWorkbook.from_filelike(copy)
+        return CalamineWorkbook.from_path(path)
 
     def close(self) -> None:
         with contextlib.suppress(AttributeError):
@@ -137,12 +180,15 @@ class Workbook:
         raise InputError(f"{self.file}: no sheet named {sheet!r}; sheets: {', '.join(names)}")
 
     def load(self, name: str) -> Sheet:
-        """One sheet, scanned then read: the scan's error cells put back, its hidden and totals rows kept."""
+        """One sheet, scanned and read: the scan's error cells put back, its hidden and totals rows kept."""
         index = self.names.index(name)
         if self.names.count(name) > 1:
             raise InputError(f"{self.file}: refused: two sheets are named {name!r}; readers would take either")
+        note(index)
+        parsed = _beside(self.file, lambda: self.book.get_sheet_by_name(name))
         scan = scan_sheet(self.package, self.package.sheets[index])
-        rows = _reader_call(self.file, lambda: self.book.get_sheet_by_name(name).to_python(skip_empty_area=False))
+        sheet = parsed()
+        rows = _reader_call(self.file, lambda: sheet.to_python(skip_empty_area=False))
         if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
             raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
         for (r, c), code in scan.errors.items():  # the reader gives error cells as blanks: put the error back
@@ -178,11 +224,24 @@ class Workbook:
                 style = scan.styles.get((r, c), 0)
                 number_format = styles.formats[style] if style < len(styles.formats) else 0
                 if number_format:  # General (0) needs nothing
-                    formats[c] = styles.codes.get(number_format, number_format) if number_format >= 164 else number_format
+                    formats[c] = (
+                        styles.codes.get(number_format, number_format) if number_format >= 164 else number_format
+                    )
         return formats
 
 
 _NUMBER_TYPES = (int, float, dt.date, dt.time, dt.timedelta)  # datetime is a date
+
+
+def check_sheets(file: Path, indexes: list[int]) -> None:
+    """The checks alone, of the package and of the sheets at ``indexes``: a refusal they raise is what made a
+    read fail."""
+    book = Workbook(file, reader=False)
+    try:
+        for index in indexes:
+            scan_sheet(book.package, book.package.sheets[index])
+    finally:
+        book.close()
 
 
 def read_workbook(file: Path, sheet: str | None) -> Sheet:

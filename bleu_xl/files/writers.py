@@ -101,14 +101,20 @@ def displayed(value: Any) -> Any:
 
 
 def json_value(value: Any) -> Any:
-    """A cell for JSON: numbers (integers without ``.0``), booleans, text, dates as ISO text, blanks as null."""
+    """A cell for JSON: numbers (integers without ``.0``), booleans, text, dates as ISO text, blanks as null.
+
+    JSON has no infinity and no NaN: such a number is written as the text CSV shows (``"inf"``, ``"-inf"``,
+    ``"nan"``), not as ``null``, which is a blank here."""
     if value is None or value == "":
         return None
     if isinstance(value, (bool, str)):
         return value
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
     return displayed(value)
 
 
 def write_json_lines(out: IO[str], header: list[str], rows: Iterator[list[Any]]) -> None:
     for row in rows:
-        out.write(json.dumps({k: json_value(v) for k, v in zip(header, row)}, ensure_ascii=False) + "\n")
+        line = json.dumps({k: json_value(v) for k, v in zip(header, row)}, ensure_ascii=False, allow_nan=False)
+        out.write(line + "\n")

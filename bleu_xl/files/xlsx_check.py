@@ -92,7 +92,7 @@ _NAMES = {
 #: expat's table of interned names, seeded so that it hands out these very objects (the handlers compare them by
 #: identity) and gives the strict namespace's names as the transitional ones.
 _INTERN = {f"{ns} {local}": name for ns in (MAIN, _STRICT_MAIN) for local, name in _NAMES.items()}
-_C, _ROW, _V, _F, _IS = _NAMES["c"], _NAMES["row"], _NAMES["v"], _NAMES["f"], _NAMES["is"]
+_C, _ROW, _V, _F, _IS, _T = _NAMES["c"], _NAMES["row"], _NAMES["v"], _NAMES["f"], _NAMES["is"], _NAMES["t"]
 _SHEET_DATA, _COLS, _COL, _TABLE_PART = _NAMES["sheetData"], _NAMES["cols"], _NAMES["col"], _NAMES["tablePart"]
 #: Local names calamine (which ignores namespaces) acts on in a worksheet, anywhere and inside the cells: outside
 #: SpreadsheetML's namespace, such an element would be read by calamine and be nothing to an XML reader.
@@ -326,7 +326,8 @@ def _parse(package: Package, lower: str, parser: Any, *, prolog_only: bool = Fal
         except expat.ExpatError as exc:
             if prolog_only:  # a part nobody reads: only its DTD matters
                 return
-            raise _Refused(f"is not well-formed XML ({expat.errors.messages.get(exc.code, exc)}, line {exc.lineno})")
+            message = expat.errors.messages.get(exc.code, str(exc))
+            raise _Refused(f"is not well-formed XML ({message}, line {exc.lineno})") from None
     except _Refused as exc:
         raise InputError(f"{package.file}: refused: {info.filename} {exc}") from None
 
@@ -346,8 +347,7 @@ def _read_rels(package: Package, name: str, *, base: str) -> dict[str, tuple[str
     relationship = f"{_RELS} Relationship"
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        namespace, local = _local(tag)
-        if local == "Relationship" and tag != relationship:
+        if _local(tag)[1] == "Relationship" and tag != relationship:
             raise _Refused("has a Relationship outside the relationships namespace")
         if tag != relationship:
             return
@@ -675,7 +675,7 @@ class _SheetHandlers:
                     last = "f"
                 elif not in_is:
                     raise _Refused(f"has a cell holding an element readers do not expect ({_local(name)[1]!r})")
-                elif _local(name)[0] not in (MAIN, _STRICT_MAIN):
+                elif name is not _T and _local(name)[0] not in (MAIN, _STRICT_MAIN):
                     raise _Refused("has markup outside SpreadsheetML's namespace inside a cell")
                 return
             if name is _ROW:
@@ -706,7 +706,9 @@ class _SheetHandlers:
                 table_ids.extend([v for k, v in attrs.items() if k.endswith(" id")][:1])
             else:
                 namespace, local = _local(name)
-                if namespace not in (MAIN, _STRICT_MAIN) and (local in _SHEET_NAMES or in_data and local in _CELL_NAMES):
+                if namespace not in (MAIN, _STRICT_MAIN) and (
+                    local in _SHEET_NAMES or (in_data and local in _CELL_NAMES)
+                ):
                     raise _Refused(f"has an element {local!r} outside SpreadsheetML's namespace")
 
         def end(name: str) -> None:
@@ -831,10 +833,9 @@ def _totals_rows(package: Package, sheet: str, table_ids: list[str]) -> set[int]
             raise InputError(f"{package.file}: refused: a table of {sheet} ({rel_id!r}) is missing")
         found: list[tuple[str, str]] = []
         parser = _parser()
-        table = _NAMES["table"]
 
         def start(tag: str, attrs: dict[str, str], found: list[tuple[str, str]] = found) -> None:
-            if tag is table and not found:
+            if tag is _NAMES["table"] and not found:
                 found.append((attrs.get("ref", ""), attrs.get("totalsRowCount", "0")))
             raise _Stop
 

@@ -1,7 +1,9 @@
 """The process pool that scores a large table on every core, and the workers' handling of signals.
 
 On Linux the workers are forked: each reads its slice of the items from its copy of the parent's memory, so
-only the results travel back through a pipe. Elsewhere each slice is sent to a worker.
+only the results travel back through a pipe. Elsewhere each slice is sent to a worker. A worker that dies (the
+system's out-of-memory killer, ``kill -9``) ends the run with :class:`WorkerLost` instead of a wait for a result
+that never comes.
 """
 
 from __future__ import annotations
@@ -13,11 +15,19 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["map_chunks"]
+__all__ = ["WorkerLost", "map_chunks"]
+
+
+class WorkerLost(BleuXlError):
+    """A worker process died while scoring (killed by the system or a signal): the run stops, writing nothing."""
+
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -61,7 +71,7 @@ def map_chunks(
     processes (by default one per core). ``fn`` must be a module-level function.
 
     The pool is terminated when the caller stops for any reason (an error, Ctrl-C, a termination signal turned
-    into an exception), so no worker is left behind.
+    into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`.
     """
     global _SHARED
     workers = workers or os.cpu_count() or 1
@@ -73,10 +83,36 @@ def map_chunks(
     else:
         context, run = multiprocessing.get_context(), _run_sent
         tasks = [(fn, items[a:b], args) for a, b in bounds]
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
+    finished = False
     try:
-        with context.Pool(workers, initializer=_worker_setup) as pool:  # leaving it terminates the workers
-            yield from pool.imap(run, tasks)
-            pool.close()
-            pool.join()
+        for future in [pool.submit(run, task) for task in tasks]:
+            yield future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise WorkerLost(
+            "a scoring process was killed (by the system, perhaps for lack of memory, or by a signal); "
+            "nothing was written"
+        ) from None
     finally:
         _SHARED = ()
+        _stop(pool, finished)
+
+
+def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """Let the workers end when every result came; otherwise terminate them now."""
+    if finished:
+        pool.shutdown(wait=True)
+        return
+    pool.shutdown(wait=False, cancel_futures=True)
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError, AttributeError):
+            process.join(5)

@@ -102,11 +102,14 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     "Notes (3)", never a name another column already has."""
     taken = set(names)
     seen: set[str] = set()
-    distinct = []
+    following: dict[str, int] = {}  # the number to try next for a name: each is tried once, so 16,384 equal names
+    distinct = []  # take linear time
     for name in names:
-        unique, number = name, 2
+        unique, number = name, following.get(name, 2)
         while unique in seen or (unique != name and unique in taken):
             unique, number = f"{name} ({number})", number + 1
+        if unique != name:
+            following[name] = number
         seen.add(unique)
         distinct.append(unique)
     return distinct

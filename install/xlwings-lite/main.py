@@ -1338,6 +1338,7 @@ Standard library only (the Lite bundle embeds it).
 from __future__ import annotations
 
 import functools
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
@@ -1400,7 +1401,7 @@ T = TypeVar("T")
 
 BLANK = Blank()
 REFERENCE_CACHE_SIZE = 4096
-REFERENCE_CACHE_CHARACTERS = 2_000_000  # at most ~350 MiB of CJK statistics, far less for words
+REFERENCE_CACHE_BYTES = 256 * 2**20  # the memory the prepared references hold, as held_size counts it
 EXCEL_MAX_COLUMNS = 16_384
 
 #: One reference set as a row of cells gives it: its texts, the first error among them, or ``None`` (all blank).
@@ -1491,15 +1492,28 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[Pair], tuple[int, int]
     raise CellProblem(f"ranges differ in shape ({rr}x{rc} vs {cr}x{cc})")
 
 
+def held_size(texts: tuple[str, ...], prepared: References) -> int:
+    \"\"\"The bytes a cached reference set holds: its texts, its tokens and its n-gram tables (each table and its
+    tuples; the tuples share the tokens' strings). At least what the objects really take: a 32,767-character CJK
+    reference prepared to the 9-grams holds about 34 MiB, 50 times what it holds to the bigrams.\"\"\"
+    size = sum(map(sys.getsizeof, texts)) + sys.getsizeof(prepared.tokens)
+    for words in prepared.tokens:
+        size += sys.getsizeof(words) + sum(map(sys.getsizeof, words))
+    empty = sys.getsizeof(())
+    for n, counts in enumerate(prepared.max_counts, start=1):
+        size += sys.getsizeof(counts) + len(counts) * (empty + 8 * n)
+    return size
+
+
 class ReferenceCache:
     \"\"\"Prepared references by reference set and order, the least recently used dropped first, bounded by their
-    number and by the characters they hold: a 32,767-character CJK reference takes 5.7 MiB prepared, so 4,096
-    of them would hold 23 GiB. A reference set larger than the whole budget is prepared and not kept.\"\"\"
+    number and by the memory they hold (:func:`held_size`, in bytes). A reference set larger than the whole
+    budget is prepared and not kept.\"\"\"
 
-    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, characters: int = REFERENCE_CACHE_CHARACTERS) -> None:
-        self.entries, self.characters = entries, characters
+    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, limit: int = REFERENCE_CACHE_BYTES) -> None:
+        self.entries, self.limit = entries, limit
         self.held: OrderedDict[tuple[tuple[str, ...], int], tuple[References, int]] = OrderedDict()
-        self.size = 0  # characters held
+        self.size = 0  # bytes held
         self.hits = self.misses = 0
 
     def __call__(self, texts: tuple[str, ...], max_n: int) -> References:
@@ -1510,11 +1524,11 @@ class ReferenceCache:
             return self.held[key][0]
         self.misses += 1
         prepared = References(texts, max_n)  # BleuError for a reference with no words: nothing kept
-        size = sum(map(len, texts))
-        if size <= self.characters:
+        size = held_size(texts, prepared)
+        if size <= self.limit:
             self.held[key] = prepared, size
             self.size += size
-            while len(self.held) > self.entries or self.size > self.characters:
+            while len(self.held) > self.entries or self.size > self.limit:
                 self.size -= self.held.popitem(last=False)[1][1]
         return prepared
 
