@@ -115,10 +115,6 @@ def parse_text(data: bytes, delimiter: str | None, encoding: str | None = None) 
     width = 0
     try:
         for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
-            if len(row) > EXCEL_MAX_COLS:
-                raise InputError(
-                    f"refused: row {len(rows) + 1:,} has {len(row):,} fields, past Excel's {EXCEL_MAX_COLS:,}"
-                )
             rows.append(row)
             width = max(width, len(row))
             if len(rows) > EXCEL_MAX_ROWS + 1 or len(rows) * width > MAX_CELLS:

@@ -31,7 +31,8 @@ def workbook_xml(*sheets: tuple[str, str], extra: str = "") -> str:
 
 
 def sheet_xml(cells: str, head: str = "", tail: str = "", namespaces: str = "") -> str:
-    return f'{HEAD}<worksheet xmlns="{MAIN_NS}" xmlns:r="{REL_NS}"{namespaces}>{head}<sheetData>{cells}</sheetData>{tail}</worksheet>'
+    root = f'<worksheet xmlns="{MAIN_NS}" xmlns:r="{REL_NS}"{namespaces}>'
+    return f"{HEAD}{root}{head}<sheetData>{cells}</sheetData>{tail}</worksheet>"
 
 
 def text_cell(ref: str, text: str) -> str:
