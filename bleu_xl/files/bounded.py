@@ -114,7 +114,8 @@ def _run_child(
         os.close(read_end)
         _child(call, write_end, budget, limits.seconds)
     os.close(write_end)
-    deadline = time.monotonic() + limits.seconds + _GRACE
+    started = time.monotonic()
+    deadline = started + limits.seconds + _GRACE
     try:
         with os.fdopen(read_end, "rb", buffering=0) as pipe:
             outcome = _receive(pipe, deadline, notes)
@@ -126,15 +127,16 @@ def _run_child(
         return outcome
     if isinstance(outcome, BaseException):
         raise outcome
-    timed_out = (
-        os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGALRM, signal.SIGKILL)
-    ) or outcome == "late"
-    if timed_out and time.monotonic() >= deadline - _GRACE - 1:
+    stopped_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    out_of_time = time.monotonic() >= started + limits.seconds
+    if outcome == "late" or stopped_by == signal.SIGALRM or (stopped_by == signal.SIGKILL and out_of_time):
         cause = "it ran out of time"
     elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXIT_MEMORY:
         cause = "it ran out of memory"
-    elif os.WIFSIGNALED(status):
-        cause = f"the reader was stopped by {_signal_name(os.WTERMSIG(status))}"
+    elif stopped_by == signal.SIGKILL:
+        cause = "the reader was killed, perhaps by the system for lack of memory"
+    elif stopped_by is not None:
+        cause = f"the reader ran out of memory or crashed ({_signal_name(stopped_by)})"
     else:
         cause = "the reader failed"
     raise ReaderFailed(*_limits_message(what, limits, cause))

@@ -721,6 +721,8 @@ class _SheetHandlers:
                 row, col = cell
                 col_index = col + 1
                 if last:  # a cell without children is blank: the reader leaves it out of its grid
+                    if (errors or uncached) and (cell in errors or cell in uncached):
+                        raise _Refused(f"has two cells at {column_letter(col)}{row + 1}; readers would take either")
                     if row > max_row:
                         max_row = row
                     if col > max_col:

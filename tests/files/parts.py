@@ -3,9 +3,12 @@ tests/cli)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 import zipfile
 from pathlib import Path
+from typing import Any
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -70,9 +73,34 @@ def write(path: Path, members: dict[str, str | bytes] | list[tuple[str, str | by
         warnings.simplefilter("ignore")  # a duplicate name is the point of some tests
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, data in items:
-                archive.writestr(zipfile.ZipInfo(name), data.encode() if isinstance(data, str) else data)
+                info = zipfile.ZipInfo(name)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, data.encode() if isinstance(data, str) else data)
     return path
 
 
 def workbook(path: Path, cells: str = "", **overrides: str | bytes | None) -> Path:
     return write(path, parts(cells, **overrides))
+
+
+COMMAND = [sys.executable, "-m", "bleu_xl.cli"]
+
+
+def run_process(*args: str, **kwargs: Any) -> subprocess.CompletedProcess:
+    """The real command in a child process: nothing it meets can take the tests with it."""
+    kwargs.setdefault("timeout", 120)
+    return subprocess.run([*COMMAND, *args], capture_output=True, text=True, **kwargs)
+
+
+def one_line_refusal(done: subprocess.CompletedProcess) -> str:
+    """The refusal's line: exit code 2, one line (after at most the line naming the columns), no traceback."""
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.splitlines()
+    assert lines and lines[-1].startswith("bleu-xl: error: ") and len(lines) <= 2, lines
+    assert "Traceback" not in done.stderr and "panicked" not in done.stderr, done.stderr
+    return lines[-1]
+
+
+def listing(folder: Path) -> list[str]:
+    """The names in a folder, hidden ones too: no lock file, no temporary file may stay."""
+    return sorted(p.name for p in folder.iterdir())

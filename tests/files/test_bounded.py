@@ -1,0 +1,192 @@
+"""The reader runs where the operating system bounds it: whatever happens in the child process is one line here,
+the parent never waits past the deadline, nothing is left behind, and what the child read arrives whole (issue 24,
+rows 3-5)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleu_xl.core.errors import Setting
+from bleu_xl.excel.cell_values import CellError
+from bleu_xl.files import bounded
+from bleu_xl.files.limits import ReadLimits
+from bleu_xl.table.columns import ColumnNotFound
+from bleu_xl.table.sheet import InputError, Sheet
+
+LIMITS = ReadLimits(memory=300 * 10**6, seconds=20)
+
+
+def children() -> set[int]:
+    """This process's living children (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid() and fields[0] != "Z":
+                found.add(int(entry.name))
+    return found
+
+
+def run(call: Any, limits: ReadLimits = LIMITS, explain: Any = None) -> tuple[Sheet, Any]:
+    before = children()
+    try:
+        return bounded.run_bounded(call, limits, "book.xlsx", explain)
+    finally:
+        assert children() <= before  # the child is reaped, whatever happened
+
+
+CELLS = st.one_of(
+    st.text(max_size=30),
+    st.text(st.sampled_from(["a", "\x00", "\ud800", "\udcff", "é", "\U0001f600"]), max_size=8),  # NUL, surrogates
+    st.floats(allow_nan=False),
+    st.integers(-(2**62), 2**62),
+    st.booleans(),
+    st.none(),
+    st.sampled_from([CellError("#N/A"), CellError("#DIV/0!")]),
+    st.datetimes(),
+    st.dates(),
+    st.times(),
+    st.timedeltas(),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(CELLS, max_size=6), max_size=40), st.integers(1, 7))
+def test_the_rows_arrive_whole(rows: list[list[Any]], chunk: int) -> None:
+    original = bounded.ROWS_PER_CHUNK
+    bounded.ROWS_PER_CHUNK = chunk  # several chunks, some of them mixed, some of one width
+    try:
+        sheet, extra = run(lambda: (Sheet("S", [list(r) for r in rows], ["S"], hidden_rows=frozenset({2})), {"x": 1}))
+    finally:
+        bounded.ROWS_PER_CHUNK = original
+    assert sheet.rows == rows and sheet.hidden_rows == {2} and extra == {"x": 1}
+    assert [[type(v) for v in row] for row in sheet.rows] == [[type(v) for v in row] for row in rows]
+
+
+def test_nan_and_infinities_arrive_as_they_left() -> None:
+    sheet, _ = run(lambda: (Sheet("S", [[math.nan, math.inf, -math.inf, "x"]], ["S"]), None))
+    assert math.isnan(sheet.rows[0][0]) and sheet.rows[0][1:] == [math.inf, -math.inf, "x"]
+
+
+def test_a_million_text_cells_arrive_quickly() -> None:
+    rows = [[f"reference text {i}", f"candidate {i} é"] for i in range(200_000)]
+    start = time.perf_counter()
+    sheet, _ = run(lambda: (Sheet("S", rows, ["S"]), None))
+    assert sheet.rows == rows
+    assert time.perf_counter() - start < 10
+
+
+def test_errors_raised_in_the_child_are_raised_here_as_they_were() -> None:
+    def refuse() -> tuple[Sheet, Any]:
+        raise InputError("book.xlsx: refused: look at ", Setting("sheet", "Pairs"))
+
+    with pytest.raises(InputError) as raised:
+        run(refuse)
+    assert raised.value.parts == ("book.xlsx: refused: look at ", Setting("sheet", "Pairs"))
+
+    def missing() -> tuple[Sheet, Any]:
+        raise ColumnNotFound("Pairs", "candidate", "Candidat", ["Candidate"])
+
+    with pytest.raises(ColumnNotFound) as column:
+        run(missing)
+    assert column.value.close_match == "Candidate" and "did you mean 'Candidate'" in str(column.value)
+
+
+def test_a_bug_in_the_child_is_an_internal_error_not_a_refusal() -> None:
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        run(lambda: (1 / 0, None))
+
+
+def abort() -> tuple[Sheet, Any]:
+    os.abort()  # as the Rust reader does when an allocation fails
+
+
+def test_an_abort_is_one_line() -> None:
+    with pytest.raises(bounded.ReaderFailed) as failed:
+        run(abort)
+    message = failed.value.render()
+    assert message.startswith("book.xlsx: cannot read this workbook within 300 MB / 20 s (")
+    assert "SIGABRT" in message and "allow more with read_memory or read_time" in message
+
+
+def test_memory_past_the_limit_is_one_line() -> None:
+    def greedy() -> tuple[Sheet, Any]:
+        hoard = [bytearray(50 * 10**6) for _ in range(20)]  # 1 GB, past the 300 MB allowed
+        return Sheet("S", [[len(hoard)]], ["S"]), None
+
+    with pytest.raises(bounded.ReaderFailed, match="it ran out of memory"):
+        run(greedy)
+
+
+def test_the_deadline_holds_and_the_parent_does_not_wait_past_it() -> None:
+    def slow() -> tuple[Sheet, Any]:
+        time.sleep(60)
+        return Sheet("S", [], ["S"]), None
+
+    start = time.monotonic()
+    with pytest.raises(bounded.ReaderFailed, match="it ran out of time"):
+        run(slow, ReadLimits(memory=LIMITS.memory, seconds=0.5))
+    assert time.monotonic() - start < 5
+
+
+def test_a_child_deaf_to_its_alarm_is_killed_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "_GRACE", 0.5)
+
+    def deaf() -> tuple[Sheet, Any]:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(60)
+        return Sheet("S", [], ["S"]), None
+
+    start = time.monotonic()
+    with pytest.raises(bounded.ReaderFailed, match="it ran out of time"):
+        run(deaf, ReadLimits(memory=LIMITS.memory, seconds=0.5))
+    assert time.monotonic() - start < 5
+
+
+def test_the_checks_alone_explain_a_reader_that_died() -> None:
+    seen: list[Any] = []
+
+    def read() -> tuple[Sheet, Any]:
+        bounded.note(3)
+        os.abort()
+
+    def explain(notes: list[Any]) -> None:
+        seen.append(notes)  # in the second child: not seen here
+        raise InputError(f"book.xlsx: refused: sheet {notes} has cells past the grid")
+
+    with pytest.raises(InputError, match=r"sheet \[3\] has cells past the grid"):
+        run(read, explain=explain)
+    assert seen == []
+    with pytest.raises(bounded.ReaderFailed):  # checks that pass: the limits are the answer
+        run(read, explain=lambda notes: None)
+
+
+def test_text_is_parsed_under_the_memory_limit() -> None:
+    message = r"cannot read this file within 100 MB \(allow more with read_memory\)"
+    with pytest.raises(InputError, match=message), bounded.memory_bound(ReadLimits(memory=100 * 10**6)):
+        [",".join(["a"] * 1000) for _ in range(200_000)]  # 200 MB of text
+    assert len(bytearray(400 * 10**6)) == 400 * 10**6  # the limit is lifted after
+
+
+def test_in_this_process_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    sheet, extra = bounded.run_bounded(lambda: (Sheet("S", [[os.getpid()]], ["S"]), 1), ReadLimits(isolate=False), "x")
+    assert sheet.rows == [[os.getpid()]] and extra == 1
+
+
+def test_dates_survive() -> None:
+    when = dt.datetime(2026, 3, 1, 12, 30)
+    sheet, _ = run(lambda: (Sheet("S", [[when, when.date(), when.time(), dt.timedelta(hours=30)]], ["S"]), None))
+    assert sheet.rows == [[when, when.date(), when.time(), dt.timedelta(hours=30)]]
