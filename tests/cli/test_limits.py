@@ -1,0 +1,116 @@
+"""Limits that hold whatever the input: standard input and single lines are bounded like files, a killed worker ends
+the run, and the files that made scans quadratic take about the time of plain ones (issue 24, rows 7, 8 and 9)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import xlsxwriter
+
+from benchmarks.synthetic import make_pairs
+from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
+
+
+def test_endless_standard_input_stops_at_the_text_limit() -> None:
+    """Row 8: ``yes 'Reference<TAB>Candidate' | bleu-xl score -`` once took all the memory there was."""
+    yes = subprocess.Popen(["yes", "Reference\tCandidate"], stdout=subprocess.PIPE)
+    try:
+        done = subprocess.run([*COMMAND, "score", "-"], stdin=yes.stdout, capture_output=True, text=True, timeout=120)
+    finally:
+        yes.kill()
+        yes.wait()
+    assert one_line_refusal(done) == "bleu-xl: error: standard input: refused: over 1 GiB of text"
+
+
+def test_one_enormous_line_stops_at_the_memory_limit(tmp_path: Path) -> None:
+    """Row 8: one line of commas is as many cells; its row alone would take many times the file's size."""
+    path = tmp_path / "commas.csv"
+    path.write_bytes(b"," * 40_000_000 + b"\n")
+    message = one_line_refusal(run_process("score", str(path), "--read-memory", "150MB", "-o", str(tmp_path / "o.csv")))
+    assert message.endswith("commas.csv: cannot read this file within 150 MB (allow more with --read-memory)")
+    assert listing(tmp_path) == ["commas.csv"]
+
+
+def long_input(folder: Path, rows: int) -> Path:
+    source = folder / "long.csv"
+    with source.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["Reference", "Candidate"])
+        writer.writerows((ref, cand or "x") for ref, cand in make_pairs(rows, seed=4))
+    return source
+
+
+def workers_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def test_a_killed_worker_ends_the_run_in_one_line(tmp_path: Path) -> None:
+    """Row 9: a worker killed by the out-of-memory killer or ``kill -9`` left the run waiting for ever."""
+    source = long_input(tmp_path, 150_000)
+    process = subprocess.Popen(
+        [*COMMAND, "score", str(source), "-o", str(tmp_path / "out.xlsx"), "-q"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not (workers := workers_of(process.pid)) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    assert workers, "the run never started its worker pool"
+    os.kill(workers[0], signal.SIGKILL)
+    stderr = process.communicate(timeout=60)[1]
+    assert process.returncode == 2, stderr
+    assert stderr.splitlines()[-1] == (
+        "bleu-xl: error: a scoring process was killed (by the system, perhaps for lack of memory, or by a "
+        "signal); nothing was written"
+    )
+    assert listing(tmp_path) == ["long.csv"]
+
+
+def seconds(*args: str) -> float:
+    start = time.perf_counter()
+    done = run_process(*args)
+    assert done.returncode == 0, done.stderr
+    return time.perf_counter() - start
+
+
+def test_sixteen_thousand_equal_headers_take_no_longer_than_two_columns(tmp_path: Path) -> None:
+    """Row 7: 16,384 headers named alike were renamed in quadratic time."""
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(["Reference", "Candidate"] + ["x"] * 16_382) + "\n" + ",".join(["a b"] * 16_384) + "\n")
+    plain = tmp_path / "plain.csv"
+    plain.write_text("Reference,Candidate\n" + "a b,a b\n" * (wide.stat().st_size // 8))
+    assert (
+        seconds("score", str(wide), "-o", str(tmp_path / "w.json"))
+        < 2 * seconds("score", str(plain), "-o", str(tmp_path / "p.json")) + 1
+    )
+
+
+def test_a_cover_page_fallback_over_300_sheets_reads_each_sheet_once(tmp_path: Path) -> None:
+    """Row 7: each sheet passed over was opened and scanned again with the whole workbook."""
+    path = tmp_path / "covers.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    for i in range(299):
+        sheet = book.add_worksheet(f"Cover {i}")
+        for r in range(20):
+            sheet.write_string(r, 0, f"notes line {r} of cover {i}")
+    book.add_worksheet("Pairs").write_row(0, 0, ["Reference", "Candidate"])
+    book.worksheets()[-1].write_row(1, 0, ["a b c", "a b"])
+    book.close()
+    fallback = seconds("score", str(path), "-o", str(tmp_path / "f.json"))
+    named = seconds("score", str(path), "--sheet", "Pairs", "-o", str(tmp_path / "n.json"))
+    assert fallback < 4 * named + 1

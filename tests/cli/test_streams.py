@@ -1,0 +1,158 @@
+"""The command's streams and arguments in any state and locale: closed standard streams, a standard output that is
+not UTF-8, arguments Python could not decode, encodings that are not text, numbers JSON cannot hold (issue 24,
+rows 10, 13 and 14)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from bleu_xl import score
+from tests.files import parts
+from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
+
+PT_REF = "Entrega rápida hoje"
+PT_CAND = "Entrega rápida hoje mesmo"
+POSIX = {**{k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}, "LC_ALL": "POSIX", "PYTHONUTF8": "0"}
+
+
+def csv_input(folder: Path) -> Path:
+    path = folder / "pt.csv"
+    path.write_text(f"Reference,Candidate\n{PT_REF},{PT_CAND}\n", encoding="utf-8")
+    return path
+
+
+def with_closed(fd: int, *args: str) -> subprocess.CompletedProcess:
+    """The command started with standard output (1) or error (2) closed, as ``1>&-`` / ``2>&-`` do."""
+    return subprocess.run(
+        [*COMMAND, *args],
+        stdout=None if fd == 1 else subprocess.PIPE,
+        stderr=None if fd == 2 else subprocess.PIPE,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(fd),
+    )
+
+
+def test_with_standard_error_closed_a_refusal_is_exit_2_and_a_run_completes(tmp_path: Path) -> None:
+    source = csv_input(tmp_path)
+    done = with_closed(2, "score", str(tmp_path / "missing.csv"))
+    assert done.returncode == 2
+    done = with_closed(2, "score", str(source), "-o", str(tmp_path / "out.csv"))
+    assert done.returncode == 0
+    assert listing(tmp_path) == ["out.csv", "pt.csv"]  # nothing written where standard error was
+    assert (tmp_path / "out.csv").read_text(encoding="utf-8-sig").startswith('"Reference","Candidate"')
+
+
+def test_with_standard_output_closed_writing_to_it_is_refused(tmp_path: Path) -> None:
+    done = with_closed(1, "score", str(csv_input(tmp_path)), "-o", "-")
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        == "bleu-xl: error: standard output is closed: nothing could be written; give a file with -o"
+    )
+
+
+def test_a_standard_output_that_is_not_utf8_gets_the_data_in_utf8(tmp_path: Path) -> None:
+    source = csv_input(tmp_path)
+    done = subprocess.run([*COMMAND, "score", str(source), "-o", "-"], capture_output=True, env=POSIX, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert PT_REF.encode() in done.stdout  # the data, in UTF-8 (the summary after it, escaped for the terminal)
+    assert b"Traceback" not in done.stderr and b"internal error" not in done.stderr
+    done = subprocess.run(
+        [*COMMAND, "score", str(source), "-o", str(tmp_path / "o.xlsx")], capture_output=True, env=POSIX, timeout=120
+    )
+    assert done.returncode == 0 and b"r\\xe1pida" in done.stdout  # the summary, escaped
+
+
+def test_arguments_python_kept_as_surrogates_are_decoded_not_split(tmp_path: Path) -> None:
+    """Row 14: in the POSIX locale without UTF-8 mode, "rápida" reaches Python as r, two surrogates, pida."""
+    source = csv_input(tmp_path)
+    done = subprocess.run(
+        [*COMMAND, "score", str(source), "--reference", PT_REF, "--format", "json", "-o", "-", "-q"],
+        capture_output=True,
+        env=POSIX,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["BLEU-2"] == score(PT_REF, PT_CAND).bleu
+    latin1 = subprocess.run(
+        [*COMMAND, "score", str(source), "--reference", b"r\xe9sum\xe9"], capture_output=True, text=True, timeout=120
+    )
+    assert "'r\\\\xe9sum\\\\xe9' is not UTF-8 text; check --reference" in one_line_refusal(latin1)
+
+
+@pytest.mark.parametrize("codec", ["rot13", "hex", "zlib_codec", "base64"])
+def test_only_text_encodings_are_accepted(tmp_path: Path, codec: str) -> None:
+    source = csv_input(tmp_path)
+    message = one_line_refusal(run_process("score", str(source), "--encoding", codec, "-o", str(tmp_path / "o.csv")))
+    assert f"{codec!r} is not a text encoding" in message and "--encoding" in message
+    book = parts.workbook(tmp_path / "book.xlsx")  # a workbook's CSV output too
+    assert "is not a text encoding" in one_line_refusal(
+        run_process("score", str(book), "--encoding", codec, "-o", str(tmp_path / "o.csv"))
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["book.xlsx", "pt.csv"]
+
+
+def infinite_workbook(path: Path) -> Path:
+    header = "".join(
+        parts.text_cell(f"{c}1", t) for c, t in zip("ABCD", ["Reference", "Candidate A", "Candidate B", "Num"])
+    )
+    rows = [f'<row r="1">{header}</row>']
+    texts = [
+        ("the cat sat", "the cat", "the cat sat"),
+        ("the dog ran", "a dog", "the dog ran"),
+        ("x y z", "x y", "x z"),
+    ]
+    for r, (number, row) in enumerate(zip(["1e999", "NaN", "-inf"], texts), start=2):
+        cells = "".join(parts.text_cell(f"{c}{r}", t) for c, t in zip("ABC", row))
+        rows.append(f'<row r="{r}">{cells}<c r="D{r}"><v>{number}</v></c></row>')
+    return parts.workbook(path, "".join(rows))
+
+
+def test_json_holds_no_infinity_and_no_nan(tmp_path: Path) -> None:
+    """Row 13: JSON has no such numbers: they are written as the text CSV shows."""
+    book = infinite_workbook(tmp_path / "inf.xlsx")
+    for name in ("o.json", "o.jsonl"):
+        done = run_process(
+            "score", str(book), "--candidate-col", "B", "--reference-col", "A", "-o", str(tmp_path / name)
+        )
+        assert done.returncode == 0, done.stderr
+
+        def strict(constant: str) -> None:
+            raise AssertionError(f"{constant} is not JSON")
+
+        lines = (tmp_path / name).read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line, parse_constant=strict)["Num"] for line in lines] == ["inf", "nan", "-inf"]
+
+
+def test_compare_writes_a_workbook_whatever_the_numbers(tmp_path: Path) -> None:
+    book = infinite_workbook(tmp_path / "inf.xlsx")
+    out = tmp_path / "compare.xlsx"
+    done = run_process("compare", str(book), "--a", "B", "--b", "C", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    scores = openpyxl.load_workbook(out)["Scores"]
+    assert [scores.cell(r, 4).value for r in range(2, 5)] == ["inf", "nan", "-inf"]
+
+
+def test_styles_that_are_not_numbers_read_as_the_reader_reads_them(tmp_path: Path) -> None:
+    """Row 10: s="x" and numFmtId="abc" in the styles once made the command fail."""
+    styles = (
+        f'{parts.HEAD}<styleSheet xmlns="{parts.MAIN_NS}"><numFmts count="1"><numFmt numFmtId="abc" '
+        'formatCode="0.0"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="abc"/></cellXfs></styleSheet>'
+    )
+    cells = (
+        parts.pair_rows((parts.REF, parts.CAND))
+        + '<row r="3"><c r="C3" s="x"><v>1</v></c><c r="D3" s="1"><v>2</v></c></row>'
+    )
+    rels = parts.rels(("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "styles", "styles.xml"))
+    book = parts.workbook(
+        tmp_path / "styles.xlsx", cells, **{"xl/styles.xml": styles, "xl/_rels/workbook.xml.rels": rels}
+    )
+    done = run_process("score", str(book), "-o", str(tmp_path / "o.xlsx"))
+    assert done.returncode == 0, done.stderr
