@@ -13,6 +13,7 @@ from pathlib import Path
 import xlsxwriter
 
 from benchmarks.synthetic import make_pairs
+from tests.files import parts
 from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
 
 
@@ -114,3 +115,20 @@ def test_a_cover_page_fallback_over_300_sheets_reads_each_sheet_once(tmp_path: P
     fallback = seconds("score", str(path), "-o", str(tmp_path / "f.json"))
     named = seconds("score", str(path), "--sheet", "Pairs", "-o", str(tmp_path / "n.json"))
     assert fallback < 4 * named + 1
+
+
+def test_sheets_that_made_the_old_scan_backtrack_read_in_linear_time(tmp_path: Path) -> None:
+    """Row 6: a formula, then tens of thousands of spaces, then its value; '>' inside an error cell's attribute."""
+    spaces = 60_000
+    hostile = {
+        "spaces": '<row r="2"><c r="C2"><f>1+1</f>' + " " * spaces + "<v>2</v></c></row>",
+        "angle": "".join(f'<row r="{r}"><c t="e" x="a>b" r="C{r}"><v>#N/A</v></c></row>' for r in range(2, 2_000)),
+    }
+    rows = parts.pair_rows(*[(parts.REF, parts.CAND)] * (spaces // 150))
+    plain = parts.write(tmp_path / "plain.xlsx", parts.parts(rows), stored=True)
+    baseline = seconds("score", str(plain), "-o", str(tmp_path / "plain.json"))
+    for name, cells in hostile.items():
+        path = parts.write(
+            tmp_path / f"{name}.xlsx", parts.parts(parts.pair_rows((parts.REF, parts.CAND)) + cells), stored=True
+        )
+        assert seconds("score", str(path), "-o", str(tmp_path / f"{name}.json")) < 2 * baseline + 1, name

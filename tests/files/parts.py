@@ -66,15 +66,16 @@ def parts(cells: str = "", **overrides: str | bytes | None) -> dict[str, str | b
     return {name: data for name, data in found.items() if data is not None}
 
 
-def write(path: Path, members: dict[str, str | bytes] | list[tuple[str, str | bytes]]) -> Path:
-    """A zip of ``members`` in that order (a list may name a member twice, as an attacker's zip can)."""
+def write(path: Path, members: dict[str, str | bytes] | list[tuple[str, str | bytes]], *, stored: bool = False) -> Path:
+    """A zip of ``members`` in that order (a list may name a member twice, as an attacker's zip can); ``stored``:
+    not deflated (so that a repetitive part is not refused as a zip bomb before it is parsed)."""
     items = list(members.items()) if isinstance(members, dict) else members
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a duplicate name is the point of some tests
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, data in items:
                 info = zipfile.ZipInfo(name)
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
                 archive.writestr(info, data.encode() if isinstance(data, str) else data)
     return path
 

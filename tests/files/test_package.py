@@ -51,11 +51,11 @@ def test_cdata_in_a_text_is_text(tmp_path: Path) -> None:
 # --- row 2: a sheet is the same sheet to the checks and to the reader, whatever its name -----------------------------
 
 
-def test_a_sheet_named_with_a_tab_keeps_its_uncached_formulas(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["Pa\tirs", "Pa&#9;irs", "Pa\nirs"])
+def test_a_sheet_named_with_a_tab_keeps_its_uncached_formulas(tmp_path: Path, name: str) -> None:
+    """A literal tab is a space to XML and a tab to the reader: the sheets are matched by place, not by name."""
     cells = parts.pair_rows((REF, CAND)).replace(parts.text_cell("B2", CAND), '<c r="B2"><f>A2</f></c>')
-    path = parts.workbook(
-        tmp_path / "tab.xlsx", cells, **{"xl/workbook.xml": parts.workbook_xml(("Pa&#9;irs", "rId1"))}
-    )
+    path = parts.workbook(tmp_path / "tab.xlsx", cells, **{"xl/workbook.xml": parts.workbook_xml((name, "rId1"))})
     assert "formulas saved without their values" in refusal(path)
 
 
