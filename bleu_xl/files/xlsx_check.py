@@ -48,14 +48,8 @@ __all__ = [
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _STRICT_MAIN = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 _RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
-_OFFICE_RELS = (
-    "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-    "http://purl.oclc.org/ooxml/officeDocument/relationships",
-)
-#: The error values Excel writes and calamine reads (it refuses a sheet with any other).
-ERROR_CODES = frozenset(
-    ["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!", "#GETTING_DATA", "#SPILL!", "#CALC!"]
-)
+#: The error values calamine reads (it refuses a sheet with any other, #SPILL! included).
+ERROR_CODES = frozenset(["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"])
 FORMAT_SAMPLE_ROWS = 1_000  # the rows whose cell styles are kept, for the number format of each column's first number
 MAX_UNCACHED_KEPT = 100_000
 _XML_ENCODING = re.compile(rb'^\s*<\?xml[^>]*?\sencoding\s*=\s*["\']([^"\']*)["\']')
@@ -166,7 +160,7 @@ class Package:
     members: dict[str, zipfile.ZipInfo]  # by ASCII-lower-case name
     sheets: list[SheetPart]
     styles: Styles
-    sheet_rels: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)  # part -> Id -> (type, part)
+    part_rels: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)  # part -> Id -> (type, part)
 
     def close(self) -> None:
         self.archive.close()
@@ -235,6 +229,10 @@ def _check_package(file: Path, archive: zipfile.ZipFile) -> Package:
             _parse(package, lower, _prolog_parser(), prolog_only=True)
     root_rels = _read_rels(package, "_rels/.rels", base="")
     if root_rels is None:
+        if "mimetype" in members:
+            raise InputError(
+                f"{file}: an OpenDocument spreadsheet (.ods) with a workbook's name; save it as .xlsx first"
+            )
         if "xl/workbook.bin" in members:
             raise InputError(f"{file}: a binary workbook (.xlsb); save it as .xlsx first")
         raise InputError(f"{file}: a zip file but not an Excel workbook (no _rels/.rels)")
@@ -392,7 +390,12 @@ def _read_sheets(
         member = raw[1:] if raw.startswith("/") else folder + raw
         sheets.append(SheetPart(attrs.get("name", ""), member, kind, attrs.get("state", "visible")))
 
+    def declared(prefix: str | None, uri: str) -> None:
+        if prefix == "id":  # the reader takes any attribute ending in ":id" for a sheet's relationship id
+            raise _Refused("declares the prefix 'id', which readers take for a sheet's relationship")
+
     parser.StartElementHandler = start
+    parser.StartNamespaceDeclHandler = declared
     _parse(package, _ascii_lower(workbook), parser)
     for sheet in sheets:
         lower = _ascii_lower(sheet.member)
@@ -533,7 +536,7 @@ def _check_reachable(
             rels = seen_rels.get(rels_name)
             if rels is None:
                 rels = _read_rels(package, package.members[rels_name].filename, base=part.rpartition("/")[0]) or {}
-            package.sheet_rels[part] = {rel_id: (kind, target) for rel_id, (kind, target, _) in rels.items()}
+            package.part_rels[part] = {rel_id: (kind, target) for rel_id, (kind, target, _) in rels.items()}
             todo.extend(target for _, target, _ in rels.values() if target)
     folder_lower = _ascii_lower(folder)
     for lower, info in package.members.items():
@@ -730,7 +733,7 @@ class _SheetHandlers:
                     if last == "v" and cell_type == "e":
                         code = "".join(value_parts)
                         if code not in ERROR_CODES:
-                            raise _Refused(f"has an error cell with an unknown value ({code[:40]!r})")
+                            raise _Refused(f"has an error cell the reader cannot read ({code[:40]!r})")
                         errors[cell] = code
                     if has_formula and (last == "f" or (last == "v" and not "".join(value_parts).strip(" \t\r\n"))):
                         scan.uncached_count += 1
@@ -828,7 +831,7 @@ def _totals_rows(package: Package, sheet: str, table_ids: list[str]) -> set[int]
     """The rows (0-based) of the totals of the sheet's Excel Tables: the last ``totalsRowCount`` rows of each
     table's ``ref``, the table parts found through the sheet's relationships."""
     totals: set[int] = set()
-    rels = package.sheet_rels.get(sheet, {})
+    rels = package.part_rels.get(sheet, {})
     for rel_id in table_ids:
         kind, target = rels.get(rel_id, ("", ""))
         if not kind.endswith("/table") or _ascii_lower(target) not in package.members:

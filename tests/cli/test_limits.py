@@ -132,3 +132,27 @@ def test_sheets_that_made_the_old_scan_backtrack_read_in_linear_time(tmp_path: P
             tmp_path / f"{name}.xlsx", parts.parts(parts.pair_rows((parts.REF, parts.CAND)) + cells), stored=True
         )
         assert seconds("score", str(path), "-o", str(tmp_path / f"{name}.json")) < 2 * baseline + 1, name
+
+
+def test_sigterm_while_reading_a_workbook_stops_the_reader(tmp_path: Path) -> None:
+    """The reader's process goes with the run: a termination signal ends both, leaving nothing."""
+    rows = parts.pair_rows(*[(parts.REF, parts.CAND)] * 150_000)
+    path = parts.write(tmp_path / "big.xlsx", parts.parts(rows), stored=True)
+    process = subprocess.Popen(
+        [*COMMAND, "score", str(path), "-o", str(tmp_path / "out.xlsx")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not (readers := workers_of(process.pid)) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.005)
+    assert readers, "the run never started its reader"
+    process.send_signal(signal.SIGTERM)
+    stderr = process.communicate(timeout=60)[1]
+    assert process.returncode == 128 + signal.SIGTERM and "terminated by SIGTERM" in stderr, stderr
+    end = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in readers) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in readers)
+    assert listing(tmp_path) == ["big.xlsx"]

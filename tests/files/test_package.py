@@ -116,6 +116,18 @@ def test_a_decoy_package_relationship_is_refused(tmp_path: Path) -> None:
     assert "names 2 workbook parts" in refusal(parts.workbook(tmp_path / "two.xlsx", **{"_rels/.rels": two}))
 
 
+def test_a_prefix_named_id_that_the_reader_takes_for_the_relationship_is_refused(tmp_path: Path) -> None:
+    """The reader takes any attribute whose name ends in ":id" for the sheet's relationship, a namespace
+    declaration (xmlns:id) too: it would read sheet2 where an XML reader reads sheet1."""
+    book = parts.workbook_xml(("Pairs", "rId1")).replace('r:id="rId1"/>', 'r:id="rId1" xmlns:id="rId2"/>')
+    rels = parts.rels(("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "worksheet", "worksheets/sheet2.xml"))
+    path = parts.workbook(
+        tmp_path / "id.xlsx",
+        **{"xl/workbook.xml": book, "xl/_rels/workbook.xml.rels": rels, "xl/worksheets/sheet2.xml": evil_sheet()},
+    )
+    assert "declares the prefix 'id'" in refusal(path)
+
+
 def test_a_sheet_target_the_reader_resolves_elsewhere_is_refused(tmp_path: Path) -> None:
     for target in ("../xl/worksheets/sheet1.xml", "./worksheets/sheet1.xml", "worksheets//sheet1.xml"):
         rels = parts.rels(("rId1", "worksheet", target))
@@ -150,7 +162,7 @@ def test_an_extension_that_says_another_format_is_refused(tmp_path: Path, suffix
 
 def test_an_opendocument_file_named_xlsx_is_refused(tmp_path: Path) -> None:
     path = parts.write(tmp_path / "sheet.xlsx", {"mimetype": "application/vnd.oasis.opendocument.spreadsheet"})
-    assert "not an Excel workbook" in refusal(path)
+    assert "an OpenDocument spreadsheet (.ods) with a workbook's name" in refusal(path)
 
 
 # --- rows 4 and 5: the reader cannot take the machine down ------------------------------------------------------------
