@@ -614,6 +614,7 @@ class _SheetHandlers:
         in_data = data_done = False  # inside the first <sheetData>; past it
         in_row = in_cell = in_is = in_text = in_cols = False  # in_text: inside a <v> or <f>
         cell = (0, 0)
+        row_digits = ""  # the row number of the current <row>, as a cell reference ends with it
         cell_type: str | None = None
         has_formula = False
         last = ""  # the cell's last child element: "v", "is", "f" or "" (none)
@@ -636,7 +637,7 @@ class _SheetHandlers:
 
         def start(name: str, attrs: dict[str, str]) -> None:
             nonlocal row_index, col_index, in_row, in_cell, in_is, in_text, in_data, in_cols, cell, cell_type
-            nonlocal has_formula, last
+            nonlocal has_formula, last, row_digits
             if in_text:
                 raise _Refused("has markup inside a cell value")
             if name is _C:
@@ -651,7 +652,9 @@ class _SheetHandlers:
                     letters = ref.rstrip("0123456789")
                     col = columns.get(letters)
                     digits = ref[len(letters) :]
-                    if col is not None and 0 < len(digits) <= 7 and digits[0] != "0":  # as Excel writes them
+                    if col is not None and digits == row_digits:  # in its row's row, as Excel writes them
+                        cell = (row_index, col)
+                    elif col is not None and 0 < len(digits) <= 7 and digits[0] != "0":
                         cell = (int(digits) - 1, col)
                     else:
                         cell = cell_position(ref)
@@ -693,6 +696,7 @@ class _SheetHandlers:
                     if not (ref.isascii() and ref.isdigit()) or not significant:
                         raise _Refused(f"has a row number bleu-xl cannot read ({ref[:40]!r})")
                     row_index = int(significant) - 1 if len(significant) <= 7 else EXCEL_MAX_ROWS
+                row_digits = str(row_index + 1)  # a cell reference ending so is in this row
                 if attrs.get("hidden") in ("1", "true") and row_index < EXCEL_MAX_ROWS:
                     hidden_rows.add(row_index)
                 return
