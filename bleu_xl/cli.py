@@ -142,6 +142,8 @@ def _standard_streams() -> None:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
+    if 0 in CLOSED_AT_START and sys.stdin is None:
+        sys.stdin = open(0, errors="surrogateescape", closefd=False)  # noqa: SIM115 - for the whole run
     if 1 in CLOSED_AT_START and sys.stdout is None:
         sys.stdout = open(1, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115 - for the whole run
     if 2 in CLOSED_AT_START and sys.stderr is None:
@@ -525,6 +527,8 @@ def compare_command(
     Example:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
     """
+    if as_json and 1 in CLOSED_AT_START:
+        raise InputError("standard output is closed: nothing could be written; write the workbook with -o")
     target = None
     if output:
         if Path(output).suffix.lower() != ".xlsx":

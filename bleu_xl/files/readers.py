@@ -41,17 +41,17 @@ def display_name(path: str) -> str:
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _read_stdin() -> bytes:
+def _read_stdin() -> bytearray:
     """Standard input, at most :data:`MAX_TEXT_BYTES` of it: past that, refused before the rest is read."""
     data = bytearray()
     while chunk := sys.stdin.buffer.read1(1 << 20):
         if len(data) + len(chunk) > MAX_TEXT_BYTES:
             raise InputError(f"standard input: refused: over {MAX_TEXT_BYTES >> 30} GiB of text")
         data += chunk
-    return bytes(data)
+    return data
 
 
-def _workbook(file: Path, shown: str, sheet: str | None) -> None:
+def _check_workbook_name(file: Path, shown: str) -> None:
     """Refuse a workbook whose name says another format (a reader that goes by the name would read it so)."""
     suffix = file.suffix.lower()
     if suffix in OTHER_ZIP_FORMATS:
@@ -82,7 +82,7 @@ def _kind(path: str, sheet: str | None) -> tuple[str, Path]:
         raise InputError(f"{shown}: cannot read ({exc.strerror})") from None
     suffix = file.suffix.lower()
     if head.startswith(ZIP_MAGIC):
-        _workbook(file, shown, sheet)
+        _check_workbook_name(file, shown)
         return "workbook", file
     if head.startswith(OLE_MAGIC):
         if _is_encrypted_ooxml(file):
