@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.bleu import Score, signature
 from ..core.bootstrap import PairedResult, paired_test
@@ -18,7 +19,8 @@ __all__ = ["Comparison", "compare_table"]
 @dataclass
 class Comparison:
     """Two candidate columns (A, the layout's candidate column, and B) compared row by row against the same
-    references: the paired test, how many rows took part, and each row's BLEU-2 on both sides."""
+    references: the paired test, how many rows took part, and each row's BLEU-2 on both sides (``rows``: the data
+    rows, as the sheet holds them)."""
 
     result: PairedResult
     used: int
@@ -28,6 +30,8 @@ class Comparison:
     b_col: int  # 0-based
     scores_a: list[float | None]
     scores_b: list[float | None]
+    rows: list[list[Any]]
+    reference_source: str
 
     @property
     def verdict(self) -> str:
@@ -79,7 +83,7 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
         return [o.bleu if isinstance(o, Score) else None for o in score_chunk(pairs, 2, "add1")]
 
     def name(index: int) -> str:
-        return layout.headers[index] or column_letter(index)
+        return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
 
     return Comparison(
         result,
@@ -90,4 +94,6 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
         b_index,
         bleu_column(pairs_a),
         bleu_column(pairs_b),
+        [sheet.rows[r] for r in layout.data_rows(len(sheet.rows))],
+        layout.reference_source,
     )

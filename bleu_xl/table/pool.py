@@ -17,13 +17,22 @@ from typing import Any, TypeVar
 
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["map_chunks"]
+__all__ = ["PoolUnavailable", "map_chunks"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 # The items shared with forked workers (set only while a pool runs).
 _SHARED: Sequence[Any] = ()
+
+
+class PoolUnavailable(Exception):
+    """The process pool could not start: no writable ``/dev/shm`` for its locks (some containers, serverless
+    runtimes), or no ``sem_open`` at all. ``reason`` says which, for the one line that tells the user."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def _run_shared(task: tuple[Callable[..., Any], int, int, tuple[Any, ...]]) -> Any:
@@ -74,7 +83,11 @@ def map_chunks(
         context, run = multiprocessing.get_context(), _run_sent
         tasks = [(fn, items[a:b], args) for a, b in bounds]
     try:
-        with context.Pool(workers, initializer=_worker_setup) as pool:  # leaving it terminates the workers
+        try:
+            pool = context.Pool(workers, initializer=_worker_setup)
+        except (OSError, ImportError) as exc:  # its locks live in /dev/shm, which may be read-only or missing
+            raise PoolUnavailable(getattr(exc, "strerror", None) or str(exc)) from exc
+        with pool:  # leaving it terminates the workers
             yield from pool.imap(run, tasks)
             pool.close()
             pool.join()

@@ -16,7 +16,7 @@ from ..core.bleu import Score, Stats, check_settings, score_from_stats, signatur
 from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn, cell_text
 from ..excel.cells import Pair, detail_columns, detail_row, reference_set, score_pairs
 from .columns import Layout
-from .pool import map_chunks
+from .pool import PoolUnavailable, map_chunks
 from .sheet import Sheet, column_letter
 
 __all__ = [
@@ -40,24 +40,30 @@ CHUNK = 25_000
 Outcome = Score | Blank | CellError
 
 
-def result_columns(max_n: int) -> tuple[DetailColumn, ...]:
-    """The result columns: BLEU-N and its rank, the detail columns of BLEU-N, and a note."""
+def result_columns(max_n: int, *, ranked: bool = True) -> tuple[DetailColumn, ...]:
+    """The result columns: BLEU-N and its rank (when candidates share a reference), the detail columns of BLEU-N,
+    and a note."""
     return (
         DetailColumn(f"BLEU-{max_n}", ColumnKind.SCORE),
-        DetailColumn("rank", ColumnKind.COUNT),
+        *([DetailColumn("rank", ColumnKind.COUNT)] if ranked else []),
         *detail_columns(max_n),
         DetailColumn("note", ColumnKind.TEXT),
     )
 
 
-def result_header(max_n: int) -> list[str]:
+def result_header(max_n: int, *, ranked: bool = True) -> list[str]:
     """The names of :func:`result_columns`."""
-    return [column.name for column in result_columns(max_n)]
+    return [column.name for column in result_columns(max_n, ranked=ranked)]
 
 
 @dataclass
 class Result:
-    """Per-row outcomes and what the summary needs: ranks, the corpus score, the input's own number formats."""
+    """Per-row outcomes and what the summary needs: ranks, the corpus score, the input's own number formats.
+
+    ``rows`` are the data rows scored, ``row_numbers`` their rows as Excel numbers them (the first row is 1).
+    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given.
+    ``single_process`` says why a table large enough for the process pool was scored in one process.
+    """
 
     header: list[str]
     rows: list[list[Any]]
@@ -68,6 +74,17 @@ class Result:
     max_n: int
     smoothing: str
     number_formats: dict[int, int | str] = field(default_factory=dict)  # the input columns' own formats
+    row_numbers: Sequence[int] = ()
+    single_process: str | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return any(rank is not None for rank in self.ranks)
+
+    @property
+    def columns(self) -> tuple[DetailColumn, ...]:
+        """The result columns of this table (:func:`result_columns`)."""
+        return result_columns(self.max_n, ranked=self.ranked)
 
     @property
     def scored(self) -> int:
@@ -89,9 +106,10 @@ class Result:
         """The values of :func:`result_columns` for row ``i`` (blank cells are ``None``)."""
         outcome = self.outcomes[i]
         if isinstance(outcome, Score):
-            return [outcome.bleu, self.ranks[i], *detail_row(outcome), None]
+            rank = [self.ranks[i]] if self.ranked else []
+            return [outcome.bleu, *rank, *detail_row(outcome), None]
         note = (outcome.message or outcome.code) if isinstance(outcome, CellError) else None
-        return [None] * (len(result_columns(self.max_n)) - 1) + [note]
+        return [None] * (len(self.columns) - 1) + [note]
 
     def signature(self) -> str:
         return self.corpus.signature if self.corpus else signature(self.max_n, self.smoothing)
@@ -116,16 +134,26 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     """A :class:`Pair` per data row, with the cell semantics of the Excel functions (the candidates of
     ``candidate_col``, by default the layout's)."""
     col = layout.candidate_col if candidate_col is None else candidate_col
-    fixed = reference_set([layout.reference_text]) if layout.reference_text is not None else None
+    rows = sheet.rows
+    fixed: Any = None
+    if layout.reference_text is not None:
+        fixed = reference_set([layout.reference_text])
+    elif layout.shared_row is not None:
+        fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
     pairs = []
-    for row in sheet.rows[layout.data_start :]:
+    for r in layout.data_rows(len(rows)):
+        row = rows[r]
         cand = cell_text(row[col]) if col < len(row) else None
-        if layout.reference_text is not None:
+        if layout.reference_text is not None or layout.shared_row is not None:
             refs = fixed
         else:
             refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])
         pairs.append(Pair(refs, cand))
     return pairs
+
+
+def _cell(row: list[Any], col: int) -> Any:
+    return row[col] if col < len(row) else None
 
 
 def score_chunk(pairs: Sequence[Pair], max_n: int, smoothing: str) -> list[Outcome]:
@@ -156,15 +184,19 @@ def score_table(
     pairs = pairs_of(sheet, layout)
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     outcomes: list[Outcome] = []
+    single_process = None
     if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
-        # closing(): the pool is terminated here, before an error or a signal goes further up.
-        with contextlib.closing(map_chunks(score_chunk, pairs, bounds, (max_n, smoothing), workers)) as parts:
-            for part in parts:
-                outcomes += part
-                if progress:
-                    progress(len(part))
-    else:
-        for a, b in bounds:
+        try:
+            # closing(): the pool is terminated here, before an error or a signal goes further up.
+            with contextlib.closing(map_chunks(score_chunk, pairs, bounds, (max_n, smoothing), workers)) as parts:
+                for part in parts:
+                    outcomes += part
+                    if progress:
+                        progress(len(part))
+        except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
+            single_process = problem.reason
+    for a, b in bounds:
+        if a >= len(outcomes):
             outcomes += score_chunk(pairs[a:b], max_n, smoothing)
             if progress:
                 progress(b - a)
@@ -176,18 +208,36 @@ def score_table(
         total = sum_stats((o.stats for o in scored), max_n)
         corpus = score_from_stats(total, smoothing=smoothing, refs=max(o.refs for o in scored))
     header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
-    data = sheet.rows[layout.data_start :]
-    return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))
+    rows = layout.data_rows(len(sheet.rows))
+    data = sheet.rows[layout.data_start :] if isinstance(rows, range) else [sheet.rows[r] for r in rows]
+    numbers = range(rows.start + 1, rows.stop + 1) if isinstance(rows, range) else [r + 1 for r in rows]
+    return Result(
+        header,
+        data,
+        layout,
+        outcomes,
+        ranks,
+        corpus,
+        max_n,
+        smoothing,
+        dict(sheet.number_formats),
+        row_numbers=numbers,
+        single_process=single_process,
+    )
 
 
 def rank_within_reference(pairs: Sequence[Pair], outcomes: Sequence[Outcome]) -> list[int | None]:
-    """RANK.EQ among the candidates that share a reference: 1 is best, equal scores share a rank."""
+    """RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
+    candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
+    against (a reference per row, as in a translation)."""
     groups: dict[Any, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
         if isinstance(outcome, Score):
             groups.setdefault(pair.references, []).append((i, outcome.bleu))
     ranks: list[int | None] = [None] * len(outcomes)
     for members in groups.values():
+        if len(members) < 2:
+            continue
         ordered = sorted((value for _, value in members), reverse=True)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):

@@ -29,9 +29,10 @@ class Sheet:
     """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
 
     Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
-    ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved without a value (openpyxl saves them so:
-    every reader sees them blank), and ``uncached_count`` how many there are (past a bound only the count is
-    kept). Without a sheet named, a workbook is read from its first visible sheet.
+    ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved
+    without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many there
+    are (past a bound only the count is kept). Without a sheet named, a workbook is read from its first visible
+    sheet.
     """
 
     name: str
@@ -59,7 +60,8 @@ class TableOptions:
 
     ``sheet``, ``encoding`` and ``delimiter`` say how to read the file; ``header_row`` (1-based, as Excel numbers
     rows) or ``no_header``, and the columns (a letter or a header) or one ``reference_text`` for every candidate,
-    say where the data is. Whatever is left out is found by the column rules.
+    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter. Whatever is left out
+    is found by the column rules.
     """
 
     sheet: str | None = None
@@ -70,6 +72,7 @@ class TableOptions:
     reference_cols: Sequence[str] = ()
     candidate_col: str | None = None
     reference_text: str | None = None
+    skip_hidden: bool = False
 
 
 def column_letter(index: int) -> str:
