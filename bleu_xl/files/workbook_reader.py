@@ -20,6 +20,7 @@ from typing import Any
 from ..excel.cell_values import CellError
 from ..table.sheet import InputError, Sheet, column_letter
 from .limits import SCAN_CHUNK
+from .row_marks import row_marks
 from .xlsx_check import _CELL_START, _NS, SheetScan, attributes_of, check_workbook, read_xml
 
 __all__ = ["read_workbook"]
@@ -91,6 +92,7 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
         row = rows[r]
         row.extend([""] * (c + 1 - len(row)))
         row[c] = CellError(code)
+    hidden_rows, totals_rows = row_marks(file, scan.member) if scan.member else (frozenset(), frozenset())
     return Sheet(
         name,
         rows,
@@ -98,6 +100,8 @@ def read_workbook(file: Path, sheet: str | None) -> Sheet:
         hidden_sheets=hidden,
         number_formats=_number_formats(file, scan.member, rows) if scan.member else {},
         hidden_columns=frozenset(scan.hidden_columns),
+        hidden_rows=hidden_rows,
+        totals_rows=totals_rows,
         uncached=frozenset(scan.uncached),
         uncached_count=scan.uncached_count,
     )
