@@ -21,19 +21,23 @@ from .core.bootstrap import p_text
 from .core.errors import BleuXlError, Setting, render
 from .core.explain import explain
 from .core.tokenizer import tokenize
+from .excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text
 from .files.output import OutputFile, write_folder
 from .files.readers import read_table
-from .files.results import write_comparison, write_result
+from .files.results import check_workbook_size, write_comparison, write_result
+from .files.scored_workbook import CutCells
 from .files.signals import Terminated, stop_on_signals
 from .files.writers import output_delimiter
 from .table.columns import Layout
 from .table.compare import compare_table
-from .table.scoring import Result, score_table
+from .table.scoring import Result, result_columns, score_table
 from .table.sheet import InputError, Sheet, TableOptions
 
 EXIT_INPUT = 2
 PROGRESS_MIN_ROWS = 5_000
-OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json"}
+OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "jsonl"}
+#: Workbook extensions other than .xlsx: a file name the template cannot be written to.
+OTHER_WORKBOOK_SUFFIXES = {".xls", ".xlsm", ".xlsb", ".xltx", ".xltm", ".xlt", ".xla", ".xlam", ".ods", ".numbers"}
 DELIMITER_NAMES = {",": ",", ";": ";", "\\t": "\t", "\t": "\t", "tab": "\t", "|": "|"}
 # C0 and C1 controls (ESC starts terminal escapes: window titles, OSC-8 links) and the bidirectional overrides.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -60,6 +64,8 @@ FLAGS = {
     "delimiter": "--delimiter",
     "force": "--force",
     "b_col": "--b",
+    "skip_hidden": "--skip-hidden",
+    "output": "-o",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -151,6 +157,9 @@ def _table_options(fn: Any) -> Any:
             click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
             click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
             click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
+            click.option(
+                "--skip-hidden", is_flag=True, help="Leave out rows hidden by hand or by a filter (default: scored)."
+            ),
         ]
     ):
         fn = option(fn)
@@ -173,13 +182,16 @@ def _announce(
     columns = render(layout.describe(compared), flag_spelling(flags))
     echo(f"bleu-xl: {input_path}{read_as}: {columns}", err=True)
     for note in layout.notes:
-        echo(f"bleu-xl: note: {note}", err=True)
+        echo(f"bleu-xl: note: {render(note, flag_spelling(flags))}", err=True)
 
 
 @main.command("score")
 @click.argument("input_path", metavar="INPUT")
 @click.option(
-    "-o", "--output", help="Output file: .xlsx, .csv, .tsv, .json or .jsonl (default: INPUT-scored.xlsx; - for stdout)."
+    "-o",
+    "--output",
+    help="Output file: .xlsx, .csv, .tsv, .json (one document) or .jsonl (an object a line); default "
+    "INPUT-scored.xlsx, - for stdout.",
 )
 @click.option(
     "--reference-col", "reference_cols", multiple=True, help="Reference column (letter or header); repeat for several."
@@ -190,7 +202,10 @@ def _announce(
 @click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
 @click.option(
-    "--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), help="Output format (default: from -o, else xlsx)."
+    "--format",
+    "fmt",
+    type=click.Choice(["xlsx", "csv", "json", "jsonl"]),
+    help="Output format (default: from -o, else xlsx).",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
@@ -204,6 +219,7 @@ def score_command(
     no_header: bool,
     encoding: str | None,
     delimiter: str | None,
+    skip_hidden: bool,
     reference_cols: tuple[str, ...],
     candidate_col: str | None,
     reference_text: str | None,
@@ -218,14 +234,18 @@ def score_command(
 
     Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato;
     an exact name wins, a qualified one such as "Candidate text" only when it is the only one, hidden columns
-    never) or given with --reference-col and --candidate-col. The columns and header row used are printed on
-    standard error. The input is never modified.
+    never) or given with --reference-col and --candidate-col. A reference column with one filled cell is that
+    reference for every candidate. The columns and header row used are printed on standard error. Candidates
+    that share a reference are ranked among themselves; with a reference per row there is no rank. A table's
+    totals row is never a candidate; hidden and filtered-out rows are scored (and counted) unless
+    --skip-hidden. The input is never modified.
 
     \b
     Examples:
       bleu-xl score copy.xlsx
       bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
+      cat export.csv | bleu-xl score - -o scores.xlsx
     """
     output, fmt = _output_target(input_path, output, fmt)
     target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
@@ -233,9 +253,20 @@ def score_command(
     try:
         start = time.perf_counter()
         options = TableOptions(
-            sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, candidate_col, reference_text
+            sheet,
+            encoding,
+            _delimiter(delimiter),
+            header_row,
+            no_header,
+            reference_cols,
+            candidate_col,
+            reference_text,
+            skip_hidden,
         )
         table, layout = _read_table(input_path, options)
+        if fmt == "xlsx":  # before scoring: a table that cannot fit a workbook is refused at once
+            columns = len(layout.headers) + len(result_columns(max_n, ranked=False))
+            check_workbook_size(output, len(layout.data_rows(len(table.rows))) + 1, columns)
         timings["read"] = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -252,9 +283,11 @@ def score_command(
         else:
             result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
         timings["score"] = time.perf_counter() - start
+        if result.single_process:
+            echo(f"bleu-xl: note: scored in one process: no process pool here ({result.single_process})", err=True)
 
         start = time.perf_counter()
-        write_result(
+        cuts = write_result(
             result,
             target,
             fmt,
@@ -267,11 +300,24 @@ def score_command(
         timings["write"] = time.perf_counter() - start
     finally:
         target.release()
+    _say_cut(cuts, output)
 
     if os.environ.get("BLEU_XL_TIMINGS"):
         click.echo(" ".join(f"{k}={v:.2f}s" for k, v in timings.items()), err=True)
     if not quiet:
         show_summary(result, output, err=output == "-")
+
+
+def _say_cut(cuts: CutCells, output: str) -> None:
+    """One line when cells were cut to fit a workbook, and how to keep them whole."""
+    if cuts.count:
+        which = f"cell {cuts.first}" if cuts.count == 1 else f"{cuts.count:,} cells (the first {cuts.first})"
+        csv_name = flag_spelling(FLAGS)(Setting("output", str(Path(output).with_suffix(".csv"))))
+        echo(
+            f"bleu-xl: note: {which} held more text than a workbook cell holds ({EXCEL_MAX_TEXT:,} UTF-16 units): "
+            f"cut to fit in {output}; {csv_name} keeps every cell whole",
+            err=True,
+        )
 
 
 def _output_target(input_path: str, output: str | None, fmt: str | None) -> tuple[str, str]:
@@ -281,7 +327,7 @@ def _output_target(input_path: str, output: str | None, fmt: str | None) -> tupl
             return "-", fmt or "csv"
         stem = Path(input_path)
         fmt = fmt or "xlsx"
-        return str(stem.with_name(f"{stem.stem}-scored.{'jsonl' if fmt == 'json' else fmt}")), fmt
+        return str(stem.with_name(f"{stem.stem}-scored.{fmt}")), fmt
     if output == "-":
         return output, fmt or "csv"
     suffix = Path(output).suffix.lower()
@@ -301,49 +347,89 @@ def _console(err: bool = False) -> Any:
     return Console(stderr=err, highlight=False, markup=False, emoji=False)
 
 
+def shown_value(value: Any) -> str:
+    """A cell as Excel shows it in General format (2026, not 2026.0; TRUE, not True), safe for a terminal."""
+    text = cell_text(value)
+    return printable("" if text is None else text.text if isinstance(text, CellError) else text)
+
+
 def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> None:
+    """The counts, then the best candidates (the lowest-scoring rows when each row has its own reference, as in
+    translations) with their rows as Excel numbers them, the corpus score, the signature and the output."""
     from rich.table import Table
     from rich.text import Text
 
     console = _console(err)
+    where = "standard output" if output == "-" else output
+    n = result.max_n
+
+    def line(text: str) -> None:  # whole, however long (a path): never wrapped at the console's width
+        console.print(Text(printable(text)), soft_wrap=True)
+
+    line(f"BLEU-{n}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
+    scored = [i for i in range(len(result.rows)) if result.bleu(i) is not None]
+    if scored:
+        if result.ranked:  # the best first
+            order, which = sorted(scored, key=lambda i: (-(result.bleu(i) or 0.0), i)), "top"
+        else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
+            order, which = sorted(scored, key=lambda i: (result.bleu(i) or 0.0, i)), "lowest"
+        line(f"the {which} {min(top, len(order)):,} of {len(order):,} (all in {where}):")
+        table = Table()
+        table.add_column("row", justify="right")
+        if result.ranked:
+            table.add_column("rank", justify="right")
+        table.add_column(f"BLEU-{n}", justify="right")
+        table.add_column("candidate")
+        for i in order[:top]:
+            text = shown_value(result.rows[i][result.layout.candidate_col])
+            shown = text if len(text) <= 70 else text[:67] + "..."
+            rank = [str(result.ranks[i] or "-")] if result.ranked else []
+            table.add_row(str(result.row_numbers[i]), *rank, f"{result.bleu(i):.4f}", Text(shown))
+        console.print(table)
     corpus = f"{result.corpus.bleu:.4f}" if result.corpus else "-"
-    table = Table(
-        title=f"BLEU-{result.max_n}: {result.scored} scored, {result.blank} blank, {result.problems} with a note"
-    )
-    table.add_column("rank", justify="right")
-    table.add_column(f"BLEU-{result.max_n}", justify="right")
-    table.add_column("candidate")
-    # The best scores first: with one reference that is rank order; with a reference per row, the best pairs.
-    scored = sorted(
-        (i for i in range(len(result.rows)) if result.ranks[i] is not None),
-        key=lambda i: (-(result.bleu(i) or 0.0), i),
-    )
-    for i in scored[:top]:
-        text = printable(str(result.rows[i][result.layout.candidate_col]))
-        shown = text if len(text) <= 70 else text[:67] + "..."
-        table.add_row(str(result.ranks[i]), f"{result.bleu(i):.4f}", Text(shown))
-    console.print(table)
-    console.print(Text(printable(f"corpus BLEU-{result.max_n} {corpus}   reference: {result.layout.reference_source}")))
-    console.print(f"signature {result.signature()}")
-    console.print(Text(printable(f"written to {output if output != '-' else 'standard output'}")))
+    line(f"corpus BLEU-{n} {corpus}   reference: {result.layout.reference_source}")
+    line(f"signature {result.signature()}")
+    line(f"written to {where}")
 
 
 @main.command("pair")
-@click.argument("reference")
-@click.argument("candidate")
+@click.argument("texts", nargs=-1, required=True, metavar="[REFERENCE] CANDIDATE")
+@click.option(
+    "--reference",
+    "references",
+    multiple=True,
+    help="A reference; repeat for several (then give only the CANDIDATE).",
+)
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
+@click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
 @_guard()
-def pair_command(reference: str, candidate: str, as_json: bool) -> None:
-    """Show the whole BLEU-2 calculation of one pair: tokens, p1 and p2, BP, r, c.
+def pair_command(
+    texts: tuple[str, ...], references: tuple[str, ...], max_n: int, smoothing: str, as_json: bool
+) -> None:
+    """Show the whole BLEU calculation of one pair: tokens, p1 to pN, BP, r, c.
+
+    Several references: give each with --reference, then the candidate alone. --max-n and --smoothing are the
+    same settings as for score.
 
     \b
-    Example:
+    Examples:
       bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
+      bleu-xl pair --reference "the cat is on the mat" --reference "there is a cat on the mat" "the cat sat"
     """
-    explanation = explain(reference, candidate)
+    if references:
+        if len(texts) != 1:
+            raise click.UsageError("with --reference, give the candidate alone")
+        refs, candidate = list(references), texts[0]
+    else:
+        if len(texts) != 2:
+            raise click.UsageError("give a REFERENCE and a CANDIDATE (or each reference with --reference)")
+        refs, candidate = [texts[0]], texts[1]
+    explanation = explain(refs if len(refs) > 1 else refs[0], candidate, max_n=max_n, smoothing=smoothing)
     s = explanation.score
+    ref_tokens = [tokenize(ref) for ref in refs]
     detail = {
-        "reference_tokens": tokenize(reference),
+        "reference_tokens": ref_tokens if len(refs) > 1 else ref_tokens[0],
         "candidate_tokens": tokenize(candidate),
         **s.as_dict(),
         "explain": explanation.summary(),
@@ -352,7 +438,9 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
         return
-    echo(f"reference tokens ({s.r}): {' '.join(detail['reference_tokens'])}")
+    for number, tokens in enumerate(ref_tokens, start=1):
+        label = "reference" if len(refs) == 1 else f"reference {number}"
+        echo(f"{label} tokens ({len(tokens)}): {' '.join(tokens)}")
     # On a terminal, matched words are green and the others red (click drops the colours elsewhere).
     marked = " ".join(
         click.style(printable(token), fg="green", bold=True) if hit else click.style(printable(token), fg="red")
@@ -363,7 +451,7 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
         note = "  (add-1 smoothing)" if p.smoothed else ""
         click.echo(f"p{n} = {p.numerator}/{p.denominator} = {p.value:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
-    click.echo(f"BLEU-2 = {s.bleu:.4f}")
+    click.echo(f"BLEU-{s.max_n} = {s.bleu:.4f}")
     echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
 
@@ -379,9 +467,16 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
-@click.option("-o", "--output", help="Also write the comparison to a workbook (Scores and Summary sheets).")
+@click.option(
+    "-o",
+    "--output",
+    help="Also write the rows with both columns' BLEU-2: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
+    ".json (one document, with the test) or .jsonl.",
+)
+@click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="Print no result (write it with -o).")
 @_guard(COMPARE_FLAGS)
 def compare_command(
     input_path: str,
@@ -394,11 +489,14 @@ def compare_command(
     no_header: bool,
     encoding: str | None,
     delimiter: str | None,
+    skip_hidden: bool,
     samples: int,
     seed: int,
     output: str | None,
+    raw: bool,
     force: bool,
     as_json: bool,
+    quiet: bool,
 ) -> None:
     """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
 
@@ -407,34 +505,59 @@ def compare_command(
     are equally good (Koehn 2004, as sacrebleu's --paired-bs).
 
     \b
-    Example:
+    Examples:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
-    target = None
+    target = fmt = None
     if output:
-        if Path(output).suffix.lower() != ".xlsx":
-            raise InputError(f"{output}: the comparison is written as a workbook; give a .xlsx name")
+        if output == "-":
+            raise InputError("compare prints its result on standard output; give -o a file name, or use --json")
+        output, fmt = _output_target(input_path, output, None)
         target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
+    cuts = CutCells()
     try:
         options = TableOptions(
-            sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, a_col, reference_text
+            sheet,
+            encoding,
+            _delimiter(delimiter),
+            header_row,
+            no_header,
+            reference_cols,
+            a_col,
+            reference_text,
+            skip_hidden,
         )
         table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
         if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
             _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
-        if target:
-            write_comparison(target, table, layout, comparison, input_name=input_path)
+        if target and fmt and output:
+            cuts = write_comparison(
+                target,
+                fmt,
+                table,
+                layout,
+                comparison,
+                input_name=input_path,
+                encoding=encoding,
+                delimiter=output_delimiter(_delimiter(delimiter), output, table),
+                raw=raw,
+            )
     finally:
         if target:
             target.release()
+    if output:
+        _say_cut(cuts, output)
+    if quiet:
+        return
     if as_json:
         payload = {
             **comparison.as_dict(),
             "sheet": table.name,
             "columns": render(layout.describe(comparison.b_col), flag_spelling(COMPARE_FLAGS)),
-            "notes": layout.notes,
+            "notes": [render(note, flag_spelling(COMPARE_FLAGS)) for note in layout.notes],
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
@@ -463,7 +586,8 @@ def compare_command(
 )
 @_guard()
 def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None:
-    """Set up the classic Excel add-in on Windows: xlwings add-in, user config, bleu_xl.xlam.
+    """Set up the classic Excel add-in on Windows: xlwings add-in, user config, bleu_xl.xlam (Windows only; on
+    a Mac or Excel on the web, use lite-bundle).
 
     The user config (~/.xlwings/xlwings.conf) gets this Python as the interpreter and bleu_xl.udfs as the UDF
     module, keeping the settings already there. bleu_xl.xlam makes =BLEU2 work in every workbook, .xlsx
@@ -473,27 +597,22 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
     Example:
       bleu-xl excel-setup --dry-run
     """
-    from .excel.windows_setup import LITE_POINTER, PARTS, on_windows, plan, run_plan
+    from .excel import windows_setup
 
+    if not windows_setup.on_windows():  # at once, dry run or not: nothing here applies elsewhere
+        raise Failure(
+            "excel-setup is for Windows: classic xlwings functions (UDFs) need Excel on Windows; on a Mac or Excel "
+            f"on the web use the xlwings Lite bundle: {windows_setup.LITE_POINTER}"
+        )
     appdata = Path(os.environ["APPDATA"]) if os.environ.get("APPDATA") else None
-    parts = [only] if only else [p for p in PARTS if not (no_addin and p == "xlam")]
-    steps = plan(python=Path(sys.executable), home=Path.home(), appdata=appdata, parts=parts)
+    parts = [only] if only else [p for p in windows_setup.PARTS if not (no_addin and p == "xlam")]
+    steps = windows_setup.plan(python=Path(sys.executable), home=Path.home(), appdata=appdata, parts=parts)
     if dry_run:
         click.echo("bleu-xl excel-setup would (dry run, nothing is changed):")
         for number, step in enumerate(steps, start=1):
             click.echo(f"[{number}/{len(steps)}] {step.describe()}")
-        if not on_windows():
-            click.echo(
-                f"note: classic xlwings functions need Excel on Windows; on a Mac or Excel on the web use the "
-                f"xlwings Lite bundle: {LITE_POINTER}"
-            )
         return
-    if not on_windows():
-        raise Failure(
-            "classic xlwings functions (UDFs) need Excel on Windows; on a Mac or Excel on the web use the "
-            f"xlwings Lite bundle: {LITE_POINTER}"
-        )
-    run_plan(steps, python=Path(sys.executable), log=click.echo)
+    windows_setup.run_plan(steps, python=Path(sys.executable), log=click.echo)
     click.echo('done: restart Excel, then type =BLEU2("le chat", "le chat") into a cell')
 
 
@@ -502,7 +621,7 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
 @click.option("--force", is_flag=True, help="Replace a main.py or requirements.txt that differs from the bundle.")
 @_guard()
 def lite_bundle_command(folder: str, force: bool) -> None:
-    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
+    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER (default: install/xlwings-lite).
 
     Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
     in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more). A file already
@@ -527,8 +646,8 @@ def lite_bundle_command(folder: str, force: bool) -> None:
 def template_command(folder: str, force: bool) -> None:
     """Write the ranking template and the sample workbooks into FOLDER (default: workbooks).
 
-    Given a name ending in .xlsx, write only the template, to that file. Existing workbooks (perhaps edited)
-    are kept unless --force is given.
+    Given a name ending in .xlsx, write only the template, to that file (another workbook extension, such as
+    .xls, is refused). Existing workbooks (perhaps edited) are kept unless --force is given.
 
     \b
     Examples:
@@ -537,6 +656,12 @@ def template_command(folder: str, force: bool) -> None:
     """
     from .template.build import write_workbooks
 
+    suffix = Path(folder).suffix.lower()
+    if suffix in OTHER_WORKBOOK_SUFFIXES:
+        raise InputError(
+            f"{folder}: the template is an .xlsx workbook; give a name ending in .xlsx (or a folder for the "
+            "template and the samples)"
+        )
     for path in write_workbooks(Path(folder), force=force):
         echo(f"wrote {path}")
 

@@ -52,7 +52,7 @@ def json_rows(result) -> list[dict]:
 
 
 def scored(path: Path, *args: str) -> list[dict]:
-    return json_rows(run("score", str(path), "--format", "json", "-o", "-", "-q", *args))
+    return json_rows(run("score", str(path), "--format", "jsonl", "-o", "-", "-q", *args))
 
 
 def refused(path: Path, *args: str) -> str:
@@ -71,7 +71,7 @@ def test_exact_candidate_header_wins_over_a_qualified_one(tmp_path: Path) -> Non
         tmp_path / "ids.xlsx",
         [["Product reference", "Reference", "Candidate ID", "Candidate"], ["P-1", REF, "V1", CAND]],
     )
-    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-", "-q")
     [row] = json_rows(result)
     assert row["BLEU-2"] == pytest.approx(0.6703, abs=1e-4) and row["BLEU-2"] == PAIR
     assert "candidate D 'Candidate'; reference B 'Reference'" in result.stderr  # said on every run
@@ -113,7 +113,7 @@ def test_hidden_column_is_never_chosen_and_a_duplicate_header_needs_a_letter(tmp
     path = xlsx(
         tmp_path / "draft.xlsx", [["Reference", "Candidate", "Candidate"], [REF, "old draft text", CAND]], hidden="B"
     )
-    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-", "-q")
     assert json_rows(result)[0]["BLEU-2"] == PAIR  # the visible C, not the hidden draft in B
     assert "candidate C 'Candidate'" in result.stderr
     message = refused(path, "--candidate-col", "Candidate")
@@ -137,11 +137,11 @@ def test_template_compare_sheet_is_ambiguous_for_score_and_fine_for_compare() ->
 def test_title_rows_above_the_headers(tmp_path: Path) -> None:
     rows = [["Candidate copy – spring campaign"], [], ["Reference", "Candidate"], [REF, CAND], [REF, OTHER]]
     path = xlsx(tmp_path / "titled.xlsx", rows)
-    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-", "-q")
     assert [r["BLEU-2"] for r in json_rows(result)] == [PAIR, score(REF, OTHER).bleu]
     assert "header row 3" in result.stderr
     by_letter = run(
-        "score", str(path), "--reference-col", "A", "--candidate-col", "B", "--format", "json", "-o", "-", "-q"
+        "score", str(path), "--reference-col", "A", "--candidate-col", "B", "--format", "jsonl", "-o", "-", "-q"
     )
     assert len(json_rows(by_letter)) == 2  # the header row is not scored as a pair
     assert scored(path, "--header-row", "3")[0]["BLEU-2"] == PAIR
@@ -150,7 +150,7 @@ def test_title_rows_above_the_headers(tmp_path: Path) -> None:
 def test_csv_without_a_header_row(tmp_path: Path) -> None:
     path = tmp_path / "bare.csv"
     path.write_bytes(f'"{REF}","{CAND}"\r\n"{REF}","{OTHER}"\r\n"{REF}","{REF}"\r\n'.encode())
-    result = run("score", str(path), "--reference-col", "A", "--candidate-col", "B", "--format", "json", "-o", "-")
+    result = run("score", str(path), "--reference-col", "A", "--candidate-col", "B", "--format", "jsonl", "-o", "-")
     rows = json_rows(result)
     assert [r["BLEU-2"] for r in rows] == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 rows in, 3 scored
     assert "no header row" in result.stderr
@@ -172,7 +172,7 @@ def test_windows_ansi_csv_with_crlf(tmp_path: Path) -> None:
     """Excel's "CSV (Comma delimited)" on Windows: cp1252 and CRLF."""
     path = tmp_path / "ansi.csv"
     path.write_bytes("Référence,Candidat\r\nL’été arrive,L’été arrive déjà\r\n".encode("cp1252"))
-    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-", "-q")
     [row] = json_rows(result)
     assert row["Candidat"] == "L’été arrive déjà" and row["BLEU-2"] == score("L’été arrive", "L’été arrive déjà").bleu
     assert "(cp1252, delimiter ',')" in result.stderr
@@ -189,9 +189,9 @@ def test_french_excel_csv_with_semicolons_and_decimal_commas(tmp_path: Path) -> 
     data = out.read_bytes()
     assert data.startswith(codecs.BOM_UTF8)
     header, row = data.decode("utf-8-sig").splitlines()
-    assert header.startswith('"Prix";"Référence";"Candidat";"BLEU-2";"rank"')
+    assert header.startswith('"Prix";"Référence";"Candidat";"BLEU-2";"p1"')
     comma = f"{PAIR!r}".replace(".", ",")  # the score with a decimal comma, unquoted: a number to French Excel
-    assert row == f'"3,5";"{REF}";"{CAND}";{comma};1;1;5;5;1;4;4;{comma};7;5;""'  # the input's "3,5" kept
+    assert row == f'"3,5";"{REF}";"{CAND}";{comma};1;5;5;1;4;4;{comma};7;5;""'  # the input's "3,5" kept
 
 
 def test_bom_and_utf16_and_given_encoding_and_delimiter(tmp_path: Path) -> None:
@@ -478,7 +478,7 @@ def test_rank_sheet_as_an_excel_table_under_a_title(tmp_path: Path) -> None:
     sheet.write_row(5, 0, ["1", CAND])
     sheet.write_row(6, 0, ["2", REF])
     book.close()
-    result = run("score", str(path), "--format", "json", "-o", "-", "-q")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-", "-q")
     assert [r["BLEU-2"] for r in json_rows(result)] == [PAIR, 1.0]
     assert "header row 5; candidate B 'Candidate'; reference the cell B2" in result.stderr
     committed = Path(__file__).resolve().parent.parent / "workbooks" / "bleu2_ranking.xlsx"

@@ -153,7 +153,7 @@ def test_cells_far_apart_are_refused_before_the_reader_allocates(
 def test_the_cell_budget_counts_real_cells_not_the_dimension(tmp_path: Path) -> None:
     cells = header_rows() + f'<row r="2">{text_cell("A2", REF)}{text_cell("B2", CAND)}</row>'
     path = raw_xlsx(tmp_path / "ok.xlsx", sheet_xml(cells, '<dimension ref="A1:B2"/>'))
-    done = run_process("score", str(path), "--format", "json", "-o", "-", "-q")
+    done = run_process("score", str(path), "--format", "jsonl", "-o", "-", "-q")
     assert done.returncode == 0, done.stderr
     assert f'"BLEU-2": {score(REF, CAND).bleu}' in done.stdout
 

@@ -195,7 +195,7 @@ def test_a_cover_page_is_skipped_for_the_next_visible_sheet_with_columns(tmp_pat
             ("Copy", [["Reference", "Candidate"], [REF, CAND]], "visible"),
         ],
     )
-    result = run("score", str(path), "--format", "json", "-o", "-")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
     assert result.exit_code == 0, result.output
     assert f"bleu-xl: {path}, sheet 'Copy': header row 1; candidate B 'Candidate'" in result.stderr
     assert [json.loads(line)["Candidate"] for line in result.stdout.splitlines()] == [CAND]
@@ -248,7 +248,7 @@ SPRING = [
 )
 def test_a_title_row_is_not_the_header_row(tmp_path: Path, title: str, given: tuple[str, ...]) -> None:
     path = workbook(tmp_path / "title.xlsx", [[title], [], ["ID", "Reference", "Candidate"], *SPRING])
-    result = run("score", str(path), "--format", "json", "-o", "-", *given)
+    result = run("score", str(path), "--format", "jsonl", "-o", "-", *given)
     assert result.exit_code == 0, result.output
     assert "header row 3; candidate C 'Candidate'; reference B 'Reference'" in result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
@@ -262,7 +262,7 @@ def test_a_title_row_is_not_the_header_row(tmp_path: Path, title: str, given: tu
 def test_reference_beside_reference_2_uses_both_as_references(tmp_path: Path) -> None:
     other = "a cat sat on the mat"
     path = workbook(tmp_path / "refs.xlsx", [["Reference", "Reference 2", "Candidate"], [REF, other, CAND]])
-    result = run("score", str(path), "--format", "json", "-o", "-")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
     assert result.exit_code == 0, result.output
     assert "reference A 'Reference', B 'Reference 2'" in result.stderr
     assert json.loads(result.stdout)["BLEU-2"] == pytest.approx(score([REF, other], CAND).bleu)
@@ -340,7 +340,7 @@ def test_an_empty_numbered_reference_column_is_left_out_with_a_note(tmp_path: Pa
     path = workbook(
         tmp_path / "refs.xlsx", [["Reference 1", "Reference 2", "Candidate"], [REF, None, CAND], [REF, None, REF]]
     )
-    result = run("score", str(path), "--format", "json", "-o", "-")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
     assert result.exit_code == 0, result.output
     assert "reference A 'Reference 1'\nbleu-xl: note: the reference column B 'Reference 2' is empty: left out\n" in (
         result.stderr
@@ -353,7 +353,7 @@ def test_an_empty_numbered_reference_column_is_left_out_with_a_note(tmp_path: Pa
 
 def test_blank_rows_above_the_table_do_not_hide_its_headers(tmp_path: Path) -> None:
     path = workbook(tmp_path / "low.xlsx", [[None]] * 55 + [["Reference", "Candidate"], [REF, CAND]])
-    result = run("score", str(path), "--format", "json", "-o", "-")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
     assert result.exit_code == 0, result.output
     assert "header row 56; candidate B 'Candidate'" in result.stderr
     assert [json.loads(line)["Candidate"] for line in result.stdout.splitlines()] == [CAND]
@@ -363,7 +363,7 @@ def test_blank_rows_above_the_table_do_not_hide_its_headers(tmp_path: Path) -> N
 def test_a_very_long_header_is_cut_in_the_stderr_line(tmp_path: Path) -> None:
     long = "Candidate " + "very long words " * 40
     path = workbook(tmp_path / "long.xlsx", [["Reference", long], [REF, CAND]])
-    result = run("score", str(path), "--format", "json", "-o", "-")
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
     assert result.exit_code == 0, result.output
     line = result.stderr.splitlines()[0]
     assert f"candidate B '{long[:59]}\u2026'; reference A 'Reference'" in line and long[:60] not in line

@@ -817,7 +817,7 @@ def test_samples_are_tables_with_hand_checked_values(name: str) -> None:
 def test_command_line_reads_rank_pairs_and_compare() -> None:
     runner = CliRunner()
     for sheet, n in (("Rank", N), ("Pairs", len(template_data.PAIRS))):
-        out = runner.invoke(main, ["score", str(TEMPLATE), "--sheet", sheet, "--format", "json", "-o", "-", "-q"])
+        out = runner.invoke(main, ["score", str(TEMPLATE), "--sheet", sheet, "--format", "jsonl", "-o", "-", "-q"])
         assert out.exit_code == 0, out.output
         lines = [json.loads(line) for line in out.stdout.splitlines()]
         assert len(lines) == n
