@@ -113,3 +113,72 @@ def test_lite_steps_say_what_the_bundle_shows() -> None:
         assert "#NAME?" in text
     assert re.match(r'"""bleu-xl \S+ for xlwings Lite', bundle)
     assert f"{score('the cat sat on the mat', 'the cat sat on a mat').bleu:.6f}" == "0.707107"  # General format
+
+
+# --- the command-line section: every `bleu-xl score` example is the command's real output ----------------------
+
+
+def _copy_of_the_examples(tmp_path: Path, monkeypatch) -> None:
+    """The README's relative paths, in a copy: the examples write their outputs beside their inputs."""
+    import shutil
+
+    shutil.copytree(ROOT / "docs" / "examples", tmp_path / "docs" / "examples")
+    shutil.copytree(ROOT / "workbooks" / "samples", tmp_path / "workbooks" / "samples")
+    monkeypatch.chdir(tmp_path)
+
+
+def _output_of(command: str) -> str:
+    """What the README's ``$ ...`` line prints: ``cat FILE | bleu-xl ...`` feeds FILE on standard input."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from bleu_xl.cli import main
+
+    data = None
+    if command.startswith("cat "):
+        source, command = command[len("cat ") :].split(" | ", 1)
+        data = Path(source).read_bytes()
+    args = shlex.split(command)[1:]
+    return CliRunner(env={"COLUMNS": "80"}).invoke(main, args, input=data).output
+
+
+def test_every_score_example_is_real_output(tmp_path: Path, monkeypatch) -> None:
+    examples = re.findall(r"```text\n\$ ((?:cat \S+ \| )?bleu-xl score [^\n]+)\n(.*?)```", README, flags=re.S)
+    assert len(examples) >= 6
+    _copy_of_the_examples(tmp_path, monkeypatch)
+    for command, shown in examples:
+        assert _output_of(command) == shown, command
+
+
+def test_quick_start_output_is_real(tmp_path: Path, monkeypatch) -> None:
+    line = next(line for line in README.splitlines() if line.startswith("python3 -m venv .venv"))
+    command = "bleu-xl " + line.split("&& .venv/bin/bleu-xl ", 1)[1]
+    shown = re.search(r"```bash\npython3 -m venv[^\n]*\n```\n\n```text\n(.*?)```", README, flags=re.S).group(1)
+    _copy_of_the_examples(tmp_path, monkeypatch)
+    assert _output_of(command) == shown
+
+
+def test_committed_examples_equal_their_generator(tmp_path: Path) -> None:
+    """The example files, by bytes for text and by what bleu-xl reads for the workbook (its bytes depend on the
+    XlsxWriter release)."""
+    import importlib.util
+
+    from bleu_xl.files.readers import read_input
+
+    spec = importlib.util.spec_from_file_location("make_examples", ROOT / "docs" / "examples" / "make.py")
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    hint = "run `python docs/examples/make.py`"
+    for name, data in make.files().items():
+        assert (ROOT / "docs" / "examples" / name).read_bytes() == data, f"{name} differs: {hint}"
+    make.build_campaign(tmp_path / "campaign.xlsx")
+    committed, built = (
+        read_input(str(ROOT / "docs" / "examples" / "campaign.xlsx")),
+        read_input(str(tmp_path / "campaign.xlsx")),
+    )
+    assert (committed.rows, committed.hidden_rows, committed.totals_rows) == (
+        built.rows,
+        built.hidden_rows,
+        built.totals_rows,
+    ), f"campaign.xlsx differs: {hint}"
