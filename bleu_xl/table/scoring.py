@@ -7,6 +7,7 @@ references) are the ones of :mod:`bleu_xl.excel.cells`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -76,12 +77,9 @@ class Result:
     number_formats: dict[int, int | str] = field(default_factory=dict)  # the input columns' own formats
     row_numbers: Sequence[int] = ()
     single_process: str | None = None
+    ranked: bool = True
 
-    @property
-    def ranked(self) -> bool:
-        return any(rank is not None for rank in self.ranks)
-
-    @property
+    @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
         """The result columns of this table (:func:`result_columns`)."""
         return result_columns(self.max_n, ranked=self.ranked)
@@ -223,6 +221,7 @@ def score_table(
         dict(sheet.number_formats),
         row_numbers=numbers,
         single_process=single_process,
+        ranked=any(rank is not None for rank in ranks),
     )
 
 

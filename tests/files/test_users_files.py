@@ -21,7 +21,6 @@ from click.testing import CliRunner
 from bleu_xl import score
 from bleu_xl.cli import main
 from bleu_xl.files import text_reader
-from bleu_xl.files.scored_workbook import fit_cell
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError
 
 REF = "Cet été livraison offerte à partir de 50 €"
@@ -249,6 +248,8 @@ def test_a_cell_past_excels_text_limit_is_cut_by_utf16_units_with_a_note(tmp_pat
 
 
 def test_fit_cell_counts_utf16_units() -> None:
+    from bleu_xl.files.scored_workbook import fit_cell
+
     assert fit_cell("a" * 32_767) == "a" * 32_767
     assert fit_cell("a" * 32_768) == "a" * 32_767
     assert fit_cell("a" + "🎉" * 16_383) == "a" + "🎉" * 16_383  # 32,767 units
