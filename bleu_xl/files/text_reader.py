@@ -2,9 +2,9 @@
 
 Text files are decoded as Excel writes them (UTF-8 with or without BOM, UTF-16, or a single-byte code page: the
 ANSI one of Windows' "CSV", MacRoman of the Mac's "CSV (Macintosh)", Latin-1) and their delimiter is sniffed from
-a bounded sample, in linear time; cells stay text exactly as written. Of the single-byte code pages, the one
-whose reading looks like text is used; when two readings look equally like text, the file is refused and the
-message names both.
+a bounded sample, in linear time; cells stay text exactly as written. Of the single-byte code pages, the ANSI
+one is kept unless another reads clearly more like text (MacRoman's ``été`` read as Windows-1252 is ``ŽtŽ``);
+when another reads only a little more like text, the file is refused and the message names both.
 """
 
 from __future__ import annotations
