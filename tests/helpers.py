@@ -10,10 +10,13 @@ and :func:`with_members` rewrites members of an existing workbook.
 
 from __future__ import annotations
 
+import csv
+import functools
 import hashlib
 import json
 import subprocess
 import sys
+import time
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +26,8 @@ import openpyxl
 import xlsxwriter
 from click.testing import CliRunner, Result
 
+from benchmarks.synthetic import make_pairs
+from bleu_xl import tokenize
 from bleu_xl.cli import main
 
 #: The Portuguese seed: a reference and two candidates whose scores are worked out by hand in the core's tests.
@@ -30,8 +35,46 @@ REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"
 SHORT = "a entrega chegou no prazo"
 
+#: Candidates that look like formulas (a link, a DDE command): text they are, and text they must stay.
+FORMULA = '=HYPERLINK("http://x","click")'
+DDE = "=cmd|'/c calc'!A1"
+#: A sheet of copy as users have it (the ``copy_workbook`` fixture): IDs, the seed's pairs, formula-looking
+#: candidates, a blank candidate, a reference with no words, and a pair of another reference.
+COPY_ROWS = [
+    ["ID", "Reference", "Candidate"],
+    ["1", REF, INTACTO],
+    ["2", REF, SHORT],
+    ["3", REF, FORMULA],
+    ["4", REF, DDE],
+    ["5", REF, None],
+    ["6", "...", "texto"],
+    ["7", "the cat sat", "the cat sat"],
+]
+
 #: ``bleu-xl`` in a child process: a reader that aborts or allocates cannot take the tests with it.
 COMMAND = [sys.executable, "-m", "bleu_xl.cli"]
+
+
+@functools.cache
+def compared_columns() -> tuple[list[str], list[str], list[str]]:
+    """References and two candidate columns for the paired tests: about 600 generated pairs that have words, and a
+    column B that is the reference itself every fourth row (so clearly better than A)."""
+    pairs = [(r, c) for r, c in make_pairs(700, seed=77, min_len=8) if tokenize(c)][:600]
+    usable = [(r, c) for r, c in pairs if tokenize(r)]
+    refs = [r for r, _ in usable]
+    cands_a = [c for _, c in usable]
+    cands_b = [r if i % 4 == 0 else c for i, (r, c) in enumerate(usable)]
+    return refs, cands_a, cands_b
+
+
+def best_seconds(fn: Any, runs: int = 3) -> float:
+    """The fastest of ``runs`` calls of ``fn``: a time that a busy machine disturbs least."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
 
 
 # --- running the command ----------------------------------------------------------------------------------------
@@ -145,6 +188,15 @@ def xlsx_text(path: Path, rows: list[list], sheet: str = "Copy") -> Path:
             elif value is not None:
                 ws.write(r, c, value)
     book.close()
+    return path
+
+
+def long_csv(path: Path, rows: int) -> Path:
+    """A CSV of ``rows`` generated pairs under the headers Reference and Candidate: long enough to take a while."""
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["Reference", "Candidate"])
+        writer.writerows((ref, cand or "x") for ref, cand in make_pairs(rows, seed=4))
     return path
 
 
