@@ -137,8 +137,8 @@ def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
     (project / "main.py").write_text("import xlwings as xw  # my own functions\n", encoding="utf-8")
-    refused = run("lite-bundle", str(project))
-    assert refused.exit_code == 2 and "main.py: already exists" in refused.stderr and "--force" in refused.stderr
+    kept = run("lite-bundle", str(project))
+    assert kept.exit_code == 2 and "main.py: already exists" in kept.stderr and "--force" in kept.stderr
     assert [p.name for p in project.iterdir()] == ["main.py"]  # no requirements.txt, temporary or lock file
     assert (project / "main.py").read_text(encoding="utf-8").startswith("import xlwings as xw  # my own")
     forced = run("lite-bundle", str(project), "--force")

@@ -77,8 +77,7 @@ def test_without_sheet_the_first_sheet_with_the_columns_is_read_and_named(tmp_pa
     assert f"{by_hand:.4f}"[:5] in rows[2]
 
     plain = xlsx(tmp_path / "plain.xlsx", [["Title"], ["nothing to score"]])
-    refused = run("score", str(plain))
-    assert refused.exit_code == 2 and "sheet 'Copy'" in refused.stderr
+    assert "sheet 'Copy': no candidate or reference column" in refused(plain)
 
 
 # --- messages name the options ----------------------------------------------------------------------------------
