@@ -5,19 +5,15 @@ import dataclasses
 import json
 import math
 import pickle
-import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import bleu_xl
-from bleu_xl import BleuError, Precision, References, Score, corpus_score, explain, score, score_many
-from bleu_xl.excel import cells
+from bleu_xl import BleuError, Precision, References, Score, corpus_score, score, score_many
+from tests.helpers import INTACTO, REF, SHORT, best_seconds
 
-REF = "a entrega chegou no prazo e o produto veio bem embalado"
-INTACTO = "a entrega chegou no prazo e o produto veio intacto"
-SHORT = "a entrega chegou no prazo"
 PARAPHRASE = "o pedido foi entregue dentro do prazo e chegou bem embalado"
 
 
@@ -186,33 +182,18 @@ def test_clipping_repeated_ngrams_on_both_sides() -> None:
     assert s.precisions == (Precision(6, 8), Precision(5, 7))
 
 
-def _best_seconds(fn, runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def test_clipping_is_linear_when_the_reference_repeats_every_ngram() -> None:
-    """Issue 14 row 5: a reference repeating many n-grams made each further candidate quadratic (4,000 words:
-    about 180x a single pair). Per candidate, the many-candidate paths must cost about what one pair costs (it
-    also tokenizes the reference); 3x leaves room for a noisy machine and is far below any quadratic cost."""
-    from benchmarks.bench_clipping import cjk_texts, repeated_words
+    """A reference that repeats many n-grams must not make each further candidate cost more: clipping against it
+    is linear (a quadratic clipping made 4,000 words about 180x a single pair). Per candidate, score_many must
+    cost about what one pair costs (which also tokenizes the reference); 3x leaves room for a noisy machine and is
+    far below any quadratic cost. The same for a range of candidates in a cell: tests/excel/test_cells.py."""
+    from benchmarks.bench_clipping import repeated_words
 
     reference, candidate = repeated_words(4000)
-    single = _best_seconds(lambda: score(reference, candidate))
-    many = _best_seconds(lambda: score_many(reference, [candidate] * 4)) / 4
+    single = best_seconds(lambda: score(reference, candidate))
+    many = best_seconds(lambda: score_many(reference, [candidate] * 4)) / 4
     assert many < 3 * single, (many, single)
     assert score_many(reference, [candidate])[0].precisions == (Precision(4000, 4000), Precision(3999, 3999))
-
-    ref_cjk, cands = cjk_texts(32_767, 3)  # Excel's longest cell, each ideograph about 11 times over
-    column = [[c] for c in cands]
-    single = _best_seconds(lambda: [score(ref_cjk, c) for c in cands]) / len(cands)
-    in_range = _best_seconds(lambda: cells.bleu_cells(ref_cjk, column)) / len(cands)
-    assert in_range < 3 * single, (in_range, single)
-    assert cells.bleu_cells(ref_cjk, column) == [[score(ref_cjk, c).bleu] for c in cands]
 
 
 def test_multiple_references_clip_by_largest_count_in_one_reference() -> None:
@@ -278,8 +259,8 @@ def test_score_object() -> None:
     assert pickle.loads(pickle.dumps(s)) == s and copy.deepcopy(s) == s
     with pytest.raises(AttributeError):
         s.p1 = 1.0  # type: ignore[misc]  # read from the statistics, never set
-    # Not a tuple: code written for the earlier (bleu, precisions, bp, r, c, ...) named tuple fails loudly
-    # instead of reading other fields (s[1] was the precisions, and would now be the BP).
+    # Not a tuple: code that unpacks a score as a (bleu, precisions, bp, r, c, ...) tuple fails loudly instead
+    # of reading the wrong fields.
     with pytest.raises(TypeError):
         s[1]  # type: ignore[index]
     with pytest.raises(TypeError):
@@ -375,16 +356,6 @@ def test_corpus_errors() -> None:
     with pytest.raises(TypeError):
         corpus_score(REF, SHORT)  # type: ignore[arg-type]
     assert corpus_score([REF], [REF]).bleu == 1.0
-
-
-def test_explain_with_several_references_reports_gaps_against_the_reference_that_decided_r() -> None:
-    assert explain(["the cat sat", "a dog ran"], "the cat sat").summary() == "exact match"
-    assert explain(["the cat", "the cat sat on the mat"], "the cat").summary() == "exact match"
-    # r = 5 (the closest length to 4): what is missing is missing from that reference only
-    e = explain(["a b c d e", "x y z w v u t s"], "a b c d")
-    assert e.score.r == 5 and e.summary() == "missing: e | bigrams missed: d e"
-    # without smoothing a one-word candidate has no bigram and scores 0: the summary says why
-    assert explain("a", "a", smoothing="none").summary() == "every n-gram matches, but it has no bigrams"
 
 
 def test_wrong_kinds_of_input_are_type_errors_with_their_type_named() -> None:
