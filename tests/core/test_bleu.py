@@ -104,7 +104,7 @@ def test_mixed_scripts() -> None:
 def test_empty_candidate() -> None:
     s = score(REF, "")
     assert s.bleu == 0.0 and s.bp == 0.0 and s.c == 0 and s.r == 11
-    assert all(p.value == 0.0 and not p.smoothed for p in s.precisions)
+    assert all(p.value is None and p.left_out and not p.smoothed for p in s.precisions)
     assert score(REF, " ,.! ").bleu == 0.0
 
 
@@ -123,8 +123,8 @@ def test_single_token() -> None:
     assert score("oui", "oui").bleu == 1.0
     assert score("Oui!", "OUI").bleu == 1.0
     s = score("oui", "non")
-    assert (s.p1, s.p2) == (0.5, 1.0)  # add-1 on 0/1 and on 0/0
-    assert s.bleu == pytest.approx(math.sqrt(0.5))
+    assert (s.p1, s.p2) == (0.5, None)  # add-1 on 0/1; no bigram: the order is left out
+    assert s.bleu == 0.5  # the geometric mean of p1 alone
 
 
 def test_no_word_in_common_scores_above_zero_with_add1() -> None:
@@ -135,8 +135,8 @@ def test_no_word_in_common_scores_above_zero_with_add1() -> None:
 
 def test_smoothing_none_zero_total() -> None:
     s = score("oui", "oui", smoothing="none")
-    assert s.p1 == 1.0 and s.precisions[1] == Precision(0, 0, "none") and s.p2 == 0.0
-    assert s.bleu == 0.0
+    assert s.p1 == 1.0 and s.precisions[1] == Precision(0, 0, "none") and s.p2 is None
+    assert s.bleu == 1.0  # the bigram order is left out, not a zero
 
 
 def test_clipping() -> None:
@@ -272,9 +272,9 @@ def test_score_object() -> None:
     with pytest.raises(TypeError):
         max(score_many(REF, [INTACTO, SHORT]))  # type: ignore[type-var]
     assert max(score_many(REF, [SHORT, INTACTO]), key=float).bleu == s.bleu
-    assert s.signature == "bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
+    assert s.signature == "bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"
     assert score(REF, INTACTO, max_n=4, smoothing="none").signature == (
-        "bleu-xl:0.1.0|n:4|smooth:none|tok:words+cjk|norm:nfkc-casefold|refs:1"
+        "bleu-xl:0.2.0|n:4|smooth:none|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"
     )
     assert float(s) == s.bleu
     p = Precision(0, 9)
@@ -293,21 +293,27 @@ def test_score_from_stats_applies_the_formulas() -> None:
     assert s.precisions == (Precision(9, 10), Precision(0, 9), Precision(0, 8))
     assert [(p.numerator, p.denominator) for p in s.precisions] == [(9, 10), (1, 10), (1, 9)]
     assert s.bp == math.exp(1 - 11 / 10) and (s.r, s.c, s.refs, s.max_n) == (11, 10, 2, 3)
-    assert s.stats is stats and s.signature.endswith("|n:3|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:2")
+    assert s.stats is stats and s.signature.endswith(
+        "|n:3|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:2"
+    )
     assert s.bleu == pytest.approx(s.bp * (0.9 * 0.1 / 9) ** (1 / 3), abs=1e-15)
     assert score_from_stats(stats, smoothing="none").bleu == 0.0
     with pytest.raises(TypeError):
         score_from_stats(stats, 3, "add1")  # type: ignore[misc]  # the old (stats, max_n, smoothing) order
-    # The empty-candidate rule: BP 0, precisions 0 / 0, never smoothed, whatever the smoothing asked for.
+    # The empty-candidate rule: BP 0, precisions 0 / 0 with no value, never smoothed, whatever the smoothing.
     empty = score_from_stats(Stats((0, 0), (0, 0), 0, 7), smoothing="add1")
-    assert (empty.bleu, empty.bp, empty.precisions) == (0.0, 0.0, (Precision(0, 0, "none"), Precision(0, 0, "none")))
-    assert [(p.numerator, p.denominator, p.value) for p in empty.precisions] == [(0, 0, 0.0)] * 2
+    assert (empty.bleu, empty.bp, empty.precisions) == (0.0, 0.0, (Precision(0, 0), Precision(0, 0)))
+    assert [(p.numerator, p.denominator, p.value, p.smoothed) for p in empty.precisions] == [(0, 0, None, False)] * 2
     assert empty.smoothing == "add1" and "|smooth:add1|" in empty.signature
 
 
-def test_version_matches_signature() -> None:
+def test_signature_names_the_scoring_version() -> None:
+    from bleu_xl.core.bleu import SCORING_VERSION
+
+    assert SCORING_VERSION == "0.2.0"  # the definition's version, not the package's
     assert (
-        bleu_xl.signature() == f"bleu-xl:{bleu_xl.__version__}|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
+        bleu_xl.signature()
+        == "bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"
     )
 
 
@@ -358,6 +364,20 @@ def test_corpus_errors() -> None:
     assert corpus_score([REF], [REF]).bleu == 1.0
 
 
+<<<<<<< HEAD:tests/core/test_bleu.py
+=======
+def test_explain_with_several_references_reports_gaps_against_the_reference_that_decided_r() -> None:
+    assert explain(["the cat sat", "a dog ran"], "the cat sat").summary() == "exact match"
+    assert explain(["the cat", "the cat sat on the mat"], "the cat").summary() == "exact match"
+    # r = 5 (the closest length to 4): what is missing is missing from that reference only
+    e = explain(["a b c d e", "x y z w v u t s"], "a b c d")
+    assert e.score.r == 5 and e.summary() == "missing: e | bigrams missed: d e"
+    # a one-word candidate has no bigram: the order is left out of the score, and the summary says so
+    left_out = "bigrams left out of the score: the candidate has only 1 word"
+    assert explain("a", "a", smoothing="none").summary() == f"exact match | {left_out}"
+
+
+>>>>>>> scoring-0.2:tests/test_bleu.py
 def test_wrong_kinds_of_input_are_type_errors_with_their_type_named() -> None:
     for bad in (b"a b", bytearray(b"a b")):
         with pytest.raises(TypeError, match=type(bad).__name__):

@@ -319,7 +319,7 @@ def test_office_js_results_are_the_real_values(cpython_report: dict[str, Any]) -
         "message": "max_n must be a whole number from 1 to 9",
     }
     assert case("BLEU2_SIGNATURE", OMITTED, OMITTED, OMITTED) == {
-        "value": [["bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"]]
+        "value": [["bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"]]
     }
     assert case("BLEU2_TOKENS", col("Le Chat!", None, 2026.0), " ") == {"value": [["le chat"], [""], ["2026"]]}
     low, mid, high = case("BLEU2_CI", COMPARE_REFS, COMPARE_A, OMITTED, 200)["value"][0]

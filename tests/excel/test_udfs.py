@@ -169,7 +169,8 @@ def test_detail_with_headers_and_a_column(call) -> None:
     assert rows[0] == cells.DETAIL_HEADERS
     assert rows[1][2:4] == [9, 10]
     assert rows[2] == [""] * 10
-    assert rows[3] == [math.exp(1 - 11 / 1) * math.sqrt(1 / 2 * 1), 0.5, 1, 2, 1.0, 1, 1, math.exp(1 - 11), 11, 1]
+    # One word: p1 add-1 1/2; no bigram, so p2 is left out (blank, 0 / 0).
+    assert rows[3] == [math.exp(1 - 11 / 1) * (1 / 2), 0.5, 1, 2, "", 0, 0, math.exp(1 - 11), 11, 1]
 
 
 def test_signature(call) -> None:

@@ -79,7 +79,9 @@ def test_score_workbook(copy_workbook: Path) -> None:
     assert ws.freeze_panes == "A2"
     summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows(max_row=9)}
     assert summary["Scored pairs"] == 5 and summary["Blank candidates"] == 1 and summary["Rows with a note"] == 1
-    assert summary["Signature"] == "bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"
+    assert summary["Signature"] == (
+        "bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"
+    )
     assert summary["Corpus BLEU-2"] == pytest.approx(
         cells.corpus_cells(
             [[REF]] * 4 + [["the cat sat"]], [[c] for c in (INTACTO, SHORT, FORMULA, DDE, "the cat sat")]
