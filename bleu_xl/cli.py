@@ -71,7 +71,10 @@ def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
 
     def spell(setting: Setting) -> str:
         flag = flags.get(setting.name, setting.name)
-        return flag if setting.value is None or setting.value is True else f"{flag} {setting.value}"
+        if setting.value is None or setting.value is True:
+            return flag
+        values = setting.value if isinstance(setting.value, tuple) else (setting.value,)
+        return " ".join(f"{flag} {value}" for value in values)
 
     return spell
 

@@ -62,7 +62,8 @@ class Explanation:
                     parts.append(f"missing: {_listing(report.missing)}")
                 if report.extra:
                     parts.append(f"extra: {_listing(report.extra)}")
-            elif report.missing and report.n not in left:  # a left-out order's misses do not count
+            elif report.missing and report.n not in left and self.candidate_tokens:
+                # a left-out order's misses do not count, nor the higher orders of an empty candidate
                 parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
         if not parts:
             parts.append("exact match" if self.score.bleu == 1.0 else "every n-gram matches")

@@ -72,6 +72,10 @@ class TableOptions:
     candidate_col: str | None = None
     reference_text: str | None = None
 
+    def __post_init__(self) -> None:
+        if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
+            raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+
 
 def column_letter(index: int) -> str:
     """The letters of a 0-based column index: 0 -> ``A``, 27 -> ``AB``."""
