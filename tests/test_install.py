@@ -14,7 +14,7 @@ from bleu_xl.cli import main
 from bleu_xl.excel import windows_setup as excel_setup
 
 ROOT = Path(__file__).resolve().parent.parent
-WINDOWS = ROOT / "install" / "windows"
+WINDOWS = ROOT / "bleu_xl" / "release"  # the Windows installer, shipped in the package and the release bundle
 
 
 def test_merge_keeps_other_settings_and_replaces_ours() -> None:
@@ -96,7 +96,7 @@ def test_without_windows_the_command_points_to_lite(tmp_path: Path, monkeypatch)
     result = CliRunner().invoke(main, ["excel-setup"])
     assert result.exit_code == 2
     assert "classic xlwings functions (UDFs) need Excel on Windows" in result.output
-    assert "install/xlwings-lite/README.md" in result.output
+    assert "xlwings-lite folder of the bleu-xl zip" in result.output and "bleu-xl lite-bundle" in result.output
     assert list(tmp_path.iterdir()) == []
 
 
@@ -177,7 +177,7 @@ def test_powershell_script_steps() -> None:
     order = [
         r'\$Root = Join-Path \$env:LOCALAPPDATA "bleu-xl"',
         r"-m venv \$Venv",
-        r"\$Python -m pip install --quiet --upgrade \"\$Package\"",
+        r"\$Python -m pip install --quiet --upgrade \"\$Wheel\"",
         r'Join-Path \$Venv "Scripts\\xlwings.exe"\) addin install',
         r"excel-setup --only config",
         r"excel-setup --only xlam",
@@ -187,7 +187,7 @@ def test_powershell_script_steps() -> None:
     assert '$ErrorActionPreference = "Stop"' in code
     assert "xlwings==" not in code  # the xlwings version comes from bleu-xl's own pin
     assert code.count("{") == code.count("}") and code.count("(") == code.count(")")
-    assert "[string]$Wheel" in code and "[switch]$NoAddin" in code
+    assert "[string]$Wheel" in code and "[switch]$NoAddin" in code and "[switch]$DryRun" in code
 
 
 def test_cmd_runs_the_script_with_a_local_execution_policy() -> None:
@@ -203,7 +203,7 @@ def test_xlwings_is_pinned_to_the_installed_version() -> None:
 
 
 def test_windows_readme_covers_the_usual_failures() -> None:
-    text = (WINDOWS / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "install" / "windows" / "README.md").read_text(encoding="utf-8")
     for phrase in (
         "Unblock",
         "Trust access to the VBA project object model",
