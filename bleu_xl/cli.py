@@ -138,7 +138,8 @@ def main() -> None:
     """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
 
     \b
-    Example:
+    Examples:
+      bleu-xl template        (writes workbooks/bleu2_ranking.xlsx and workbooks/samples)
       bleu-xl score workbooks/samples/marketing_en.xlsx
     """
 
