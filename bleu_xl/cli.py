@@ -19,7 +19,7 @@ from . import __version__
 from .core.bleu import SMOOTHING_METHODS
 from .core.bootstrap import p_text
 from .core.errors import BleuXlError, Setting, render
-from .core.explain import explain
+from .core.explain import explain, order_name
 from .core.tokenizer import tokenize
 from .files.output import OutputFile, write_folder
 from .files.readers import read_table
@@ -362,6 +362,13 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     )
     click.echo(f"candidate tokens ({s.c}): {marked}")
     for n, p in enumerate(s.precisions, start=1):
+        if p.value is None:
+            if s.c:
+                words = f"{s.c} word{'s' if s.c > 1 else ''}"
+                click.echo(f"p{n} = 0/0, left out of the score  (the candidate has only {words}: no {order_name(n)})")
+            else:
+                click.echo(f"p{n} = 0/0  (the candidate has no words: BLEU is 0)")
+            continue
         note = "  (add-1 smoothing)" if p.smoothed else ""
         click.echo(f"p{n} = {p.numerator}/{p.denominator} = {p.value:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")

@@ -113,3 +113,36 @@ def test_lite_steps_say_what_the_bundle_shows() -> None:
         assert "#NAME?" in text
     assert re.match(r'"""bleu-xl \S+ for xlwings Lite', bundle)
     assert f"{score('the cat sat on the mat', 'the cat sat on a mat').bleu:.6f}" == "0.707107"  # General format
+
+
+# --- what the READMEs show ---------------------------------------------------------------------------------------
+
+
+def test_the_date_helper_the_readmes_give_writes_the_classic_add_ins_iso_date() -> None:
+    """xlwings Lite gets a date cell as its serial number; the helper formula both READMEs give turns it into the
+    text the classic add-in scores for the same cell."""
+    import datetime as dt
+
+    import formulas
+
+    from bleu_xl.excel.cell_values import cell_text
+
+    helper = '=YEAR(A2)&"-"&RIGHT("0"&MONTH(A2),2)&"-"&RIGHT("0"&DAY(A2),2)'
+    for path in (ROOT / "README.md", ROOT / "install" / "xlwings-lite" / "README.md"):
+        assert f"`{helper}`" in path.read_text(encoding="utf-8"), path
+    func = formulas.Parser().ast(helper)[1].compile()
+    for day in (dt.date(2026, 1, 1), dt.date(2024, 2, 29), dt.date(2026, 12, 31)):
+        serial = (day - dt.date(1899, 12, 30)).days
+        assert func(serial) == cell_text(dt.datetime(day.year, day.month, day.day)) == day.isoformat()
+        assert cell_text(float(serial)) == str(serial)  # what Lite would score without the helper
+
+
+def test_readme_shows_every_rendered_page() -> None:
+    from bleu_xl.template import build as template
+    from bleu_xl.template import data as template_data
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pictures = sorted((ROOT / "docs").glob("*.png"))
+    assert len(pictures) > len(template.SHEETS) and all(f"](docs/{p.name})" in readme for p in pictures)
+    assert {p.name for p in pictures} >= {f"sample-{name}-01.png" for name in template_data.SAMPLES}
+    assert all(p.stat().st_size < 150_000 for p in pictures)  # small: rendered at 70 dpi

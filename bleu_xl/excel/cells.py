@@ -109,9 +109,10 @@ def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
     )
 
 
-def detail_row(score: Score) -> list[float | int]:
-    """A score's values in the order of :func:`detail_columns`."""
-    row: list[float | int] = []
+def detail_row(score: Score) -> list[float | int | None]:
+    """A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
+    has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0."""
+    row: list[float | int | None] = []
     for p in score.precisions:
         row += (p.value, p.numerator, p.denominator)
     return [*row, score.bp, score.r, score.c]
@@ -245,8 +246,9 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2).
-MEASURES: dict[str, Callable[[Score], float]] = {
+# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2);
+# None (an order left out) is a blank cell.
+MEASURES: dict[str, Callable[[Score], float | None]] = {
     "bleu": lambda score: score.bleu,
     "p1": lambda score: score.p1,
     "p2": lambda score: score.p2,
@@ -278,8 +280,12 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     method = parse_smoothing(smoothing)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(score_from_stats(stats, smoothing=method)))
-    return squeeze(reshape(values, rows_cols))
+
+    def value(stats: Stats, _: int) -> float | Blank:
+        picked = pick(score_from_stats(stats, smoothing=method))
+        return BLANK if picked is None else picked
+
+    return squeeze(reshape(score_pairs(pairs, order, value), rows_cols))
 
 
 @excel_safe
@@ -296,9 +302,9 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     return squeeze(rows)
 
 
-def detail_values(score: Score) -> list[float | int]:
-    """A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row`."""
-    return [score.bleu, *detail_row(score)]
+def detail_values(score: Score) -> list[float | int | Blank]:
+    """A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row` (an order left out as a blank cell)."""
+    return [score.bleu, *(BLANK if value is None else value for value in detail_row(score))]
 
 
 def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tuple[Any, ...]]:

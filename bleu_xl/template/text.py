@@ -5,6 +5,7 @@ Written for the user who opens the file first; kept apart from the builders so t
 
 from __future__ import annotations
 
+from ..core.bleu import SCORING_VERSION
 from ..excel.reenter import SCRIPT_NAME
 
 __all__ = ["DEFINITION", "START_HERE"]
@@ -58,15 +59,20 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "It measures",
                 "BLEU-2 counts the words (p1) and the pairs of neighbouring words (p2) that a candidate shares "
-                "with the reference, and lowers the score of a candidate shorter than the reference (BP). 1 = "
-                "identical; there is no universal pass mark.",
+                "with the reference, and lowers the score of a candidate shorter than the reference (BP). Chinese, "
+                "Japanese and Korean count per character, Thai, Lao, Burmese and Khmer per character cluster "
+                "(they are written without spaces). A one-word candidate has no pair of words: its p2 is blank and "
+                "left out of the score. 1 = identical; there is no universal pass mark. Scoring 0.2 (see "
+                "BLEU2_SIGNATURE).",
             ),
             (
                 "It does not",
-                "It does not measure meaning, tone, facts or brand voice: a faithful paraphrase can score low and "
-                "a text with a wrong price can score high. Scores against different references are not comparable, "
-                "and very short lines (a few words) give unstable scores. Use it to rank variants of the same "
-                "line, then read the top ones.",
+                "It does not measure meaning, tone, facts or brand voice: a faithful paraphrase can score low and a "
+                "text with a wrong price can score high. Scores against different references are not comparable, and "
+                "very short lines (a few words) give unstable scores: a one-word score tells little (a wrong word "
+                "still scores 0.5 against a one-word reference). For buttons, subject lines and other very short copy, "
+                "chrF (it compares characters, not words) is the better measure. Use BLEU-2 to rank variants of the "
+                "same line, then read the top ones.",
             ),
         ],
     ),
@@ -121,16 +127,21 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "Ce qu'il mesure",
                 "Le BLEU-2 compte les mots (p1) et les paires de mots voisins (p2) qu'un candidat partage avec la "
-                "référence, et pénalise un candidat plus court que la référence (BP). 1 = identique ; il n'existe "
-                "pas de seuil universel.",
+                "référence, et pénalise un candidat plus court que la référence (BP). Le chinois, le japonais et le "
+                "coréen comptent par caractère, le thaï, le lao, le birman et le khmer par groupe de caractères "
+                "(ils s'écrivent sans espaces). Un candidat d'un seul mot n'a pas de paire de mots : son p2 reste "
+                "vide et hors du score. 1 = identique ; il n'existe pas de seuil universel. Notation 0.2 (voir "
+                "BLEU2_SIGNATURE).",
             ),
             (
                 "Ce qu'il ne mesure pas",
                 "Il ne mesure ni le sens, ni le ton, ni l'exactitude des faits, ni la voix de la marque : une "
                 "paraphrase fidèle peut obtenir un score bas et un texte avec un prix erroné un score élevé. Des "
-                "scores calculés par rapport à des références différentes ne sont pas comparables, et les lignes "
-                "très courtes (quelques mots) donnent des scores instables. Servez-vous-en pour classer les "
-                "variantes d'une même ligne, puis relisez les premières.",
+                "scores calculés par rapport à des références différentes ne sont pas comparables, et les lignes très "
+                "courtes (quelques mots) donnent des scores instables : le score d'un seul mot dit peu de chose (un "
+                "mot faux obtient encore 0,5 face à une référence d'un mot). Pour les boutons, les objets d'e-mail et "
+                "les autres textes très courts, le chrF (qui compare des caractères, non des mots) convient mieux. "
+                "Servez-vous du BLEU-2 pour classer les variantes d'une même ligne, puis relisez les premières.",
             ),
         ],
     ),
@@ -185,21 +196,29 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "O que mede",
                 "O BLEU-2 conta as palavras (p1) e os pares de palavras vizinhas (p2) que um candidato tem em "
-                "comum com a referência e penaliza um candidato mais curto que a referência (BP). 1 = idêntico; "
-                "não há nota de corte universal.",
+                "comum com a referência e penaliza um candidato mais curto que a referência (BP). Chinês, japonês "
+                "e coreano contam por caractere; tailandês, laosiano, birmanês e khmer, por grupo de caracteres "
+                "(são escritos sem espaços). Um candidato de uma só palavra não tem par de palavras: o p2 fica em "
+                "branco e fora da pontuação. 1 = idêntico; não há nota de corte universal. Pontuação 0.2 (veja "
+                "BLEU2_SIGNATURE).",
             ),
             (
                 "O que não mede",
-                "Ele não mede sentido, tom, fatos nem a voz da marca: uma paráfrase fiel pode tirar nota baixa e "
-                "um texto com preço errado, nota alta. Pontuações calculadas com referências diferentes não são "
-                "comparáveis, e linhas muito curtas (poucas palavras) dão pontuações instáveis. Use-o para "
-                "classificar variantes de uma mesma frase e depois revise as primeiras.",
+                "Ele não mede sentido, tom, fatos nem a voz da marca: uma paráfrase fiel pode tirar nota baixa e um "
+                "texto com preço errado, nota alta. Pontuações calculadas com referências diferentes não são "
+                "comparáveis, e linhas muito curtas (poucas palavras) dão pontuações instáveis: a pontuação de uma só "
+                "palavra diz pouco (uma palavra errada ainda tira 0,5 contra uma referência de uma palavra). Para "
+                "botões, assuntos de e-mail e outros textos muito curtos, o chrF (que compara caracteres, não "
+                "palavras) é a medida mais adequada. Use o BLEU-2 para classificar variantes de uma mesma frase e "
+                "depois revise as primeiras.",
             ),
         ],
     ),
 ]
 DEFINITION = (
-    "Tokens: NFKC + casefold; words of letters, marks and numbers; each CJK character is a token. "
-    "p_n = clipped n-gram matches / candidate n-grams (add-1: (0+1)/(total+1) when nothing matches). "
-    "BP = 1 if c >= r else exp(1 - r/c). BLEU-2 = BP * sqrt(p1 * p2)."
+    f"Scoring {SCORING_VERSION}. Tokens: NFKC + casefold; words of letters, marks and numbers; each CJK character "
+    "is a token; each Thai, Lao, Myanmar or Khmer letter begins a token that the marks after it join. "
+    "p_n = clipped n-gram matches / candidate n-grams (add-1: (0+1)/(total+1) when nothing matches); an order "
+    "the candidate has no n-gram of is left out. BP = 1 if c >= r else exp(1 - r/c). "
+    "BLEU-2 = BP * sqrt(p1 * p2), or BP * p1 for a one-word candidate."
 )

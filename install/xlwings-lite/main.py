@@ -78,7 +78,8 @@ class BleuError(BleuXlError, ValueError):
     \"\"\"Input that cannot be scored: no usable reference, bad settings, unequal lengths.\"\"\"
 """,
     'core/tokenizer.py': """\
-\"\"\"Text to tokens: NFKC + casefold, words of letters, marks and numbers, one token per CJK character.
+\"\"\"Text to tokens: NFKC + casefold, words of letters, marks and numbers, one token per CJK character, one per
+character cluster of Thai, Lao, Myanmar and Khmer (scripts written without spaces between words).
 
 Standard library only (it runs under Pyodide too).
 \"\"\"
@@ -89,7 +90,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["CJK_RANGES", "is_cjk", "prepare", "tokenize", "tokenize_literally"]
+__all__ = ["CJK_RANGES", "SEA_RANGES", "is_cjk", "is_sea", "prepare", "tokenize", "tokenize_literally"]
 
 #: Code point ranges (inclusive) whose letters, marks and numbers are scored one character at a time.
 CJK_RANGES: tuple[tuple[int, int], ...] = (
@@ -109,6 +110,19 @@ CJK_RANGES: tuple[tuple[int, int], ...] = (
     (0xF900, 0xFAFF),
     (0xFF66, 0xFF9F),
     (0x20000, 0x3FFFF),
+)
+
+#: Code point ranges (inclusive) of Thai, Lao, Myanmar and Khmer: each of their letters begins a token, which
+#: the marks after it (vowel signs, tone marks) join. Those scripts put no spaces between words, so a run of
+#: their letters is a whole phrase, not a word; a cluster is the unit that can match, as a CJK character is.
+SEA_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0E00, 0x0E7F),  # Thai
+    (0x0E80, 0x0EFF),  # Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x19E0, 0x19FF),  # Khmer symbols
+    (0xA9E0, 0xA9FF),  # Myanmar Extended-B
+    (0xAA60, 0xAA7F),  # Myanmar Extended-A
 )
 
 
@@ -161,6 +175,12 @@ def is_cjk(char: str) -> bool:
     return any(lo <= cp <= hi for lo, hi in CJK_RANGES)
 
 
+def is_sea(char: str) -> bool:
+    \"\"\"True when the code point of ``char`` lies in one of :data:`SEA_RANGES` (Thai, Lao, Myanmar, Khmer).\"\"\"
+    cp = ord(char)
+    return any(lo <= cp <= hi for lo, hi in SEA_RANGES)
+
+
 def _ranges(code_points: list[int]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     for cp in code_points:
@@ -195,18 +215,32 @@ def _narrow(match: re.Match[str]) -> str:
 def _pattern(astral: bool) -> re.Pattern[str]:
     \"\"\"The token pattern, built from this Python's own Unicode database on first use.
 
-    The classes are exactly "category L*, M* or N*" (Python's \\\\w would drop combining marks and keep "_").
+    The classes are exactly "category L*, M* or N*" (Python's \\\\w would drop combining marks and keep "_"),
+    split four ways: CJK letters, marks and numbers (a token each); letters of :data:`SEA_RANGES` (each begins a
+    token that the marks after it join); other marks; other letters and numbers. The four are disjoint, so the
+    alternatives ``cjk | sea mark* | (other | mark)+`` find exactly the tokens of :func:`tokenize_literally`.
     Two variants: regex classes that hold ranges above U+FFFF test those ranges one by one for every
     character that is not in them (each space, each comma), which makes them several times slower, so text
     with no character above U+FFFF (nearly all text) uses classes limited to the Basic Multilingual Plane.
     \"\"\"
     category = unicodedata.category
     cjk: list[int] = []
+    sea: list[int] = []
+    mark: list[int] = []
     word: list[int] = []
     for cp in range(0x110000 if astral else 0x10000):
-        if category(chr(cp))[0] in "LMN":
-            (cjk if any(lo <= cp <= hi for lo, hi in CJK_RANGES) else word).append(cp)
-    return re.compile(f"{_char_class(_ranges(cjk))}|{_char_class(_ranges(word))}+")
+        kind = category(chr(cp))[0]
+        if kind not in "LMN":
+            continue
+        if any(lo <= cp <= hi for lo, hi in CJK_RANGES):
+            cjk.append(cp)
+        elif kind == "L" and any(lo <= cp <= hi for lo, hi in SEA_RANGES):
+            sea.append(cp)
+        else:
+            (mark if kind == "M" else word).append(cp)
+    marks = _char_class(_ranges(mark))
+    word_or_mark = _char_class(_ranges(sorted(word + mark)))
+    return re.compile(f"{word_or_mark}+|{_char_class(_ranges(cjk))}|{_char_class(_ranges(sea))}{marks}*")
 
 
 def prepare() -> None:
@@ -218,27 +252,47 @@ def prepare() -> None:
 def tokenize_literally(text: str) -> list[str]:
     \"\"\"The token rules read literally, one character at a time: slow and obviously right.
 
+    After NFKC and casefold, left to right: a character that is not a letter, mark or number ends the current
+    token and is dropped; a CJK letter, mark or number is a token by itself; a letter of Thai, Lao, Myanmar or
+    Khmer (:data:`SEA_RANGES`) ends the current token and begins a new one; any other mark joins the current
+    token, or begins one; any other letter or number joins the current token, unless that token began with a
+    letter of those four scripts: then it ends it and begins a new one.
+
     :func:`tokenize` must give exactly these tokens for every text (the property tests hold the two equal).
 
     >>> tokenize_literally("L'été, 2026 — 東京タワー!")
     ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    >>> tokenize_literally("จัดส่ง ไทยabc ๒๐๒๖")
+    ['จั', 'ด', 'ส่', 'ง', 'ไ', 'ท', 'ย', 'abc', '๒๐๒๖']
     \"\"\"
     tokens: list[str] = []
     word = ""
+    sea_begun = False  # the current token began with a letter of SEA_RANGES
+
+    def end_token() -> None:
+        nonlocal word, sea_begun
+        if word:
+            tokens.append(word)
+        word, sea_begun = "", False
+
     for ch in unicodedata.normalize("NFKC", text).casefold():
-        if not _is_lmn(ch):
-            if word:
-                tokens.append(word)
-            word = ""
+        kind = unicodedata.category(ch)[0]
+        if kind not in "LMN":
+            end_token()
         elif is_cjk(ch):
-            if word:
-                tokens.append(word)
-            word = ""
+            end_token()
             tokens.append(ch)
+        elif kind == "L" and is_sea(ch):
+            end_token()
+            word, sea_begun = ch, True
+        elif kind == "M":
+            word += ch
+        elif sea_begun:
+            end_token()
+            word = ch
         else:
             word += ch
-    if word:
-        tokens.append(word)
+    end_token()
     return tokens
 
 
@@ -246,8 +300,9 @@ def tokenize(text: str) -> list[str]:
     \"\"\"Split ``text`` into BLEU tokens: the tokens of :func:`tokenize_literally`, by fast paths.
 
     The text is normalised with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
-    in a CJK range is a token by itself, any other run of letters, marks and numbers is a word, and everything else
-    (spaces, punctuation, symbols, emoji, ``_``) separates words and is dropped.
+    in a CJK range is a token by itself, a letter of Thai, Lao, Myanmar or Khmer begins a token that the marks
+    after it join, any other run of letters, marks and numbers is a word, and everything else (spaces,
+    punctuation, symbols, emoji, ``_``) separates words and is dropped.
 
     Fast paths: ASCII and Latin-1 text through one ``bytes.translate`` and ``split``, other text through one
     regex built from the Unicode database (limited to the Basic Multilingual Plane when the text allows).
@@ -256,6 +311,8 @@ def tokenize(text: str) -> list[str]:
 
     >>> tokenize("L'été, 2026 — 東京タワー!")
     ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    >>> tokenize("ส่งฟรี")
+    ['ส่', 'ง', 'ฟ', 'รี']
     \"\"\"
     if not isinstance(text, str):
         raise TypeError(f"text to tokenize must be a string, not {type(text).__name__}")
@@ -283,7 +340,7 @@ def tokenize(text: str) -> list[str]:
 
 Standard library only, so the same code runs in xlwings, in xlwings Lite (Pyodide) and on the command line.
 Every face turns statistics into numbers through :func:`score_from_stats`, the one place that knows the
-formulas, add-1 smoothing and the empty-candidate rule.
+formulas, add-1 smoothing, the orders left out and the empty-candidate rule.
 \"\"\"
 
 from __future__ import annotations
@@ -332,7 +389,9 @@ __all__ = [
 
 SMOOTHING_METHODS = ("add1", "none")
 #: The version of the scoring definition that signatures name: it changes when a score would, not with every release.
-SCORING_VERSION = "0.1.0"
+#: 0.2.0: orders the candidate has no n-gram of are left out of the geometric mean; Thai, Lao, Myanmar and Khmer
+#: are scored per character cluster.
+SCORING_VERSION = "0.2.0"
 MAX_ORDER = 9
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
@@ -349,25 +408,36 @@ def check_settings(max_n: int, smoothing: str) -> None:
 
 
 def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
-    \"\"\"The string that pins every scoring choice, e.g. ``bleu-xl:0.1.0|n:2|smooth:add1|...|refs:1``.\"\"\"
-    return f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|tok:words+cjk|norm:nfkc-casefold|refs:{refs}"
+    \"\"\"The string that pins every scoring choice, e.g. ``bleu-xl:0.2.0|n:2|smooth:add1|...|refs:1``: the
+    definition's version, the order, the smoothing, orders left out when the candidate has none of their n-grams
+    (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
+    normalisation and the number of references.\"\"\"
+    return (
+        f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|order:effective|tok:words+cjk+sea"
+        f"|norm:nfkc-casefold|refs:{refs}"
+    )
 
 
 def smoothed_fraction(matches: int, total: int, smoothing: str) -> tuple[int, int]:
-    \"\"\"A precision as (numerator, denominator): add-1 smoothing turns a zero count into (0 + 1) / (total + 1).\"\"\"
-    if matches == 0 and smoothing == "add1":
+    \"\"\"A precision as (numerator, denominator): add-1 smoothing turns a zero count into (0 + 1) / (total + 1);
+    an order the candidate has no n-gram of stays 0 / 0 (it is left out of the score).\"\"\"
+    if matches == 0 and total and smoothing == "add1":
         return 1, total + 1
     return matches, total
 
 
-def precision_value(matches: int, total: int, smoothing: str) -> float:
-    \"\"\"The smoothed fraction's value, 0 for a candidate with no n-grams of this order (without smoothing).\"\"\"
+def precision_value(matches: int, total: int, smoothing: str) -> float | None:
+    \"\"\"The smoothed fraction's value; ``None`` for an order the candidate has no n-gram of (left out).\"\"\"
     numerator, denominator = smoothed_fraction(matches, total, smoothing)
-    return numerator / denominator if denominator else 0.0
+    return numerator / denominator if denominator else None
 
 
 class Precision(NamedTuple):
-    \"\"\"Clipped n-gram matches over candidate n-grams, with the smoothing that turns them into a value.\"\"\"
+    \"\"\"Clipped n-gram matches over candidate n-grams, with the smoothing that turns them into a value.
+
+    An order the candidate has no n-gram of (``total`` 0: fewer tokens than n) is left out of the score: its
+    value is ``None``, its fraction 0 / 0.
+    \"\"\"
 
     matches: int
     total: int
@@ -387,11 +457,18 @@ class Precision(NamedTuple):
         return smoothed_fraction(*self)[1]
 
     @property
-    def value(self) -> float:
+    def left_out(self) -> bool:
+        \"\"\"True when the candidate has no n-gram of this order, so that the order is not part of the score.\"\"\"
+        return self.total == 0
+
+    @property
+    def value(self) -> float | None:
+        \"\"\"The precision, from 0 to 1; ``None`` for an order left out.\"\"\"
         return precision_value(*self)
 
-    def as_dict(self) -> dict[str, float | int | bool]:
-        \"\"\"The precision as JSON-ready data: its value, the fraction behind it, and whether add-1 made it.\"\"\"
+    def as_dict(self) -> dict[str, float | int | bool | None]:
+        \"\"\"The precision as JSON-ready data: its value (``None`` when left out), the fraction behind it, and
+        whether add-1 made it.\"\"\"
         numerator, denominator = smoothed_fraction(*self)
         return {"value": self.value, "numerator": numerator, "denominator": denominator, "smoothed": self.smoothed}
 
@@ -403,11 +480,6 @@ class Stats(NamedTuple):
     totals: tuple[int, ...]
     c: int
     r: int
-
-
-def applied_smoothing(stats: Stats, smoothing: str) -> str:
-    \"\"\"The smoothing as applied: an empty candidate (c = 0) is never smoothed, so its precisions are 0 / 0 = 0.\"\"\"
-    return smoothing if stats.c else "none"
 
 
 @dataclass(slots=True)
@@ -423,13 +495,13 @@ class Score:
     bleu: float
     bp: float
     stats: Stats
-    smoothing: str = "add1"  # as asked for, and in the signature; see applied_smoothing for an empty candidate
+    smoothing: str = "add1"  # as asked for, and in the signature
     refs: int = 1
 
     @property
     def precisions(self) -> tuple[Precision, ...]:
-        kind = applied_smoothing(self.stats, self.smoothing)
-        return tuple([Precision(m, t, kind) for m, t in zip(self.stats.matches, self.stats.totals)])
+        smoothing = self.smoothing
+        return tuple([Precision(m, t, smoothing) for m, t in zip(self.stats.matches, self.stats.totals)])
 
     @property
     def r(self) -> int:
@@ -444,12 +516,14 @@ class Score:
         return len(self.stats.matches)
 
     @property
-    def p1(self) -> float:
+    def p1(self) -> float | None:
+        \"\"\"The unigram precision value (``None`` for an empty candidate).\"\"\"
         return self.precisions[0].value
 
     @property
-    def p2(self) -> float:
-        \"\"\"The bigram precision value (``IndexError`` for a BLEU-1 score).\"\"\"
+    def p2(self) -> float | None:
+        \"\"\"The bigram precision value: ``None`` when the candidate has fewer than two tokens (the order is left
+        out); ``IndexError`` for a BLEU-1 score.\"\"\"
         return self.precisions[1].value
 
     @property
@@ -461,7 +535,8 @@ class Score:
 
     def as_dict(self) -> dict[str, object]:
         \"\"\"The score as JSON-ready data, the one form every JSON output uses: ``p1`` to ``pN`` (value, numerator,
-        denominator, smoothed), ``bp``, ``r``, ``c``, ``bleu``, ``max_n``, ``smoothing`` and ``signature``.\"\"\"
+        denominator, smoothed; the value ``None`` for an order left out), ``bp``, ``r``, ``c``, ``bleu``,
+        ``max_n``, ``smoothing`` and ``signature``.\"\"\"
         orders: dict[str, object] = {f"p{n}": p.as_dict() for n, p in enumerate(self.precisions, start=1)}
         return {
             **orders,
@@ -479,16 +554,24 @@ def score_from_stats(stats: Stats, *, smoothing: str = "add1", refs: int = 1) ->
     \"\"\"BLEU and BP (and the precisions, on demand) of sentence or corpus statistics: the formulas, in one place.
 
     The order N is the number of orders in ``stats``; ``refs`` (how many references) only goes into the
-    signature. An empty candidate (c = 0) scores 0 with BP 0, its precisions unsmoothed.
+    signature. BLEU is BP times the geometric mean of the precisions of the orders the candidate has n-grams
+    of: an order with no candidate n-gram (total 0) is left out, as sacrebleu's ``effective_order`` does, so
+    that a one-word candidate is not given a perfect bigram precision. An empty candidate (c = 0) scores 0
+    with BP 0.
     \"\"\"
     c, r = stats.c, stats.r
-    kind = applied_smoothing(stats, smoothing)
+    if c == 0:
+        return Score(0.0, 0.0, stats, smoothing, refs)
     product = 1.0
+    orders = 0
     for matches, total in zip(stats.matches, stats.totals):
-        product *= precision_value(matches, total, kind)
-    bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1.0 - r / c)
-    # The geometric mean; a zero value makes the product 0 and the score 0.
-    return Score(bp * product ** (1.0 / len(stats.matches)), bp, stats, smoothing, refs)
+        if total:
+            numerator, denominator = smoothed_fraction(matches, total, smoothing)
+            product *= numerator / denominator
+            orders += 1
+    bp = 1.0 if c >= r else math.exp(1.0 - r / c)
+    # The geometric mean of the orders kept; a zero value makes the product 0 and the score 0.
+    return Score(bp * product ** (1.0 / orders) if orders else 0.0, bp, stats, smoothing, refs)
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
@@ -726,11 +809,17 @@ from .bleu import (
     pair_stats,
     score_from_stats,
 )
-from .tokenizer import is_cjk, tokenize
+from .tokenizer import is_cjk, is_sea, tokenize
 
-__all__ = ["Explanation", "OrderReport", "explain"]
+__all__ = ["Explanation", "OrderReport", "explain", "order_name"]
 
 ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
+
+
+def order_name(n: int) -> str:
+    \"\"\"The n-grams of order ``n`` as the explanations name them: words, bigrams, trigrams, 4-grams...\"\"\"
+    return ORDER_NAMES.get(n, f"{n}-grams")
+
 
 Shown = tuple[str, int]  # an n-gram written out ("veio bem") and its count
 
@@ -752,24 +841,32 @@ class Explanation:
     orders: tuple[OrderReport, ...]
 
     def summary(self) -> str:
-        \"\"\"One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``.\"\"\"
+        \"\"\"One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``;
+        an order the candidate is too short to have is named as left out of the score, with the reason.\"\"\"
         parts = []
+        left = self.left_out()
         for report in self.orders:
             if report.n == 1:
                 if report.missing:
                     parts.append(f"missing: {_listing(report.missing)}")
                 if report.extra:
                     parts.append(f"extra: {_listing(report.extra)}")
-            elif report.missing:
-                parts.append(f"{ORDER_NAMES.get(report.n, f'{report.n}-grams')} missed: {_listing(report.missing)}")
+            elif report.missing and report.n not in left:  # a left-out order's misses do not count
+                parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
         if not parts:
-            if self.score.bleu == 1.0:
-                return "exact match"
-            shortest = len(self.candidate_tokens) + 1  # the lowest order the candidate has no n-gram of
-            if shortest <= self.score.max_n:
-                return f"every n-gram matches, but it has no {ORDER_NAMES.get(shortest, f'{shortest}-grams')}"
-            return "every n-gram matches"
+            parts.append("exact match" if self.score.bleu == 1.0 else "every n-gram matches")
+        if left:
+            c = len(self.candidate_tokens)
+            names = ", ".join(map(order_name, left))
+            parts.append(f"{names} left out of the score: the candidate has only {c} word{'s' if c > 1 else ''}")
         return " | ".join(parts)
+
+    def left_out(self) -> tuple[int, ...]:
+        \"\"\"The orders left out of the score because the candidate has no n-gram of them (fewer than n tokens);
+        none for an empty candidate, which scores 0 whatever the orders.\"\"\"
+        if not self.candidate_tokens:
+            return ()
+        return tuple(n for n, p in enumerate(self.score.precisions, start=1) if p.left_out)
 
     def matched_tokens(self) -> tuple[bool, ...]:
         \"\"\"For each candidate token, whether it is one of the clipped unigram matches (for highlighting).\"\"\"
@@ -788,14 +885,19 @@ def _listing(grams: Sequence[Shown]) -> str:
     return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
 
 
+def _unspaced(token: str) -> bool:
+    \"\"\"A token of a script written without spaces: a CJK character, or a Thai, Lao, Myanmar or Khmer cluster.\"\"\"
+    return (len(token) == 1 and is_cjk(token)) or is_sea(token[0])
+
+
 def _text(gram: object) -> str:
-    \"\"\"An n-gram as text: words with spaces, CJK characters side by side as they are written.\"\"\"
+    \"\"\"An n-gram as text: words with spaces, CJK characters and Thai, Lao, Myanmar or Khmer clusters side by
+    side as they are written.\"\"\"
     if isinstance(gram, str):
         return gram
     out = gram[0]  # type: ignore[index]
     for before, token in pairwise(gram):  # type: ignore[arg-type]
-        glued = len(before) == 1 and len(token) == 1 and is_cjk(before) and is_cjk(token)
-        out += token if glued else " " + token
+        out += token if _unspaced(before) and _unspaced(token) else " " + token
     return out
 
 
@@ -1425,9 +1527,10 @@ def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
     )
 
 
-def detail_row(score: Score) -> list[float | int]:
-    \"\"\"A score's values in the order of :func:`detail_columns`.\"\"\"
-    row: list[float | int] = []
+def detail_row(score: Score) -> list[float | int | None]:
+    \"\"\"A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
+    has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0.\"\"\"
+    row: list[float | int | None] = []
     for p in score.precisions:
         row += (p.value, p.numerator, p.denominator)
     return [*row, score.bp, score.r, score.c]
@@ -1561,8 +1664,9 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2).
-MEASURES: dict[str, Callable[[Score], float]] = {
+# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2);
+# None (an order left out) is a blank cell.
+MEASURES: dict[str, Callable[[Score], float | None]] = {
     "bleu": lambda score: score.bleu,
     "p1": lambda score: score.p1,
     "p2": lambda score: score.p2,
@@ -1594,8 +1698,12 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     method = parse_smoothing(smoothing)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(score_from_stats(stats, smoothing=method)))
-    return squeeze(reshape(values, rows_cols))
+
+    def value(stats: Stats, _: int) -> float | Blank:
+        picked = pick(score_from_stats(stats, smoothing=method))
+        return BLANK if picked is None else picked
+
+    return squeeze(reshape(score_pairs(pairs, order, value), rows_cols))
 
 
 @excel_safe
@@ -1612,9 +1720,9 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     return squeeze(rows)
 
 
-def detail_values(score: Score) -> list[float | int]:
-    \"\"\"A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row`.\"\"\"
-    return [score.bleu, *detail_row(score)]
+def detail_values(score: Score) -> list[float | int | Blank]:
+    \"\"\"A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row` (an order left out as a blank cell).\"\"\"
+    return [score.bleu, *(BLANK if value is None else value for value in detail_row(score))]
 
 
 def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tuple[Any, ...]]:
@@ -1838,19 +1946,22 @@ def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "ad
 FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "BLEU2",
-        "BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing).",
+        "BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing; a one-word "
+        "candidate has no bigram, so its score is p1 x BP).",
         (REFERENCE, CANDIDATE),
         _measure("bleu"),
     ),
     ExcelFunction(
         "BLEU2_P1",
-        "p1: the share of candidate words found in the reference (clipped; add-1 when none is found).",
+        "p1: the share of candidate words found in the reference (clipped; add-1 when none is found; blank when the "
+        "candidate has no words).",
         (REFERENCE, CANDIDATE),
         _measure("p1"),
     ),
     ExcelFunction(
         "BLEU2_P2",
-        "p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found).",
+        "p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found; blank for a "
+        "one-word candidate: it has no pair, and BLEU2 leaves p2 out).",
         (REFERENCE, CANDIDATE),
         _measure("p2"),
     ),
@@ -1862,7 +1973,8 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ),
     ExcelFunction(
         "BLEU2_DETAIL",
-        "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate).",
+        "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate); "
+        "p2 is blank beside 0 and 0 when the candidate has one word.",
         (REFERENCE, CANDIDATE, Argument("headers", "Optional: TRUE to put a header row first (default FALSE).", False)),
         cells.detail_cells,
     ),
@@ -1874,7 +1986,8 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ),
     ExcelFunction(
         "BLEU2_TOKENS",
-        "The tokens bleu-xl scores: lowercased words, one token per CJK character, punctuation dropped.",
+        "The tokens bleu-xl scores: lowercased words, one token per CJK character and per Thai, Lao, Myanmar or Khmer "
+        "character cluster, punctuation dropped.",
         (
             Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
             Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
@@ -1883,7 +1996,8 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ),
     ExcelFunction(
         "BLEU",
-        "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1.",
+        "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1; orders longer than the "
+        "candidate are left out.",
         (REFERENCE, CANDIDATE, Argument("max_n", "Optional: the longest n-gram, 1 to 9 (default 4).", 4), SMOOTHING),
         _bleu_n,
     ),

@@ -25,13 +25,13 @@ from bleu_xl import score
 from bleu_xl.excel import lite_bundle as lite
 from bleu_xl.excel.cell_values import CellError
 from bleu_xl.excel.functions import FUNCTIONS
+from tests import lite_driver
+from tests import xlwings_classic as xc
+from tests.helpers import INTACTO, REF, SHORT
 
-from . import lite_driver
-from . import xlwings_classic as xc
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "install" / "xlwings-lite"
-PYODIDE = Path(__file__).resolve().parent / "pyodide"
+PYODIDE = ROOT / "tests" / "pyodide"
 CALLER = "[bleu2_ranking.xlsx]Rank!D6"  # office.js sends the calling cell's address with every call
 XLWINGS_VERSION = "0.37.8"  # pinned in pyproject.toml
 
@@ -78,9 +78,6 @@ class ErrorCell:
 OMITTED = object()  # an optional argument left out of the formula
 NA = ErrorCell("#N/A")
 
-REF = "a entrega chegou no prazo e o produto veio bem embalado"
-INTACTO = "a entrega chegou no prazo e o produto veio intacto"
-SHORT = "a entrega chegou no prazo"
 CAT_REFS = [["the cat is on the mat", "there is a cat on the mat"], ["le chat", None]]
 COMPARE_REFS = [[REF], [REF], ["le chat noir dort"], [None]]
 COMPARE_A = [[INTACTO], [SHORT], ["le chat dort"], ["skipped: no reference"]]
@@ -322,7 +319,7 @@ def test_office_js_results_are_the_real_values(cpython_report: dict[str, Any]) -
         "message": "max_n must be a whole number from 1 to 9",
     }
     assert case("BLEU2_SIGNATURE", OMITTED, OMITTED, OMITTED) == {
-        "value": [["bleu-xl:0.1.0|n:2|smooth:add1|tok:words+cjk|norm:nfkc-casefold|refs:1"]]
+        "value": [["bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"]]
     }
     assert case("BLEU2_TOKENS", col("Le Chat!", None, 2026.0), " ") == {"value": [["le chat"], [""], ["2026"]]}
     low, mid, high = case("BLEU2_CI", COMPARE_REFS, COMPARE_A, OMITTED, 200)["value"][0]

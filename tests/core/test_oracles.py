@@ -20,8 +20,9 @@ def pretok(text: str) -> str:
 
 
 def sacre(max_n: int) -> BLEU:
-    # tokenize="none" on our own tokens, so only the scoring is compared; no smoothing, no effective order.
-    return BLEU(tokenize="none", max_ngram_order=max_n, smooth_method="none", effective_order=False)
+    # tokenize="none" on our own tokens, so only the scoring is compared; no smoothing. Effective order: an order
+    # the candidate has no n-gram of is left out of the geometric mean, as in bleu-xl since scoring 0.2.
+    return BLEU(tokenize="none", max_ngram_order=max_n, smooth_method="none", effective_order=True)
 
 
 def ours_from_sacre_counts(res, max_n: int, smoothing: str = "add1"):

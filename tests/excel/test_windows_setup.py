@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import re
-import sys
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from bleu_xl.cli import main
 from bleu_xl.excel import windows_setup as excel_setup
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WINDOWS = ROOT / "bleu_xl" / "release"  # the Windows installer, shipped in the package and the release bundle
 
 
@@ -74,30 +71,6 @@ def test_plan(tmp_path: Path) -> None:
     assert [s.path for s in excel_setup.plan(python=python, home=tmp_path, parts=["config"])] == [
         tmp_path / ".xlwings" / "xlwings.conf"
     ]
-
-
-def test_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("USERPROFILE", str(tmp_path))
-    result = CliRunner().invoke(main, ["excel-setup", "--dry-run"])
-    assert result.exit_code == 0, result.output
-    assert "[1/3] Install the xlwings add-in into Excel" in result.output
-    assert "addin install" in result.output
-    assert f"write: {tmp_path / '.xlwings' / 'xlwings.conf'}" in result.output
-    assert '"UDF MODULES","bleu_xl.udfs"' in result.output and "bleu_xl.xlam" in result.output
-    assert list(tmp_path.iterdir()) == []
-    if not sys.platform.startswith("win"):
-        assert "need Excel on Windows" in result.output and "xlwings-lite" in result.output
-
-
-@pytest.mark.skipif(sys.platform.startswith("win"), reason="the refusal is for macOS and Linux")
-def test_without_windows_the_command_points_to_lite(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("HOME", str(tmp_path))
-    result = CliRunner().invoke(main, ["excel-setup"])
-    assert result.exit_code == 2
-    assert "classic xlwings functions (UDFs) need Excel on Windows" in result.output
-    assert "xlwings-lite folder of the bleu-xl zip" in result.output and "bleu-xl lite-bundle" in result.output
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_config_step_writes_the_merged_file(tmp_path: Path) -> None:

@@ -37,7 +37,8 @@ def test_bounded_and_only_bleu_error(ref, cand, max_n, smoothing) -> None:
         return
     assert 0.0 <= s.bleu <= 1.0
     assert 0.0 <= s.bp <= 1.0
-    assert all(0.0 <= p.value <= 1.0 for p in s.precisions)
+    assert all(0.0 <= p.value <= 1.0 for p in s.precisions if p.value is not None)
+    assert all((p.value is None) == (p.total == 0) for p in s.precisions)
     assert s.c == len(tokenize(cand))
 
 
@@ -47,9 +48,8 @@ def test_identity_gives_one(text, max_n) -> None:
     if not tokenize(text):
         return
     assert score(text, text, max_n=max_n).bleu == 1.0
-    # Without smoothing an order longer than the text has no n-grams at all, and the score is 0 by definition.
-    plain = score(text, text, max_n=max_n, smoothing="none").bleu
-    assert plain == (1.0 if len(tokenize(text)) >= max_n else 0.0)
+    # An order longer than the text has no n-grams at all: it is left out, with or without smoothing.
+    assert score(text, text, max_n=max_n, smoothing="none").bleu == 1.0
 
 
 @settings(max_examples=200, deadline=None)
@@ -60,24 +60,26 @@ def test_corpus_bounded(pairs) -> None:
 
 
 def _definition(refs: list[list[str]], cand: list[str], max_n: int, smoothing: str) -> tuple[float, list, int]:
-    """BLEU written from the README's definition with Counter and exact fractions, independently of bleu.py."""
-    precisions = []
+    """BLEU written from the README's definition with Counter and exact fractions, independently of bleu.py:
+    an order with no candidate n-gram has no precision (None) and is left out of the geometric mean."""
+    precisions: list[Fraction | None] = []
     for n in range(1, max_n + 1):
         grams = Counter(tuple(cand[i : i + n]) for i in range(len(cand) - n + 1))
         most: Counter = Counter()
         for ref in refs:
             most |= Counter(tuple(ref[i : i + n]) for i in range(len(ref) - n + 1))
         matches, total = sum((grams & most).values()), max(len(cand) - n + 1, 0)
-        if not cand:
-            precisions.append(Fraction(0))
+        if total == 0:
+            precisions.append(None)
         elif matches == 0 and smoothing == "add1":
             precisions.append(Fraction(1, total + 1))
         else:
-            precisions.append(Fraction(matches, total) if total else Fraction(0))
+            precisions.append(Fraction(matches, total))
     c = len(cand)
     r = min((len(ref) for ref in refs), key=lambda length: (abs(length - c), length))
     bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1 - r / c)
-    return bp * math.prod(precisions) ** (1 / max_n), precisions, r
+    kept = [p for p in precisions if p is not None]
+    return (bp * math.prod(kept) ** (1 / len(kept)) if kept else 0.0), precisions, r
 
 
 @settings(max_examples=400, deadline=None)
@@ -95,7 +97,7 @@ def test_every_face_gives_the_definition(refs, cands, max_n, smoothing) -> None:
         bleu, precisions, r = _definition(ref_tokens, tokenize(cand), max_n, smoothing)
         s = score(refs, cand, max_n=max_n, smoothing=smoothing)
         assert s == from_many
-        assert [p.value for p in s.precisions] == [float(p) for p in precisions]
+        assert [p.value for p in s.precisions] == [None if p is None else float(p) for p in precisions]
         assert s.r == r and math.isclose(s.bleu, bleu, rel_tol=1e-12, abs_tol=1e-15)
     row = [list(refs)]  # one row of references serves every candidate
     column = [[c] for c in cands]
