@@ -1,8 +1,8 @@
 """Renders every page of the template and the samples into docs/*.png with LibreOffice (python docs/render.py).
 
-The template's pages become docs/template-NN.png, each sample's docs/sample-NAME-NN.png. The samples and the
-template hold Japanese, Korean and Chinese text, which prints as boxes without a font that has those characters:
-the command refuses to run without one (fonts-noto-cjk on Debian and Ubuntu).
+The template's pages become docs/template-NN.png, each sample's docs/sample-NAME-NN.png. The samples hold
+Japanese, Korean, Chinese and Thai text, which prints as boxes without a font that has those characters: the
+command refuses to run without one (fonts-noto-cjk and fonts-thai-tlwg on Debian and Ubuntu).
 
 LibreOffice recalculates array formulas when it opens a file, and it has neither bleu-xl's functions nor (before
 24.8) SORTBY, so it would print #NAME? where Excel shows the cached scores. The pictures are therefore made from a
@@ -40,14 +40,14 @@ def values_only(source: Path, target: Path) -> None:
             zout.writestr(item, data)
 
 
-#: The languages whose characters the pictures show, as fontconfig names them.
-CJK_LANGUAGES = ("ja", "ko", "zh-cn")
+#: The languages whose characters the pictures show, as fontconfig names them, and the Debian package with a font.
+LANGUAGES = {"ja": "fonts-noto-cjk", "ko": "fonts-noto-cjk", "zh-cn": "fonts-noto-cjk", "th": "fonts-thai-tlwg"}
 
 
-def cjk_fonts() -> dict[str, list[str]]:
-    """The font families installed for each of ``CJK_LANGUAGES`` (an empty list: its text prints as boxes)."""
+def fonts() -> dict[str, list[str]]:
+    """The font families installed for each of ``LANGUAGES`` (an empty list: its text prints as boxes)."""
     found = {}
-    for language in CJK_LANGUAGES:
+    for language in LANGUAGES:
         listed = subprocess.run(["fc-list", f":lang={language}", "family"], capture_output=True, text=True)
         found[language] = sorted({line.split(",")[0].strip() for line in listed.stdout.splitlines() if line.strip()})
     return found
@@ -93,10 +93,11 @@ def main() -> int:
     if shutil.which("soffice") is None or shutil.which("pdftoppm") is None or shutil.which("fc-list") is None:
         print("needs soffice (LibreOffice), pdftoppm (poppler-utils) and fc-list (fontconfig)", file=sys.stderr)
         return 2
-    missing = [language for language, families in cjk_fonts().items() if not families]
+    missing = [language for language, families in fonts().items() if not families]
     if missing:
+        packages = " ".join(sorted({LANGUAGES[language] for language in missing}))
         print(
-            f"no font for {', '.join(missing)}: the CJK text would print as boxes (apt-get install fonts-noto-cjk)",
+            f"no font for {', '.join(missing)}: its text would print as boxes (apt-get install {packages})",
             file=sys.stderr,
         )
         return 2
