@@ -29,9 +29,10 @@ class Sheet:
     """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
 
     Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
-    ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved without a value (openpyxl saves them so:
-    every reader sees them blank), and ``uncached_count`` how many there are (past a bound only the count is
-    kept). Without a sheet named, a workbook is read from its first visible sheet.
+    ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved
+    without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many
+    there are (past a bound only the count is kept). Without a sheet named, a workbook is read from its first
+    visible sheet.
     """
 
     name: str

@@ -364,20 +364,6 @@ def test_corpus_errors() -> None:
     assert corpus_score([REF], [REF]).bleu == 1.0
 
 
-<<<<<<< HEAD:tests/core/test_bleu.py
-=======
-def test_explain_with_several_references_reports_gaps_against_the_reference_that_decided_r() -> None:
-    assert explain(["the cat sat", "a dog ran"], "the cat sat").summary() == "exact match"
-    assert explain(["the cat", "the cat sat on the mat"], "the cat").summary() == "exact match"
-    # r = 5 (the closest length to 4): what is missing is missing from that reference only
-    e = explain(["a b c d e", "x y z w v u t s"], "a b c d")
-    assert e.score.r == 5 and e.summary() == "missing: e | bigrams missed: d e"
-    # a one-word candidate has no bigram: the order is left out of the score, and the summary says so
-    left_out = "bigrams left out of the score: the candidate has only 1 word"
-    assert explain("a", "a", smoothing="none").summary() == f"exact match | {left_out}"
-
-
->>>>>>> scoring-0.2:tests/test_bleu.py
 def test_wrong_kinds_of_input_are_type_errors_with_their_type_named() -> None:
     for bad in (b"a b", bytearray(b"a b")):
         with pytest.raises(TypeError, match=type(bad).__name__):

@@ -35,5 +35,6 @@ def test_explain_with_several_references_reports_gaps_against_the_reference_that
     # r = 5 (the closest length to 4): what is missing is missing from that reference only
     e = explain(["a b c d e", "x y z w v u t s"], "a b c d")
     assert e.score.r == 5 and e.summary() == "missing: e | bigrams missed: d e"
-    # without smoothing a one-word candidate has no bigram and scores 0: the summary says why
-    assert explain("a", "a", smoothing="none").summary() == "every n-gram matches, but it has no bigrams"
+    # a one-word candidate has no bigram: the order is left out of the score, and the summary says so
+    left_out = "bigrams left out of the score: the candidate has only 1 word"
+    assert explain("a", "a", smoothing="none").summary() == f"exact match | {left_out}"
