@@ -3,8 +3,8 @@ a path that exists only in this repository.
 
 A user has the release zip, or the package installed by pip, and whatever bleu-xl's commands write: not the
 repository's install/, docs/, tests/ or benchmarks/ folders, nor its pyproject.toml. Links between doc pages are
-navigation on the web and are not pointers to local files; the contributors' pages (read in a checkout) may
-name the repository's files.
+navigation on the web and are not pointers to local files; the contributors' page (docs/development.md, read in
+a checkout) and the README's quick start (run in a checkout) may name the repository's files.
 """
 
 from __future__ import annotations
@@ -102,3 +102,19 @@ def test_no_sheet_and_no_read_me_first_names_a_repository_path(tmp_path: Path) -
         texts += [c.value for ws in book.worksheets for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
     assert len(texts) > 100
     assert {text[:80]: repo_paths(text) for text in texts if repo_paths(text)} == {}
+
+
+def test_no_doc_page_names_a_repository_path() -> None:
+    pages = {path.name: path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md"))}
+    assert len(pages) >= 7
+    del pages["development.md"]  # for contributors, in a checkout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = re.search(r"^## Quick start\n.*?(?=^## )", readme, flags=re.M | re.S).group()
+    pages["README.md"] = readme.replace(quick, "")
+    found = {}
+    for name, text in pages.items():
+        text = re.sub(r"\]\([^)]*\)", "]", text)  # a link's target is navigation, not a file the user opens
+        text = re.sub(r"<!--.*?-->", "", text, flags=re.S)  # comments are for the page's editors
+        if repo_paths(text):
+            found[name] = repo_paths(text)
+    assert found == {}

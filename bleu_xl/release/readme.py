@@ -13,7 +13,7 @@ bleu-xl {version}: BLEU-2 scores in Excel, for copy variants and translations.
 Français plus bas. Português mais abaixo.
 
   bleu2_ranking.xlsx   the template: paste one reference and your variants, get scores and ranks
-  samples              four example workbooks
+  samples              example workbooks, each a table of hand-checked pairs
   install.cmd          Windows: puts the bleu-xl functions into Excel
   xlwings-lite         Mac, Excel on the web: main.py for xlwings Lite
   {wheel}   the Python package (install.cmd installs it)

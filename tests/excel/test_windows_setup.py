@@ -175,14 +175,14 @@ def test_xlwings_is_pinned_to_the_installed_version() -> None:
     assert pinned == version("xlwings")
 
 
-def test_windows_readme_covers_the_usual_failures() -> None:
-    text = (ROOT / "install" / "windows" / "README.md").read_text(encoding="utf-8")
+def test_the_windows_steps_cover_the_usual_failures() -> None:
+    text = (ROOT / "docs" / "excel.md").read_text(encoding="utf-8")
     for phrase in (
         "Unblock",
         "Trust access to the VBA project object model",
         "xlwings version mismatch",
-        "## Update",
-        "## Uninstall",
+        "**Update.**",
+        "**Uninstall.**",
         "install.cmd",
     ):
         assert phrase in text

@@ -19,6 +19,7 @@ from bleu_xl import __version__
 from bleu_xl.cli import main
 from bleu_xl.excel.reenter import SCRIPT_NAME
 from bleu_xl.release import bundle as release
+from bleu_xl.template.data import SAMPLES
 
 from .dists import Dists, Venv
 
@@ -29,10 +30,7 @@ FILES = {
     "install.ps1",
     WHEEL,
     "bleu2_ranking.xlsx",
-    "samples/marketing_en.xlsx",
-    "samples/translations_fr.xlsx",
-    "samples/cjk_mixed.xlsx",
-    "samples/multi_reference.xlsx",
+    *(f"samples/{name}.xlsx" for name in SAMPLES),
     "xlwings-lite/main.py",
     "xlwings-lite/requirements.txt",
 }

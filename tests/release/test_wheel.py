@@ -98,10 +98,14 @@ def test_every_command_a_user_runs_works_from_the_wheel(venv: Venv, dists: Dists
         return done.stdout
 
     assert ok("--version").strip() == f"bleu-xl, version {__version__}"
-    written = ok("template", "workbooks")
+    # The README's command line in three lines, past its pip install (done above, from the wheel).
+    section = README[README.index("## The command line in three lines") :]
+    install, template, scoring = re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1).splitlines()
+    assert install == "pip install bleu-xl" and template == "bleu-xl template"
+    written = ok(*template.split()[1:])
     assert "workbooks/bleu2_ranking.xlsx" in written and "workbooks/samples/marketing_en.xlsx" in written
     corpus = re.search(r"^corpus BLEU-2 \S+", README, flags=re.M).group()  # the quick start's figure
-    assert corpus in ok("score", "workbooks/samples/marketing_en.xlsx")
+    assert corpus in ok(*scoring.split()[1:])
     assert (tmp_path / "workbooks" / "samples" / "marketing_en-scored.xlsx").exists()
     assert "BLEU-2 = 0.8093" in ok(
         "pair",
