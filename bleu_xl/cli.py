@@ -60,6 +60,7 @@ FLAGS = {
     "delimiter": "--delimiter",
     "force": "--force",
     "b_col": "--b",
+    "wheel": "--wheel",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -140,7 +141,8 @@ def main() -> None:
     """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
 
     \b
-    Example:
+    Examples:
+      bleu-xl template        (writes workbooks/bleu2_ranking.xlsx and workbooks/samples)
       bleu-xl score workbooks/samples/marketing_en.xlsx
     """
 
@@ -508,11 +510,11 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
 
 
 @main.command("lite-bundle")
-@click.argument("folder", default="install/xlwings-lite", required=False)
+@click.argument("folder", default="xlwings-lite", required=False)
 @click.option("--force", is_flag=True, help="Replace a main.py or requirements.txt that differs from the bundle.")
 @_guard()
 def lite_bundle_command(folder: str, force: bool) -> None:
-    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
+    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER (default: xlwings-lite).
 
     Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
     in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more). A file already
@@ -549,6 +551,31 @@ def template_command(folder: str, force: bool) -> None:
 
     for path in write_workbooks(Path(folder), force=force):
         echo(f"wrote {path}")
+
+
+@main.command("release")
+@click.argument("folder", default="dist", required=False)
+@click.option(
+    "--wheel", type=click.Path(dir_okay=False), help="The wheel to ship (default: FOLDER's wheel of this version)."
+)
+@click.option("--force", is_flag=True, help="Replace an existing bundle.")
+@_guard()
+def release_command(folder: str, wheel: str | None, force: bool) -> None:
+    """Make the release bundle for Excel users, bleu-xl-VERSION.zip, in FOLDER (default: dist).
+
+    The zip holds the wheel, the Windows installer (install.cmd, install.ps1) that installs that wheel, the
+    template and the samples, the xlwings Lite bundle (xlwings-lite/main.py) and READ ME FIRST.txt in English,
+    French and Portuguese. The wheel is this version's, built by python -m build into FOLDER (or given with
+    --wheel).
+
+    \b
+    Example:
+      python -m build && bleu-xl release dist
+    """
+    from .release.bundle import write_release
+
+    path = write_release(Path(folder), wheel=Path(wheel) if wheel else None, force=force)
+    echo(f"wrote {path}")
 
 
 if __name__ == "__main__":  # pragma: no cover

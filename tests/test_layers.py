@@ -1,8 +1,8 @@
 """The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
 
-core < excel < table < files < template < the faces (cli, udfs). The core and the modules the xlwings Lite bundle
-embeds import only the standard library, so the same code runs under Pyodide; files takes from the Excel layer
-only what one cell holds (``excel.cell_values``).
+core < excel < table < files < template < release < the faces (cli, udfs). The core and the modules the xlwings
+Lite bundle embeds import only the standard library, so the same code runs under Pyodide; files takes from the
+Excel layer only what one cell holds (``excel.cell_values``).
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ ALLOWED = {
     "table": {"core", "excel", "table"},
     "files": {"core", "excel.cell_values", "table", "files"},
     "template": {"core", "excel", "table", "files", "template"},
+    "release": {"core", "excel", "files", "template", "_version", "release"},
     "udfs": {"excel"},
     "__init__": {"core", "_version"},
     "_version": set(),
-    "cli": {"core", "excel", "table", "files", "template", "_version", "__init__"},
+    "cli": {"core", "excel", "table", "files", "template", "release", "_version", "__init__"},
 }
 #: Packages from outside the standard library that each part may import.
 THIRD_PARTY = {

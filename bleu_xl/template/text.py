@@ -6,6 +6,7 @@ Written for the user who opens the file first; kept apart from the builders so t
 from __future__ import annotations
 
 from ..core.bleu import SCORING_VERSION
+from ..excel.reenter import SCRIPT_NAME
 
 __all__ = ["DEFINITION", "START_HERE"]
 
@@ -26,24 +27,26 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "Windows",
                 "Classic add-in: 1. Install Python 3.10 or newer from python.org (tick Add python.exe to PATH). 2. "
-                "Close Excel and double-click install\\windows\\install.cmd in the bleu-xl folder: a console window "
+                "Close Excel and double-click install.cmd in the folder where you unzipped the bleu-xl zip (beside "
+                "READ ME FIRST.txt; with pip instead: pip install bleu-xl, then bleu-xl excel-setup): a console window "
                 "reports each step, and Excel opens briefly at the end. 3. Start Excel and open this workbook: "
                 '=BLEU2("le chat", "le chat") in any cell gives 1.',
             ),
             (
                 "Mac, web",
                 "xlwings Lite: 1. Home > Add-ins (in older Excel: Insert > Add-ins): search for xlwings Lite and "
-                "click Add. 2. Copy all of install/xlwings-lite/main.py from bleu-xl and paste it over everything in "
-                "the main.py tab of the xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work "
+                "click Add. 2. Copy all of main.py from the xlwings-lite folder of the bleu-xl zip (or write it with "
+                "the command bleu-xl lite-bundle FOLDER) and paste it over everything in the main.py tab of the "
+                "xlwings Lite pane; press Ctrl+S (Cmd+S on a Mac). 3. The functions now work "
                 "in this workbook; if cells still show #NAME?, see the next line.",
             ),
             (
                 "#NAME?",
-                "#NAME? means the bleu-xl functions are not installed, or Excel has not seen them yet. Install "
-                "them as above, then press Ctrl+Alt+F9 (Windows): a full recalculation of every formula; Formulas > "
-                "Calculate Now (F9) recalculates only changed cells and is not enough. If #NAME? stays, or on a "
-                "Mac, Home > Find & Select > Replace (Ctrl+H): find = and replace with =, Replace All; Excel then "
-                "reads every formula again.",
+                "#NAME? means the bleu-xl functions are not installed, or Excel read the formula before they "
+                "existed. Install them as above; then, if cells still show #NAME?, make Excel read every formula "
+                "again: Home > Find & Select > Replace (Ctrl+H), find = and replace with =, Replace All. With "
+                f'xlwings Lite, the script "{SCRIPT_NAME}" in the xlwings Lite pane does the same for '
+                "the bleu-xl formulas. Recalculating (F9, even Ctrl+Alt+F9) does not do it.",
             ),
             (
                 "The sheets",
@@ -88,27 +91,29 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "Windows",
                 "Complément classique : 1. Installez Python 3.10 ou plus récent depuis python.org (cochez Add "
-                "python.exe to PATH). 2. Fermez Excel et double-cliquez sur install\\windows\\install.cmd dans le "
-                "dossier bleu-xl : une console affiche chaque étape, et Excel s'ouvre brièvement à la fin. 3. "
+                "python.exe to PATH). 2. Fermez Excel et double-cliquez sur install.cmd dans le dossier où vous avez "
+                "décompressé le zip de bleu-xl (à côté de READ ME FIRST.txt ; avec pip : pip install bleu-xl, puis "
+                "bleu-xl excel-setup) : une console affiche chaque étape, et Excel s'ouvre brièvement à la fin. 3. "
                 'Lancez Excel et ouvrez ce classeur : =BLEU2("le chat"; "le chat") dans n\'importe quelle cellule '
                 "donne 1.",
             ),
             (
                 "Mac, web",
                 "xlwings Lite : 1. Accueil > Compléments (dans un Excel plus ancien : Insertion > Compléments) : "
-                "cherchez xlwings Lite et cliquez sur Ajouter. 2. Copiez tout le fichier "
-                "install/xlwings-lite/main.py de bleu-xl et collez-le à la place de tout le contenu de l'onglet "
-                "main.py du volet xlwings Lite ; faites Ctrl+S (Cmd+S sur Mac). 3. Les fonctions sont alors "
+                "cherchez xlwings Lite et cliquez sur Ajouter. 2. Copiez tout le fichier main.py du dossier "
+                "xlwings-lite du zip de bleu-xl (ou écrivez-le avec la commande bleu-xl lite-bundle DOSSIER) et "
+                "collez-le à la place de tout le contenu de l'onglet main.py du volet xlwings Lite ; faites Ctrl+S "
+                "(Cmd+S sur Mac). 3. Les fonctions sont alors "
                 "disponibles dans ce classeur ; si des cellules affichent encore #NOM?, voyez la ligne suivante.",
             ),
             (
                 "#NOM?",
                 "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées, ou qu'Excel "
-                "ne les a pas encore prises en compte. Installez-les comme ci-dessus, puis appuyez sur Ctrl+Alt+F9 "
-                "(Windows) : un recalcul complet de toutes les formules ; Formules > Calculer maintenant (F9) ne "
-                "recalcule que les cellules modifiées et ne suffit pas. Si #NOM? reste, ou sur Mac, Accueil > "
-                "Rechercher et sélectionner > Remplacer (Ctrl+H) : recherchez = et remplacez par =, Remplacer "
-                "tout ; Excel relit alors chaque formule.",
+                "a lu la formule avant qu'elles existent. Installez-les comme ci-dessus ; puis, si des cellules "
+                "affichent encore #NOM?, faites relire chaque formule à Excel : Accueil > Rechercher et "
+                "sélectionner > Remplacer (Ctrl+H), recherchez = et remplacez par =, Remplacer tout. Avec xlwings "
+                f'Lite, le script "{SCRIPT_NAME}" du volet xlwings Lite fait de même pour les formules '
+                "bleu-xl. Un recalcul (F9, même Ctrl+Alt+F9) ne suffit pas.",
             ),
             (
                 "Les feuilles",
@@ -155,26 +160,29 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "Windows",
                 "Suplemento clássico: 1. Instale o Python 3.10 ou mais recente pelo python.org (marque Add "
-                "python.exe to PATH). 2. Feche o Excel e clique duas vezes em install\\windows\\install.cmd na pasta "
-                "do bleu-xl: uma janela de console mostra cada etapa, e o Excel abre por um instante no fim. 3. "
+                "python.exe to PATH). 2. Feche o Excel e clique duas vezes em install.cmd na pasta onde você "
+                "descompactou o zip do bleu-xl (ao lado de READ ME FIRST.txt; com pip: pip install bleu-xl e depois "
+                "bleu-xl excel-setup): uma janela de console mostra cada etapa, e o Excel abre por um instante no "
+                "fim. 3. "
                 'Abra o Excel e esta pasta de trabalho: =BLEU2("le chat"; "le chat") em qualquer célula dá 1.',
             ),
             (
                 "Mac, web",
                 "xlwings Lite: 1. Página Inicial > Suplementos (num Excel mais antigo: Inserir > Suplementos): "
-                "procure xlwings Lite e clique em Adicionar. 2. Copie todo o arquivo install/xlwings-lite/main.py do "
-                "bleu-xl e cole-o no lugar de todo o conteúdo da aba main.py do painel do xlwings Lite; pressione "
+                "procure xlwings Lite e clique em Adicionar. 2. Copie todo o arquivo main.py da pasta xlwings-lite "
+                "do zip do bleu-xl (ou gere-o com o comando bleu-xl lite-bundle PASTA) e cole-o no lugar de todo o "
+                "conteúdo da aba main.py do painel do xlwings Lite; pressione "
                 "Ctrl+S (Cmd+S no Mac). 3. As funções passam a funcionar nesta pasta de trabalho; se alguma célula "
                 "ainda mostrar #NOME?, veja a próxima linha.",
             ),
             (
                 "#NOME?",
                 "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas, ou que o "
-                "Excel ainda não as reconheceu. Instale-as como acima e pressione Ctrl+Alt+F9 (Windows): um "
-                "recálculo completo de todas as fórmulas; Fórmulas > Calcular Agora (F9) recalcula só as células "
-                "alteradas e não basta. Se o #NOME? continuar, ou no Mac, use Página Inicial > Localizar e "
-                "Selecionar > Substituir: localize = e substitua por =, Substituir Tudo; o Excel então lê cada "
-                "fórmula de novo.",
+                "Excel leu a fórmula antes de elas existirem. Instale-as como acima; depois, se alguma célula ainda "
+                "mostrar #NOME?, faça o Excel ler cada fórmula de novo: Página Inicial > Localizar e Selecionar > "
+                "Substituir, localize = e substitua por =, Substituir Tudo. Com o xlwings Lite, o script "
+                f'"{SCRIPT_NAME}" do painel do xlwings Lite faz o mesmo com as fórmulas do bleu-xl. '
+                "Recalcular (F9, mesmo Ctrl+Alt+F9) não basta.",
             ),
             (
                 "As planilhas",

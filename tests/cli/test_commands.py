@@ -75,7 +75,7 @@ def test_without_windows_the_command_points_to_lite(tmp_path: Path, monkeypatch)
     result = run("excel-setup")
     assert result.exit_code == 2
     assert "classic xlwings functions (UDFs) need Excel on Windows" in result.output
-    assert "install/xlwings-lite/README.md" in result.output
+    assert "xlwings-lite folder of the bleu-xl zip" in result.output and "bleu-xl lite-bundle" in result.output
     assert list(tmp_path.iterdir()) == []
 
 

@@ -11,7 +11,7 @@ import pytest
 from bleu_xl.excel import windows_setup as excel_setup
 
 ROOT = Path(__file__).resolve().parents[2]
-WINDOWS = ROOT / "install" / "windows"
+WINDOWS = ROOT / "bleu_xl" / "release"  # the Windows installer, shipped in the package and the release bundle
 
 
 def test_merge_keeps_other_settings_and_replaces_ours() -> None:
@@ -150,7 +150,7 @@ def test_powershell_script_steps() -> None:
     order = [
         r'\$Root = Join-Path \$env:LOCALAPPDATA "bleu-xl"',
         r"-m venv \$Venv",
-        r"\$Python -m pip install --quiet --upgrade \"\$Package\"",
+        r"\$Python -m pip install --quiet --upgrade \"\$Wheel\"",
         r'Join-Path \$Venv "Scripts\\xlwings.exe"\) addin install',
         r"excel-setup --only config",
         r"excel-setup --only xlam",
@@ -160,7 +160,7 @@ def test_powershell_script_steps() -> None:
     assert '$ErrorActionPreference = "Stop"' in code
     assert "xlwings==" not in code  # the xlwings version comes from bleu-xl's own pin
     assert code.count("{") == code.count("}") and code.count("(") == code.count(")")
-    assert "[string]$Wheel" in code and "[switch]$NoAddin" in code
+    assert "[string]$Wheel" in code and "[switch]$NoAddin" in code and "[switch]$DryRun" in code
 
 
 def test_cmd_runs_the_script_with_a_local_execution_policy() -> None:
@@ -175,14 +175,14 @@ def test_xlwings_is_pinned_to_the_installed_version() -> None:
     assert pinned == version("xlwings")
 
 
-def test_windows_readme_covers_the_usual_failures() -> None:
-    text = (WINDOWS / "README.md").read_text(encoding="utf-8")
+def test_the_windows_steps_cover_the_usual_failures() -> None:
+    text = (ROOT / "docs" / "excel.md").read_text(encoding="utf-8")
     for phrase in (
         "Unblock",
         "Trust access to the VBA project object model",
         "xlwings version mismatch",
-        "## Update",
-        "## Uninstall",
+        "**Update.**",
+        "**Uninstall.**",
         "install.cmd",
     ):
         assert phrase in text

@@ -4,6 +4,7 @@ and limits explained in English, French and Portuguese."""
 from __future__ import annotations
 
 from bleu_xl.excel.functions import FUNCTIONS
+from bleu_xl.excel.reenter import SCRIPT_NAME
 from bleu_xl.template import build as template
 from tests.template.checks import (
     TEMPLATE,
@@ -29,15 +30,16 @@ def test_start_here_is_the_first_sheet_and_lists_every_registered_function() -> 
 
 def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages() -> None:
     text = _sheet_text(load(TEMPLATE)["Start here"])
-    for path in ("install\\windows\\install.cmd", "install/xlwings-lite/main.py"):
-        assert text.count(path) == 3, path
+    for name in ("install.cmd", "READ ME FIRST.txt", "xlwings-lite", "pip install bleu-xl", "bleu-xl lite-bundle"):
+        assert text.count(name) == 3, name  # the release bundle's own files, and the commands: no repository path
     for phrase in (
         "#NAME? means the bleu-xl functions are not installed",
         "#NOM? (#NAME? en anglais) signifie que les fonctions bleu-xl ne sont pas installées",
         "#NOME? (#NAME? em inglês) significa que as funções do bleu-xl não estão instaladas",
-        "press Ctrl+Alt+F9 (Windows): a full recalculation of every formula",
-        "appuyez sur Ctrl+Alt+F9 (Windows) : un recalcul complet de toutes les formules",
-        "pressione Ctrl+Alt+F9 (Windows): um recálculo completo de todas as fórmulas",
+        # what works first: Find & Replace = with = enters every formula again; then the Lite script
+        "Home > Find & Select > Replace (Ctrl+H), find = and replace with =, Replace All",
+        "Accueil > Rechercher et sélectionner > Remplacer (Ctrl+H), recherchez = et remplacez par =, Remplacer tout",
+        "Página Inicial > Localizar e Selecionar > Substituir, localize = e substitua por =, Substituir Tudo",
         "Home > Add-ins (in older Excel: Insert > Add-ins)",
         "from one range formula (no rank)",
         # what BLEU-2 does not measure, and the paraphrase / wrong-price warning, in every language
@@ -63,3 +65,6 @@ def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages
     assert sum(1 for label, _ in rows if label in ("What it does", "À quoi sert ce classeur ?", "Para que serve")) == 3
     what = next(text for label, text in rows if label == "What it does")
     assert what.count("\n") == 2  # three lines
+    for label in ("#NAME?", "#NOM?", "#NOME?"):  # the fix that works comes first, a recalculation is not it
+        fix = next(text for first, text in rows if first == label)
+        assert fix.index(" = ") < fix.index(SCRIPT_NAME) < fix.index("Ctrl+Alt+F9"), label
