@@ -24,8 +24,8 @@ def _count_into(counts: dict, items: Iterable) -> None:
 
 
 try:
-    # The C helper behind Counter, without Counter's own overhead, which is a sixth of a pair's time
-    # (benchmarks/README.md). Held equal to _count_into by a test.
+    # The C helper behind Counter, without Counter's own overhead: faster than the obvious loop
+    # (benchmarks/bench_fast_paths.py). Held equal to _count_into by a test.
     from collections import _count_elements
 except ImportError:  # pragma: no cover - other Pythons
     _count_elements = _count_into
@@ -263,8 +263,8 @@ def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
 
 def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
     """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
-    found in the reference, in C (``filter``), and clipping only those the candidate repeats: a seventh of
-    ``score`` saved (benchmarks/README.md). Linear all the same; held equal to the obvious version by a property
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: faster than the
+    obvious sum (benchmarks/bench_fast_paths.py). Linear all the same; held equal to the obvious version by a property
     test."""
     hits = list(filter(ref_counts.__contains__, grams))
     counts: Counts = {}
@@ -288,7 +288,7 @@ class References:
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
         self.max_n = max_n
         # One reference, the common case, skips the merging: the same statistics as [reference], held equal by a
-        # property test, in less time (benchmarks/README.md).
+        # property test, in less time (benchmarks/bench_fast_paths.py).
         if isinstance(reference, str):
             words = tokenize(reference)
             if not words:

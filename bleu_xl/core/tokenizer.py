@@ -226,7 +226,7 @@ def tokenize(text: str) -> list[str]:
 
     Fast paths: ASCII and Latin-1 text through one ``bytes.translate`` and ``split``, other text through one
     regex built from the Unicode database (limited to the Basic Multilingual Plane when the text allows).
-    The literal reading is tens of times slower (benchmarks/README.md): it would put ``score`` far below
+    The literal reading is tens of times slower (benchmarks/bench_fast_paths.py): it would put ``score`` far below
     sacrebleu.
 
     >>> tokenize("L'été, 2026 — 東京タワー!")
