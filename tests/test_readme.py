@@ -93,7 +93,7 @@ def test_readme_and_both_add_ins_list_exactly_the_registry() -> None:
     from . import lite_driver
 
     names = [function.name for function in FUNCTIONS]
-    assert len(names) == len(set(names)) == 12
+    assert len(names) == len(set(names)) == 15
     assert [re.match(r"`=(\w+)\(", formula).group(1) for formula, _ in _function_table()] == names
     assert bleu_xl.udfs.__all__ == names
     with lite_driver.bundle_module(ROOT / "install" / "xlwings-lite" / "main.py") as bundle:

@@ -162,6 +162,7 @@ def test_start_here_explains_install_errors_sheets_and_limits_in_three_languages
 RANK_FORMULAS = {
     "#": "ROW()-ROW(tblVariants[[#Headers],[Candidate]])",
     "BLEU-2": "BLEU2(Reference,tblVariants[[#This Row],[Candidate]])",
+    "chrF": "CHRF(Reference,tblVariants[[#This Row],[Candidate]])",
     "p1": "BLEU2_P1(Reference,tblVariants[[#This Row],[Candidate]])",
     "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
@@ -180,9 +181,9 @@ def _check_rank_follows_table(path: Path, n: int) -> None:
     rank = book["Rank"]
     table = rank.tables["tblVariants"]
     last = FIRST + n - 1
-    assert table.ref == f"A{FIRST - 1}:H{last}"
+    assert table.ref == f"A{FIRST - 1}:I{last}"
     headers = [c.name for c in table.tableColumns]
-    assert headers == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
+    assert headers == ["#", "Candidate", "BLEU-2", "chrF", "p1", "p2", "BP", "Tokens", "Rank"]
     for column in table.tableColumns:
         if column.name != "Candidate":
             formula = column.calculatedColumnFormula
@@ -205,7 +206,7 @@ def _check_rank_follows_table(path: Path, n: int) -> None:
         "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))"
     )
     bars = [str(cf.sqref) for cf in rank.conditional_formatting if any(r.type == "dataBar" for r in cf.rules)]
-    assert bars == [f"C{FIRST}:C1048576"]  # the whole column below the header: covers any table length
+    assert bars == [f"C{FIRST}:C1048576", f"D{FIRST}:D1048576"]  # whole columns below the header: any length
     sorted_sheet = book["Sorted"]
     sorted_view = sorted_sheet["A4"].value
     assert sorted_view.text == "=" + template.SORTED_VIEW.replace("SORTBY(", "_xlfn.SORTBY(").replace(
@@ -221,7 +222,8 @@ def test_rank_is_an_excel_table_with_calculated_columns() -> None:
     _check_rank_follows_table(TEMPLATE, N)
     book = load(TEMPLATE)
     rank = book["Rank"]
-    assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
+    headers = ["#", "Candidate", "BLEU-2", "chrF", "p1", "p2", "BP", "Tokens", "Rank"]
+    assert [c.value for c in rank[FIRST - 1]][:9] == headers
     assert rank["A2"].value == "Reference" and rank["B2"].value == template_data.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
     assert rank.freeze_panes == f"A{FIRST}"
@@ -269,7 +271,7 @@ def extended(tmp_path_factory) -> Path:
     rank = book["Rank"]
     table = rank.tables["tblVariants"]
     last = FIRST + len(EXTENDED) - 1
-    table.ref = table.autoFilter.ref = f"A{FIRST - 1}:H{last}"
+    table.ref = table.autoFilter.ref = f"A{FIRST - 1}:I{last}"
     for row in range(FIRST + N, last + 1):
         for c, column in enumerate(table.tableColumns, start=1):
             cell = rank.cell(row, c)
@@ -386,7 +388,7 @@ def _check_engine_rank(values: dict, variants: list[str]) -> None:
     scores = [score(template_data.RANK_REFERENCE, v) for v in variants]
     for i, s in enumerate(scores):
         row = FIRST + i
-        got = [values[f"RANK!{c}{row}"][0][0] for c in "ACDEFGH"]
+        got = [values[f"RANK!{c}{row}"][0][0] for c in "ACEFGHI"]
         assert got == [i + 1, s.bleu, s.p1, s.p2, s.bp, s.c, 1 + sum(t.bleu > s.bleu for t in scores)], row
     best = max(range(len(variants)), key=lambda i: (scores[i].bleu, -i))
     assert values["RANK!B3"][0][0] == variants[best]
@@ -423,9 +425,9 @@ def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
     variants = ["Order today.", "!!! ???"]
     path = tmp_path / "no_words.xlsx"
     template.build_template(path, variants)
-    assert load(path, data_only=True)["Rank"][f"G{FIRST + 1}"].value == 0
+    assert load(path, data_only=True)["Rank"][f"H{FIRST + 1}"].value == 0
     values = recalculate(path, tmp_path)
-    assert values[f"RANK!G{FIRST + 1}"][0][0] == 0
+    assert values[f"RANK!H{FIRST + 1}"][0][0] == 0
     _check_engine_rank(values, variants)
 
 
@@ -439,7 +441,7 @@ def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_p
     values = recalculate(path, tmp_path)  # (overwrites the file without its cached values)
     scores = [values[f"RANK!C{FIRST + i}"][0][0] for i in range(len(variants))]
     assert scores[1] in ("", None) and scores[2] == "#N/A" and scores[4] == 0
-    ranks = [values[f"RANK!H{FIRST + i}"][0][0] for i in range(len(variants))]
+    ranks = [values[f"RANK!I{FIRST + i}"][0][0] for i in range(len(variants))]
     assert ranks == [2, "", "", 1, 3]  # no rank (and no #VALUE!) for a blank or error-text score
     expected = [[4, variants[3], scores[3]], [1, variants[0], scores[0]], [5, variants[4], 0.0]]
     assert [list(r) for r in values["SORTED!A4:C6"]] == expected
@@ -454,14 +456,14 @@ def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
     """The Tokens column does not depend on the reference: a blank reference (or one with no words) leaves every
     candidate's count as it is."""
     expected = [len(tokenize(v)) for v in template_data.RANK_VARIANTS]
-    assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["G"][FIRST - 1 : LAST]] == expected
+    assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["H"][FIRST - 1 : LAST]] == expected
     for reference in (None, "!!!"):
         book = load(TEMPLATE)
         book["Rank"]["B2"].value = reference
         path = tmp_path / f"reference_{bool(reference)}.xlsx"
         book.save(path)
         values = recalculate(path, tmp_path)
-        assert [values[f"RANK!G{FIRST + i}"][0][0] for i in range(N)] == expected, reference
+        assert [values[f"RANK!H{FIRST + i}"][0][0] for i in range(N)] == expected, reference
         assert values[f"RANK!C{FIRST}"][0][0] != cached(1.0)  # the scores did change
 
 
@@ -651,9 +653,9 @@ def test_cached_values_are_the_core_scores() -> None:
         row = FIRST + i
         assert rank[f"A{row}"].value == i + 1
         assert rank[f"C{row}"].value == cached(s.bleu)
-        assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == cached(s.p1, s.p2, s.bp)
-        assert rank[f"G{row}"].value == s.c
-        assert rank[f"H{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
+        assert (rank[f"E{row}"].value, rank[f"F{row}"].value, rank[f"G{row}"].value) == cached(s.p1, s.p2, s.bp)
+        assert rank[f"H{row}"].value == s.c
+        assert rank[f"I{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
     assert rank["B3"].value == template_data.RANK_VARIANTS[0]
     order = sorted(range(N), key=lambda i: -scores[i].bleu)
     view = [[c.value for c in row] for row in book["Sorted"][f"A4:C{3 + N}"]]
