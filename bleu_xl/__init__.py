@@ -11,7 +11,7 @@ from .core.bleu import (
     score_many,
     signature,
 )
-from .core.bootstrap import Bootstrap, Interval, PairedResult, bootstrap_ci, paired_test
+from .core.bootstrap import Bootstrap, ChrfBootstrap, Interval, PairedResult, bootstrap_ci, paired_test
 from .core.chrf import ChrfReferences, ChrfScore, ChrfStats, chrf, chrf_signature, corpus_chrf
 from .core.errors import BleuError, BleuXlError, Setting
 from .core.explain import Explanation, explain
@@ -21,6 +21,7 @@ __all__ = [
     "BleuError",
     "BleuXlError",
     "Bootstrap",
+    "ChrfBootstrap",
     "ChrfReferences",
     "ChrfScore",
     "ChrfStats",

@@ -182,7 +182,7 @@ class _ChrfColumns:
         columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
         pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
         for stats, _ in pairs:
-            for field, values in zip(columns, stats):
+            for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
                 for column, value in zip(field, values):
                     column.append(value)
         return columns

@@ -45,6 +45,7 @@ __all__ = [
     "chrf_words",
     "corpus_chrf",
     "corpus_chrf_stats",
+    "obvious_stats",
     "sum_chrf_stats",
 ]
 
@@ -305,6 +306,32 @@ def _candidate_orders(candidate: str, char_order: int, word_order: int) -> list[
         words = chrf_words(candidate)
         orders += [(words, n) for n in range(1, word_order + 1)]
     return orders
+
+
+def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_order: int = 0) -> ChrfStats:
+    """The statistics of one pair as the definition reads: substrings and joined words counted with ``Counter``,
+    every order computed. :func:`chrf_pair_stats` takes faster paths (characters as one list, n-grams as tuples,
+    reference counts made per order on demand, no order computed after one without a match); a property test
+    holds the two equal."""
+    from collections import Counter
+
+    def char_grams(text: str, n: int) -> Counter[str]:
+        chars = "".join(text.split())
+        return Counter(chars[i : i + n] for i in range(len(chars) - n + 1))
+
+    def word_grams(text: str, n: int) -> Counter[str]:
+        words = chrf_words(text)
+        return Counter(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+
+    candidate_counts, reference_counts, matches = [], [], []
+    for grams, n in [(char_grams, n) for n in range(1, char_order + 1)] + [
+        (word_grams, n) for n in range(1, word_order + 1)
+    ]:
+        hyp, ref = grams(candidate, n), grams(reference, n)
+        candidate_counts.append(sum(hyp.values()) if ref else 0)
+        reference_counts.append(sum(ref.values()))
+        matches.append(sum((hyp & ref).values()))
+    return ChrfStats(tuple(candidate_counts), tuple(reference_counts), tuple(matches))
 
 
 def _one_stats(ref: _Reference, orders: list[tuple[list[str], int]]) -> ChrfStats:

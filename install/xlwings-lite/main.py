@@ -876,6 +876,7 @@ __all__ = [
     "chrf_words",
     "corpus_chrf",
     "corpus_chrf_stats",
+    "obvious_stats",
     "sum_chrf_stats",
 ]
 
@@ -1072,8 +1073,9 @@ def chrf_from_stats(
 ) -> ChrfScore:
     \"\"\"chrF of sentence or corpus statistics: the formula, in one place. ``refs`` only goes into the signature.\"\"\"
     if len(stats.candidate) != char_order + word_order:
-        raise BleuError(f"statistics of {len(stats.candidate)} orders for char_order + word_order = "
-                        f"{char_order + word_order}")
+        raise BleuError(
+            f"statistics of {len(stats.candidate)} orders for char_order + word_order = {char_order + word_order}"
+        )
     precision, recall = _averages(stats, 0, char_order + word_order)
     return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
 
@@ -1137,6 +1139,32 @@ def _candidate_orders(candidate: str, char_order: int, word_order: int) -> list[
     return orders
 
 
+def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_order: int = 0) -> ChrfStats:
+    \"\"\"The statistics of one pair as the definition reads: substrings and joined words counted with ``Counter``,
+    every order computed. :func:`chrf_pair_stats` takes faster paths (characters as one list, n-grams as tuples,
+    reference counts made per order on demand, no order computed after one without a match); a property test
+    holds the two equal.\"\"\"
+    from collections import Counter
+
+    def char_grams(text: str, n: int) -> Counter[str]:
+        chars = "".join(text.split())
+        return Counter(chars[i : i + n] for i in range(len(chars) - n + 1))
+
+    def word_grams(text: str, n: int) -> Counter[str]:
+        words = chrf_words(text)
+        return Counter(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+
+    candidate_counts, reference_counts, matches = [], [], []
+    for grams, n in [(char_grams, n) for n in range(1, char_order + 1)] + [
+        (word_grams, n) for n in range(1, word_order + 1)
+    ]:
+        hyp, ref = grams(candidate, n), grams(reference, n)
+        candidate_counts.append(sum(hyp.values()) if ref else 0)
+        reference_counts.append(sum(ref.values()))
+        matches.append(sum((hyp & ref).values()))
+    return ChrfStats(tuple(candidate_counts), tuple(reference_counts), tuple(matches))
+
+
 def _one_stats(ref: _Reference, orders: list[tuple[list[str], int]]) -> ChrfStats:
     \"\"\"The statistics of a candidate (its units and n per order) against one prepared reference.\"\"\"
     candidate, matches = [], []
@@ -1187,7 +1215,12 @@ def as_chrf_references(reference: ReferenceLike | ChrfReferences, char_order: in
 
 
 def chrf(
-    reference: ReferenceLike | ChrfReferences, candidate: str, *, char_order: int = 6, word_order: int = 0, beta: int = 2
+    reference: ReferenceLike | ChrfReferences,
+    candidate: str,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
 ) -> ChrfScore:
     \"\"\"chrF of ``candidate`` against one reference or a sequence of references (chrF2 by default; ``word_order=2``
     gives chrF++), from 0 to 1.
@@ -1447,7 +1480,7 @@ class _ChrfColumns:
         columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
         pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
         for stats, _ in pairs:
-            for field, values in zip(columns, stats):
+            for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
                 for column, value in zip(field, values):
                     column.append(value)
         return columns
@@ -2358,9 +2391,7 @@ def chrf_cells(reference: Any, candidate: Any, char_order: Any = 6, word_order: 
 
 
 @excel_safe
-def chrf_corpus_cells(
-    references: Any, candidates: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2
-) -> Any:
+def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
     \"\"\"One corpus-level chrF over all pairs where both sides are filled in: counts added up, then one F.\"\"\"
     chars, words, weight = chrf_settings(char_order, word_order, beta)
     rows = filled_rows(references, candidates, prepare=chrf_references((chars, words)))
