@@ -215,3 +215,15 @@ def test_compare_takes_a_metric(tmp_path: Path) -> None:
         main, ["compare", str(path), "--a", "Candidate A", "--b", "Candidate B", "--metric", "bleu,chrf"]
     )
     assert refused.exit_code == 2 and "compare tests one metric at a time" in refused.output
+
+
+def test_the_readme_pair_example_with_chrf_is_real() -> None:
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(
+        m for m in re.finditer(r"```text\n\$ (bleu-xl pair [^\n]+)\n(.*?)```", readme, flags=re.S) if "chrF" in m[2]
+    )
+    shown = run(*shlex.split(block[1])[1:]).output.splitlines()
+    assert all(line in shown for line in block[2].splitlines())

@@ -358,3 +358,14 @@ def test_chrf_bootstrap_resamples_the_pairs_statistics() -> None:
         ChrfBootstrap(char_order=0)
     with pytest.raises(BleuError, match="samples"):
         ChrfBootstrap(samples=0)
+
+
+def test_the_readme_chrf_example_is_true() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S) if "bleu_xl.chrf(" in b)
+    test = doctest.DocTestParser().get_doctest(block, {}, "README chrF", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 3
