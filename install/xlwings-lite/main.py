@@ -853,9 +853,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple, Union
 
-from .bleu import _count_elements, clipped_matches
+from .bleu import _count_elements
 from .errors import BleuError
 
 __all__ = [
@@ -942,13 +943,6 @@ def chrf_words(text: str) -> list[str]:
         else:
             words.append(word)
     return words
-
-
-def _grams(units: Sequence[str], n: int) -> Iterable[Gram]:
-    \"\"\"The n-grams of ``units`` (characters or words) in order: the units themselves for n = 1, tuples of n units
-    above (faster to make and to look up than substrings; a reference's and a candidate's grams are always of the
-    same kind).\"\"\"
-    return units if n == 1 else zip(*[units[i:] for i in range(n)])
 
 
 def _characters(text: str) -> list[str]:
@@ -1080,28 +1074,63 @@ def chrf_from_stats(
     return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
 
 
-class _Reference:
-    \"\"\"One reference text, prepared: its characters and words, and its n-gram counts, made per order when a
-    candidate first needs them (an order after one without a match never does).\"\"\"
+class _Units(NamedTuple):
+    \"\"\"A text as chrF reads it: its characters (whitespace removed) and chrF++ words, each as its shifted copies
+    (``zip(*shifts[:n])`` gives the n-grams), and the number of n-grams of each order.\"\"\"
 
-    __slots__ = ("counts", "orders", "totals")
+    shifts: tuple[list[list[str]], list[list[str]]]  # the characters' shifted copies, the words'
+    totals: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str, char_order: int, word_order: int, side: str) -> _Units:
+        if not isinstance(text, str):
+            raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+        chars = _characters(text)
+        # The shifted copies are made once for all orders.
+        char_shifts = [chars[i:] for i in range(char_order)]
+        size = len(chars)
+        totals = [size - n + 1 if size >= n else 0 for n in range(1, char_order + 1)]
+        if not word_order:
+            return cls((char_shifts, []), tuple(totals))
+        words = chrf_words(text)
+        size = len(words)
+        totals += [size - n + 1 if size >= n else 0 for n in range(1, word_order + 1)]
+        return cls((char_shifts, [words[i:] for i in range(word_order)]), tuple(totals))
+
+    def same(self, other: _Units) -> bool:
+        \"\"\"Whether the two texts have the same characters and words (then every n-gram matches).\"\"\"
+        return self.shifts[0][0] == other.shifts[0][0] and self.shifts[1][:1] == other.shifts[1][:1]
+
+
+@cache
+def _orders(char_order: int, word_order: int) -> tuple[tuple[int, int], ...]:
+    \"\"\"Per order, which units (0: characters, 1: words) and n: the character orders, then the word orders.\"\"\"
+    return tuple([(0, n) for n in range(1, char_order + 1)] + [(1, n) for n in range(1, word_order + 1)])
+
+
+def _order_grams(shifts: list[list[str]], n: int) -> Iterable[Gram]:
+    \"\"\"The n-grams of an order: the units themselves for n = 1, tuples of n units above.\"\"\"
+    return shifts[0] if n == 1 else zip(*shifts[:n])
+
+
+class _Reference:
+    \"\"\"One reference text, prepared: its units, and its n-gram counts, made per order when a candidate first
+    needs them (an order after one without a match never does).\"\"\"
+
+    __slots__ = ("counts", "orders", "units")
 
     def __init__(self, text: str, char_order: int, word_order: int) -> None:
-        if not isinstance(text, str):
-            raise TypeError(f"a reference must be a string, not {type(text).__name__}")
-        chars = _characters(text)
-        words = chrf_words(text) if word_order else []
-        #: per order (the character orders, then the word orders): the units and n.
-        self.orders = [(chars, n) for n in range(1, char_order + 1)] + [(words, n) for n in range(1, word_order + 1)]
-        self.totals = tuple([max(len(units) - n + 1, 0) for units, n in self.orders])
-        self.counts: list[dict[Gram, int] | None] = [None] * len(self.orders)
+        self.units = _Units.of(text, char_order, word_order, "reference")
+        self.orders = _orders(char_order, word_order)
+        self.counts: list[dict[Gram, int] | None] = [None] * len(self.units.totals)
 
     def count(self, index: int) -> dict[Gram, int]:
         \"\"\"The counts of the n-grams of order ``index`` (0-based over the character, then the word orders).\"\"\"
         counts = self.counts[index]
         if counts is None:
             counts = self.counts[index] = {}
-            _count_elements(counts, _grams(*self.orders[index]))
+            kind, n = self.orders[index]
+            _count_elements(counts, _order_grams(self.units.shifts[kind], n))
         return counts
 
 
@@ -1128,22 +1157,12 @@ class ChrfReferences:
         return len(self.refs)
 
 
-def _candidate_orders(candidate: str, char_order: int, word_order: int) -> list[tuple[list[str], int]]:
-    if not isinstance(candidate, str):
-        raise TypeError(f"a candidate must be a string, not {type(candidate).__name__}")
-    chars = _characters(candidate)
-    orders = [(chars, n) for n in range(1, char_order + 1)]
-    if word_order:
-        words = chrf_words(candidate)
-        orders += [(words, n) for n in range(1, word_order + 1)]
-    return orders
-
-
 def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_order: int = 0) -> ChrfStats:
     \"\"\"The statistics of one pair as the definition reads: substrings and joined words counted with ``Counter``,
-    every order computed. :func:`chrf_pair_stats` takes faster paths (characters as one list, n-grams as tuples,
-    reference counts made per order on demand, no order computed after one without a match); a property test
-    holds the two equal.\"\"\"
+    every order computed. :func:`chrf_pair_stats` takes faster paths, each measured (benchmarks/README.md): the
+    characters as one list shifted once (CJK characters hashed once, not at every order), n-grams as tuples,
+    reference counts made per order on demand, identical texts matched at once, no order computed after one
+    without a match, and no clipping once no n-gram repeats; a property test holds the two equal.\"\"\"
     from collections import Counter
 
     def char_grams(text: str, n: int) -> Counter[str]:
@@ -1165,34 +1184,53 @@ def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_orde
     return ChrfStats(tuple(candidate_counts), tuple(reference_counts), tuple(matches))
 
 
-def _one_stats(ref: _Reference, orders: list[tuple[list[str], int]]) -> ChrfStats:
-    \"\"\"The statistics of a candidate (its units and n per order) against one prepared reference.\"\"\"
+def _one_stats(ref: _Reference, cand: _Units, char_order: int) -> ChrfStats:
+    \"\"\"The statistics of a candidate's units against one prepared reference.\"\"\"
+    totals = ref.units.totals
+    if cand.same(ref.units):  # identical: every n-gram matches
+        return ChrfStats(totals, totals, totals)
     candidate, matches = [], []
-    for index, ((units, n), ref_total) in enumerate(zip(orders, ref.totals)):
-        hyp_total = len(units) - n + 1
-        if ref_total == 0 or hyp_total <= 0:
-            candidate.append(0)  # without a reference n-gram, the candidate's do not count either
-            matches.append(0)
-        elif n > 1 and not matches[-1]:
-            # An n-gram can only match where its (n-1)-gram prefix did: after an order without a match, none does.
-            candidate.append(hyp_total)
-            matches.append(0)
+    found, distinct = 1, False
+    for index, (ref_total, hyp_total, (kind, n)) in enumerate(zip(totals, cand.totals, ref.orders)):
+        if index == char_order:
+            found, distinct = 1, False  # the word orders start afresh
+        candidate.append(hyp_total if ref_total else 0)  # without a reference n-gram, none of the candidate's count
+        # An n-gram can only match where its (n-1)-gram prefix did: after an order without a match, none does.
+        if found and ref_total and hyp_total:
+            found, distinct = _matches(_order_grams(cand.shifts[kind], n), ref.count(index), ref_total, distinct)
         else:
-            candidate.append(hyp_total)
-            matches.append(clipped_matches(_grams(units, n), ref.count(index)))
-    return ChrfStats(tuple(candidate), ref.totals, tuple(matches))
+            found = 0
+        matches.append(found)
+    return ChrfStats(tuple(candidate), totals, tuple(matches))
+
+
+def _matches(grams: Iterable[Gram], ref_counts: dict[Gram, int], ref_total: int, distinct: bool) -> tuple[int, bool]:
+    \"\"\"The clipped matches of one order, and whether each counts once: no n-gram repeats among them, or in the
+    reference. Either stays true at every higher order (a repeated n-gram repeats its prefix), and then the matches
+    are the n-grams both texts have, found in one pass without counting: ``distinct`` says it is known.\"\"\"
+    if distinct or len(ref_counts) == ref_total:
+        return len(ref_counts.keys() & grams), True
+    counts: dict[Gram, int] = {}
+    _count_elements(counts, filter(ref_counts.__contains__, grams))
+    matches = sum(counts.values())
+    if len(counts) == matches:
+        return matches, True
+    for gram, count in counts.items():  # some found n-gram repeats in the candidate: clip it at the reference's
+        if count > 1 and count > ref_counts[gram]:
+            matches -= count - ref_counts[gram]
+    return matches, False
 
 
 def chrf_pair_stats(refs: ChrfReferences, candidate: str, beta: int = 2) -> ChrfStats:
     \"\"\"The statistics of ``candidate`` against its best reference: the one with the strictly greatest F-beta, the
     first on ties.\"\"\"
-    orders = _candidate_orders(candidate, refs.char_order, refs.word_order)
+    cand = _Units.of(candidate, refs.char_order, refs.word_order, "candidate")
     if len(refs.refs) == 1:
-        return _one_stats(refs.refs[0], orders)
+        return _one_stats(refs.refs[0], cand, refs.char_order)
     best, best_f = None, -1.0
-    size = len(orders)
+    size = len(cand.totals)
     for ref in refs.refs:
-        stats = _one_stats(ref, orders)
+        stats = _one_stats(ref, cand, refs.char_order)
         precision, recall = _averages(stats, 0, size)
         # sacrebleu compares F on its 0-100 scale, where two F that differ in the last bit can be equal: the first
         # reference then wins. Compared on the same scale, the same reference wins here.
