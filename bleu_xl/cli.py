@@ -18,6 +18,7 @@ import click
 from . import __version__
 from .core.bleu import SMOOTHING_METHODS
 from .core.bootstrap import p_text
+from .core.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER, ChrfScore, chrf
 from .core.errors import BleuXlError, Setting, render
 from .core.explain import explain, order_name
 from .core.tokenizer import tokenize
@@ -28,6 +29,7 @@ from .files.signals import Terminated, stop_on_signals
 from .files.writers import output_delimiter
 from .table.columns import Layout
 from .table.compare import compare_table
+from .table.metrics import Metric, Scored, metrics_named
 from .table.scoring import Result, score_table
 from .table.sheet import InputError, Sheet, TableOptions
 
@@ -61,6 +63,12 @@ FLAGS = {
     "force": "--force",
     "b_col": "--b",
     "wheel": "--wheel",
+    "metric": "--metric",
+    "max_n": "--max-n",
+    "smoothing": "--smoothing",
+    "char_order": "--char-order",
+    "word_order": "--word-order",
+    "beta": "--beta",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -162,6 +170,37 @@ def _table_options(fn: Any) -> Any:
     return fn
 
 
+def _chrf_options(fn: Any) -> Any:
+    """chrF's settings, shared by score, pair and compare (sacrebleu's defaults: chrF2)."""
+    for option in reversed(
+        [
+            click.option(
+                "--char-order",
+                default=6,
+                show_default=True,
+                type=click.IntRange(1, MAX_CHAR_ORDER),
+                help="chrF: longest character n-gram.",
+            ),
+            click.option(
+                "--word-order",
+                default=0,
+                show_default=True,
+                type=click.IntRange(0, MAX_WORD_ORDER),
+                help="chrF: longest word n-gram (2 gives chrF++).",
+            ),
+            click.option(
+                "--beta",
+                default=2,
+                show_default=True,
+                type=click.IntRange(1, MAX_BETA),
+                help="chrF: recall counts beta times as much as precision.",
+            ),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
 def _read_table(input_path: str, options: TableOptions, *, announce: bool = True) -> tuple[Sheet, Layout]:
     table, layout = read_table(input_path, options)
     if announce:
@@ -192,8 +231,16 @@ def _announce(
 @click.option("--candidate-col", help="Candidate column (letter or header).")
 @click.option("--reference", "reference_text", help="Score every candidate against this one text.")
 @_table_options
-@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
+@click.option(
+    "--metric",
+    "metric_names",
+    multiple=True,
+    help="Metrics, comma-separated or repeated: bleu (BLEU-N, see --max-n), chrf (chrF, see --char-order, "
+    "--word-order, --beta); one column each, ranked by the first (default: bleu).",
+)
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="BLEU: longest n-gram.")
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
+@_chrf_options
 @click.option(
     "--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), help="Output format (default: from -o, else xlsx)."
 )
@@ -212,8 +259,12 @@ def score_command(
     reference_cols: tuple[str, ...],
     candidate_col: str | None,
     reference_text: str | None,
+    metric_names: tuple[str, ...],
     max_n: int,
     smoothing: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
     fmt: str | None,
     raw: bool,
     force: bool,
@@ -229,9 +280,13 @@ def score_command(
     \b
     Examples:
       bleu-xl score copy.xlsx
+      bleu-xl score copy.xlsx --metric bleu,chrf
       bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
     """
+    metrics = metrics_named(
+        metric_names, max_n=max_n, smoothing=smoothing, char_order=char_order, word_order=word_order, beta=beta
+    )
     output, fmt = _output_target(input_path, output, fmt)
     target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
@@ -251,11 +306,9 @@ def score_command(
 
             with Progress(transient=True, console=_console(err=True)) as bar:
                 task = bar.add_task("scoring", total=rows)
-                result = score_table(
-                    table, layout, max_n=max_n, smoothing=smoothing, progress=lambda n: bar.advance(task, n)
-                )
+                result = score_table(table, layout, metrics=metrics, progress=lambda n: bar.advance(task, n))
         else:
-            result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
+            result = score_table(table, layout, metrics=metrics)
         timings["score"] = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -311,48 +364,59 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
     from rich.text import Text
 
     console = _console(err)
-    corpus = f"{result.corpus.bleu:.4f}" if result.corpus else "-"
-    table = Table(
-        title=f"BLEU-{result.max_n}: {result.scored} scored, {result.blank} blank, {result.problems} with a note"
-    )
+    names = ", ".join(metric.name for metric in result.metrics)
+    table = Table(title=f"{names}: {result.scored} scored, {result.blank} blank, {result.problems} with a note")
     table.add_column("rank", justify="right")
-    table.add_column(f"BLEU-{result.max_n}", justify="right")
+    for metric in result.metrics:
+        table.add_column(metric.name, justify="right")
     table.add_column("candidate")
     # The best scores first: with one reference that is rank order; with a reference per row, the best pairs.
     scored = sorted(
         (i for i in range(len(result.rows)) if result.ranks[i] is not None),
-        key=lambda i: (-(result.bleu(i) or 0.0), i),
+        key=lambda i: (-(result.value(i) or 0.0), i),
     )
     for i in scored[:top]:
         text = printable(str(result.rows[i][result.layout.candidate_col]))
         shown = text if len(text) <= 70 else text[:67] + "..."
-        table.add_row(str(result.ranks[i]), f"{result.bleu(i):.4f}", Text(shown))
+        values = [scores[i] for scores in result.scores]
+        numbers = [f"{float(v):.4f}" if isinstance(v, Scored) else "-" for v in values]
+        table.add_row(str(result.ranks[i]), *numbers, Text(shown))
     console.print(table)
-    console.print(Text(printable(f"corpus BLEU-{result.max_n} {corpus}   reference: {result.layout.reference_source}")))
-    console.print(f"signature {result.signature()}")
+    corpora = "   ".join(
+        f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -"
+        for metric, corpus in zip(result.metrics, result.corpora)
+    )
+    console.print(Text(printable(f"{corpora}   reference: {result.layout.reference_source}")))
+    for signature in result.signatures():
+        console.print(f"signature {signature}", soft_wrap=True)  # one line, to copy whole
     console.print(Text(printable(f"written to {output if output != '-' else 'standard output'}")))
 
 
 @main.command("pair")
 @click.argument("reference")
 @click.argument("candidate")
+@_chrf_options
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
 @_guard()
-def pair_command(reference: str, candidate: str, as_json: bool) -> None:
-    """Show the whole BLEU-2 calculation of one pair: tokens, p1 and p2, BP, r, c.
+def pair_command(reference: str, candidate: str, char_order: int, word_order: int, beta: int, as_json: bool) -> None:
+    """Show the whole BLEU-2 calculation of one pair (tokens, p1 and p2, BP, r, c), then its chrF: the character
+    (and, with --word-order, word) n-gram precision, recall and F.
 
     \b
-    Example:
+    Examples:
       bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
+      bleu-xl pair "livraison offerte" "livraisons offertes" --word-order 2
     """
     explanation = explain(reference, candidate)
     s = explanation.score
+    c = chrf(reference, candidate, char_order=char_order, word_order=word_order, beta=beta)
     detail = {
         "reference_tokens": tokenize(reference),
         "candidate_tokens": tokenize(candidate),
         **s.as_dict(),
         "explain": explanation.summary(),
         "matched": list(explanation.matched_tokens()),
+        "chrf": c.as_dict(),
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
@@ -378,6 +442,24 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     click.echo(f"BLEU-2 = {s.bleu:.4f}")
     echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
+    _show_chrf(c)
+
+
+def _show_chrf(c: ChrfScore) -> None:
+    """chrF's lines of ``pair``: each order's matches, then precision, recall and F of each kind, then the score."""
+    kinds = [("character", 0, c.char_order, c.characters), ("word", c.char_order, c.word_order, c.words)]
+    for kind, start, orders, part in kinds:
+        if not orders or part is None:
+            continue
+        counts = [
+            f"{n}: {c.stats.matches[start + n - 1]}/{c.stats.candidate[start + n - 1]}"
+            f"/{c.stats.reference[start + n - 1]}"
+            for n in range(1, orders + 1)
+        ]
+        click.echo(f"{kind} n-grams (matches/candidate/reference) {', '.join(counts)}")
+        click.echo(f"{kind} precision {part.precision:.4f}, recall {part.recall:.4f}, F{c.beta} {part.f:.4f}")
+    click.echo(f"{c.name} = {c.chrf:.4f}  (precision {c.precision:.4f}, recall {c.recall:.4f})")
+    click.echo(f"signature {c.signature}")
 
 
 @main.command("compare")
@@ -391,6 +473,14 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
+@click.option(
+    "--metric",
+    "metric_name",
+    default="bleu",
+    show_default=True,
+    help="The metric to compare with: bleu (BLEU-2) or chrf (see --char-order, --word-order, --beta).",
+)
+@_chrf_options
 @click.option("-o", "--output", help="Also write the comparison to a workbook (Scores and Summary sheets).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -408,20 +498,26 @@ def compare_command(
     delimiter: str | None,
     samples: int,
     seed: int,
+    metric_name: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
     output: str | None,
     force: bool,
     as_json: bool,
 ) -> None:
     """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
 
-    Both columns are scored against the same references (corpus BLEU-2); rows with a blank reference or a
-    blank candidate on either side are left out of both. The p-value tests the null hypothesis that A and B
-    are equally good (Koehn 2004, as sacrebleu's --paired-bs).
+    Both columns are scored against the same references (corpus BLEU-2, or corpus chrF with --metric chrf); rows
+    with a blank reference or a blank candidate on either side are left out of both. The p-value tests the null
+    hypothesis that A and B are equally good (Koehn 2004, as sacrebleu's --paired-bs).
 
     \b
-    Example:
+    Examples:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" --metric chrf
     """
+    (metric,) = _one_metric(metric_name, char_order, word_order, beta)
     target = None
     if output:
         if Path(output).suffix.lower() != ".xlsx":
@@ -432,7 +528,7 @@ def compare_command(
             sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, a_col, reference_text
         )
         table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
-        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed, metric=metric)
         if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
             _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
@@ -455,7 +551,7 @@ def compare_command(
         (comparison.a_name, result.score_a, result.interval_a),
         (comparison.b_name, result.score_b, result.interval_b),
     ):
-        echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+        echo(f"{name}: corpus {metric.name} {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
     echo(
         f"difference (B - A) {result.difference:+.4f}, {p_text(result.p_value)} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
@@ -463,6 +559,14 @@ def compare_command(
     echo(comparison.verdict)
     if output:
         echo(f"written to {output}")
+
+
+def _one_metric(name: str, char_order: int, word_order: int, beta: int) -> tuple[Metric]:
+    """The one metric ``compare`` tests with (BLEU is BLEU-2 there)."""
+    metrics = metrics_named([name], char_order=char_order, word_order=word_order, beta=beta)
+    if len(metrics) != 1:
+        raise InputError(Setting("metric"), f" {name!r}: compare tests one metric at a time")
+    return (metrics[0],)
 
 
 @main.command("excel-setup")

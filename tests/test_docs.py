@@ -218,7 +218,7 @@ def test_every_name_the_python_page_gives_is_there() -> None:
     import bleu_xl
 
     text = flat(PAGES["python"])
-    beyond = text[text.index("Beyond `score`") :]
+    beyond = text[text.index("Beyond `score`") : text.index("## chrF")]
     named = set(re.findall(r"`(?:bleu_xl\.)?([A-Za-z_]+)`", beyond)) - {"BLEU2_CI", "BLEU2_PAIRED"}
     assert named <= set(bleu_xl.__all__), named - set(bleu_xl.__all__)
     assert len(named) >= 15
@@ -226,6 +226,16 @@ def test_every_name_the_python_page_gives_is_there() -> None:
     attributes = re.findall(r"`(\w+)`", fields)
     s = score("a b", "a b")
     assert len(attributes) >= 10 and all(hasattr(s, name) for name in attributes), attributes
+    chrf_part = text[text.index("## chrF") :]
+    functions = set(re.findall(r"`(?:bleu_xl\.)?([A-Za-z_]+)\(", chrf_part)) | set(
+        re.findall(r"`(Chrf\w+)`", chrf_part)
+    )
+    functions -= {"float", "as_dict"}  # a builtin and a method, named as they are called
+    assert functions and functions <= set(bleu_xl.__all__), functions - set(bleu_xl.__all__)
+    fields = re.search(r"returns a `ChrfScore`: (.*?) and `as_dict\(\)`", chrf_part).group(1)
+    shown = bleu_xl.chrf("a b", "a b", word_order=2)
+    attributes = [name for name in re.findall(r"`(\w+)`", fields) if name not in {"None", "chrF2"}]  # values
+    assert all(hasattr(shown, name) or hasattr(shown.characters, name) for name in attributes), fields
 
 
 def test_the_scoring_tables_are_recomputed() -> None:

@@ -88,6 +88,9 @@ REFERENCES = Argument(
 CANDIDATES = Argument("candidates", "The candidates; pairs with a blank side are left out.", is_range=True)
 SMOOTHING = Argument("smoothing", 'Optional: "add1" (default) or "none".', default="add1")
 SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", default=1000)
+CHAR_ORDER = Argument("char_order", "Optional: the longest character n-gram, 1 to 9 (default 6).", 6)
+WORD_ORDER = Argument("word_order", "Optional: the longest word n-gram, 0 to 9 (default 0; 2 gives chrF++).", 0)
+BETA = Argument("beta", "Optional: recall counts beta times as much as precision, 1 to 9 (default 2).", 2)
 
 
 def _measure(measure: str) -> Callable[[Any, Any], Any]:
@@ -196,6 +199,25 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             SAMPLES,
         ),
         cells.paired_cells,
+    ),
+    ExcelFunction(
+        "CHRF",
+        "chrF of the candidate against the reference, from 0 to 1: shared character n-grams (spaces left out), "
+        "partial credit for shared stems; as sacrebleu's chrF2 (chrF++ with word_order 2).",
+        (REFERENCE, CANDIDATE, CHAR_ORDER, WORD_ORDER, BETA),
+        cells.chrf_cells,
+    ),
+    ExcelFunction(
+        "CHRF_CORPUS",
+        "Corpus chrF: character (and word) n-gram counts added up over all filled-in pairs, then one score.",
+        (REFERENCES, CANDIDATES, CHAR_ORDER, WORD_ORDER, BETA),
+        cells.chrf_corpus_cells,
+    ),
+    ExcelFunction(
+        "CHRF_SIGNATURE",
+        "The signature that pins every chrF choice (orders, beta, references), to note next to published scores.",
+        (CHAR_ORDER, WORD_ORDER, BETA, Argument("refs", "Optional: references per candidate (default 1).", 1)),
+        cells.chrf_signature_cell,
     ),
 )
 

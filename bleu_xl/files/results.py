@@ -40,7 +40,7 @@ def write_result(
     JSON keys and CSV headers stay distinct.
     """
     taken = set(result.header)
-    scores = [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.max_n)]
+    scores = [f"{name} (bleu-xl)" if name in taken else name for name in result_header(result.metrics)]
     header = distinct_names(result.header + scores)
     if fmt == "xlsx":
         from .scored_workbook import write_scored_workbook
@@ -62,7 +62,7 @@ def write_result(
 def write_comparison(
     target: OutputFile, table: Sheet, layout: Layout, comparison: Comparison, *, input_name: str
 ) -> None:
-    """Write a comparison as a workbook: the rows with both columns' BLEU-2, and the paired test."""
+    """Write a comparison as a workbook: the rows with both columns' scores, and the paired test."""
     from .scored_workbook import write_comparison_workbook
 
     with target.open(binary=True) as out:

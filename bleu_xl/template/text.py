@@ -66,6 +66,17 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
                 "BLEU2_SIGNATURE).",
             ),
             (
+                "BLEU-2 or chrF",
+                "The chrF column (=CHRF) counts the sequences of 1 to 6 characters a candidate shares with the "
+                "reference (spaces left out), so it gives partial credit where words share a stem: livré and "
+                "livrées, entregue and entregues. Look at chrF for short copy (a call to action of one to three "
+                "words has hardly a word pair for BLEU-2 to count) and for languages that inflect their words, "
+                "such as French and Portuguese. Look at BLEU-2 when the exact words and their order matter: it "
+                "credits only whole words and pairs of neighbouring words. chrF keeps capitals and punctuation "
+                "(FREE DELIVERY scores low against Free delivery), and neither measures meaning. "
+                "=CHRF(reference, candidate, 6, 2) gives chrF++, which also counts words and word pairs.",
+            ),
+            (
                 "It does not",
                 "It does not measure meaning, tone, facts or brand voice: a faithful paraphrase can score low and a "
                 "text with a wrong price can score high. Scores against different references are not comparable, and "
@@ -132,6 +143,18 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
                 "(ils s'écrivent sans espaces). Un candidat d'un seul mot n'a pas de paire de mots : son p2 reste "
                 "vide et hors du score. 1 = identique ; il n'existe pas de seuil universel. Notation 0.2 (voir "
                 "BLEU2_SIGNATURE).",
+            ),
+            (
+                "BLEU-2 ou chrF",
+                "La colonne chrF (=CHRF) compte les suites de 1 à 6 caractères qu'un candidat partage avec la "
+                "référence (sans les espaces) : elle accorde un crédit partiel aux mots de même racine, comme "
+                "livré et livrées. Regardez le chrF pour les textes courts (un appel à l'action d'un à trois mots "
+                "n'a presque aucune paire de mots à compter pour le BLEU-2) et pour les langues qui fléchissent "
+                "leurs mots, comme le français et le portugais. Regardez le BLEU-2 quand les mots exacts et leur "
+                "ordre comptent : il ne crédite que les mots entiers et les paires de mots voisins. Le chrF tient "
+                "compte des majuscules et de la ponctuation (LIVRAISON OFFERTE obtient un score bas face à "
+                "Livraison offerte), et aucun des deux ne mesure le sens. =CHRF(référence; candidat; 6; 2) donne "
+                "le chrF++, qui compte aussi les mots et les paires de mots.",
             ),
             (
                 "Ce qu'il ne mesure pas",
@@ -203,6 +226,18 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
                 "BLEU2_SIGNATURE).",
             ),
             (
+                "BLEU-2 ou chrF",
+                "A coluna chrF (=CHRF) conta as sequências de 1 a 6 caracteres que um candidato tem em comum com "
+                "a referência (sem os espaços): ela dá crédito parcial a palavras com o mesmo radical, como "
+                "entregue e entregues. Olhe o chrF para textos curtos (uma chamada para ação de uma a três "
+                "palavras quase não tem pares de palavras para o BLEU-2 contar) e para línguas que flexionam as "
+                "palavras, como o português e o francês. Olhe o BLEU-2 quando as palavras exatas e a ordem delas "
+                "importam: ele só dá crédito a palavras inteiras e a pares de palavras vizinhas. O chrF leva em "
+                "conta maiúsculas e pontuação (FRETE GRÁTIS tira nota baixa contra Frete grátis), e nenhum dos "
+                "dois mede o sentido. =CHRF(referência; candidato; 6; 2) dá o chrF++, que também conta palavras "
+                "e pares de palavras.",
+            ),
+            (
                 "O que não mede",
                 "Ele não mede sentido, tom, fatos nem a voz da marca: uma paráfrase fiel pode tirar nota baixa e um "
                 "texto com preço errado, nota alta. Pontuações calculadas com referências diferentes não são "
@@ -220,5 +255,8 @@ DEFINITION = (
     "is a token; each Thai, Lao, Myanmar or Khmer letter begins a token that the marks after it join. "
     "p_n = clipped n-gram matches / candidate n-grams (add-1: (0+1)/(total+1) when nothing matches); an order "
     "the candidate has no n-gram of is left out. BP = 1 if c >= r else exp(1 - r/c). "
-    "BLEU-2 = BP * sqrt(p1 * p2), or BP * p1 for a one-word candidate."
+    "BLEU-2 = BP * sqrt(p1 * p2), or BP * p1 for a one-word candidate. "
+    "chrF (as sacrebleu's chrF2): characters with whitespace removed, case and punctuation kept; for n = 1 to 6, "
+    "precision and recall of the clipped character n-gram matches, each averaged over the orders both texts "
+    "have; chrF = 5PR / (4P + R)."
 )

@@ -88,6 +88,20 @@ def col(*values: Any) -> list[list[Any]]:
     return [[value] for value in values]
 
 
+#: chrF's cases; tests/excel/test_chrf_faces.py checks their numbers against sacrebleu.
+CHRF_CASES: list[tuple[str, tuple[Any, ...]]] = [
+    ("CHRF", (REF, INTACTO, OMITTED, OMITTED, OMITTED)),
+    ("CHRF", (REF, col(INTACTO, SHORT, None, "l'été, à Zürich — 東京タワー!"), OMITTED, 2, OMITTED)),
+    ("CHRF", (col("...", None, REF), col("..", "x", SHORT), 3, OMITTED, 1)),  # punctuation alone is a reference
+    ("CHRF", (CAT_REFS, col("the the the the the the the", "le chat"), OMITTED, 2, 3)),  # several references
+    ("CHRF", (REF, INTACTO, 0, OMITTED, OMITTED)),
+    ("CHRF", (REF, INTACTO, OMITTED, NA, OMITTED)),
+    ("CHRF_CORPUS", (col(REF, REF, None, "..."), col(INTACTO, SHORT, "no reference", ".."), OMITTED, 2, OMITTED)),
+    ("CHRF_CORPUS", (col(REF, REF), col(INTACTO, ErrorCell("#DIV/0!")), OMITTED, OMITTED, OMITTED)),
+    ("CHRF_SIGNATURE", (OMITTED, OMITTED, OMITTED, OMITTED)),
+    ("CHRF_SIGNATURE", (4, 2, 1, 3)),
+]
+
 CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2", (REF, INTACTO)),
     ("BLEU2_P1", (REF, INTACTO)),
@@ -135,6 +149,7 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2_TOKENS", ("Le chat noir", ErrorCell("#N/A", as_object=True))),
     ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, NA, OMITTED)),
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, ErrorCell("#N/A", as_object=True))),
+    *CHRF_CASES,
 ]
 
 

@@ -26,7 +26,7 @@ def read(path: Path, **options) -> list[list]:
     table, layout = read_table(str(path), TableOptions(**options))
     result = score_table(table, layout, workers=1)
     pair = table.rows[layout.data_start]
-    assert result.bleu(0) == score(pair[layout.reference_cols[0]], pair[layout.candidate_col]).bleu
+    assert result.value(0) == score(pair[layout.reference_cols[0]], pair[layout.candidate_col]).bleu
     return table.rows
 
 

@@ -66,7 +66,7 @@ def test_formulas_saved_without_values_are_detected(tmp_path: Path) -> None:
 
 def scores(table, layout) -> list[float | None]:
     result = score_table(table, layout, workers=1)
-    return [result.bleu(i) for i in range(len(result.outcomes))]
+    return [result.value(i) for i in range(len(result.outcomes))]
 
 
 def test_hidden_columns_are_read_and_never_chosen(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def scores(rows: list[list], **options) -> Result:
 
 def bleu(rows: list[list], **options) -> list[float | None]:
     result = scores(rows, **options)
-    return [result.bleu(i) for i in range(len(result.outcomes))]
+    return [result.value(i) for i in range(len(result.outcomes))]
 
 
 # --- headers by name -------------------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ def test_ids_and_notes_beside_a_reference_are_not_references() -> None:
     rows = [["Reference ID", "Reference", "Candidate", "Reference notes"], ["R1", REF, CAND, "approved by legal"]]
     assert layout_of(rows).reference_cols == [1]
     result = scores(rows)
-    assert result.bleu(0) == PAIR  # as `score(REF, CAND)` gives, not 1.0 from three "references"
+    assert result.value(0) == PAIR  # as `score(REF, CAND)` gives, not 1.0 from three "references"
     assert result.signature().endswith("|refs:1")
 
 
@@ -148,7 +148,7 @@ def test_a_hidden_column_is_never_chosen_and_a_duplicate_header_needs_a_letter()
     table = sheet(rows, hidden_columns=hidden)
     by_letter = find_layout(table, TableOptions(candidate_col="B"))
     assert by_letter.candidate_col == 1  # given by letter, a hidden column is used
-    assert score_table(table, by_letter, workers=1).bleu(0) == score(REF, "old draft text").bleu
+    assert score_table(table, by_letter, workers=1).value(0) == score(REF, "old draft text").bleu
 
 
 def test_a_hidden_only_candidate_is_named_not_used() -> None:
@@ -243,7 +243,7 @@ def test_a_reference_cell_labelled_above_the_headers() -> None:
     )
     result = scores(rows)
     assert result.ranks == [2, 1] and [o.r for o in result.outcomes] == [7, 7]
-    assert [result.bleu(i) for i in range(2)] == [PAIR, 1.0]
+    assert [result.value(i) for i in range(2)] == [PAIR, 1.0]
     assert layout.reference_source == "B2"
 
 

@@ -78,6 +78,7 @@ def formula_text(value) -> str | None:
 RANK_FORMULAS = {
     "#": "ROW()-ROW(tblVariants[[#Headers],[Candidate]])",
     "BLEU-2": "BLEU2(Reference,tblVariants[[#This Row],[Candidate]])",
+    "chrF": "CHRF(Reference,tblVariants[[#This Row],[Candidate]])",
     "p1": "BLEU2_P1(Reference,tblVariants[[#This Row],[Candidate]])",
     "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
@@ -96,9 +97,9 @@ def check_rank_follows_table(path: Path, n: int) -> None:
     rank = book["Rank"]
     table = rank.tables["tblVariants"]
     last = FIRST + n - 1
-    assert table.ref == f"A{FIRST - 1}:H{last}"
+    assert table.ref == f"A{FIRST - 1}:I{last}"
     headers = [c.name for c in table.tableColumns]
-    assert headers == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
+    assert headers == ["#", "Candidate", "BLEU-2", "chrF", "p1", "p2", "BP", "Tokens", "Rank"]
     for column in table.tableColumns:
         if column.name != "Candidate":
             formula = column.calculatedColumnFormula
@@ -121,7 +122,7 @@ def check_rank_follows_table(path: Path, n: int) -> None:
         "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))"
     )
     bars = [str(cf.sqref) for cf in rank.conditional_formatting if any(r.type == "dataBar" for r in cf.rules)]
-    assert bars == [f"C{FIRST}:C1048576"]  # the whole column below the header: covers any table length
+    assert bars == [f"C{FIRST}:C1048576", f"D{FIRST}:D1048576"]  # whole columns below the header: any length
     sorted_sheet = book["Sorted"]
     sorted_view = sorted_sheet["A4"].value
     assert sorted_view.text == "=" + template.SORTED_VIEW.replace("SORTBY(", "_xlfn.SORTBY(").replace(
@@ -229,7 +230,7 @@ def check_engine_rank(values: dict, variants: list[str]) -> None:
     scores = [score(template_data.RANK_REFERENCE, v) for v in variants]
     for i, s in enumerate(scores):
         row = FIRST + i
-        got = [values[f"RANK!{c}{row}"][0][0] for c in "ACDEFGH"]
+        got = [values[f"RANK!{c}{row}"][0][0] for c in "ACEFGHI"]
         shown = ["" if v is None else v for v in (s.p1, s.p2)]  # an order left out is a blank cell
         assert got == [i + 1, s.bleu, *shown, s.bp, s.c, 1 + sum(t.bleu > s.bleu for t in scores)], row
     best = max(range(len(variants)), key=lambda i: (scores[i].bleu, -i))

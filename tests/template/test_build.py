@@ -86,7 +86,8 @@ def test_rank_is_an_excel_table_with_calculated_columns() -> None:
     check_rank_follows_table(TEMPLATE, N)
     book = load(TEMPLATE)
     rank = book["Rank"]
-    assert [c.value for c in rank[FIRST - 1]][:8] == ["#", "Candidate", "BLEU-2", "p1", "p2", "BP", "Tokens", "Rank"]
+    headers = ["#", "Candidate", "BLEU-2", "chrF", "p1", "p2", "BP", "Tokens", "Rank"]
+    assert [c.value for c in rank[FIRST - 1]][:9] == headers
     assert rank["A2"].value == "Reference" and rank["B2"].value == template_data.RANK_REFERENCE
     assert rank["A3"].value == "Best candidate"
     assert rank.freeze_panes == f"A{FIRST}"
@@ -127,9 +128,9 @@ def test_cached_values_are_the_core_scores() -> None:
         row = FIRST + i
         assert rank[f"A{row}"].value == i + 1
         assert rank[f"C{row}"].value == cached(s.bleu)
-        assert (rank[f"D{row}"].value, rank[f"E{row}"].value, rank[f"F{row}"].value) == cached(s.p1, s.p2, s.bp)
-        assert rank[f"G{row}"].value == s.c
-        assert rank[f"H{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
+        assert (rank[f"E{row}"].value, rank[f"F{row}"].value, rank[f"G{row}"].value) == cached(s.p1, s.p2, s.bp)
+        assert rank[f"H{row}"].value == s.c
+        assert rank[f"I{row}"].value == 1 + sum(t.bleu > s.bleu for t in scores)
     assert rank["B3"].value == template_data.RANK_VARIANTS[0]
     order = sorted(range(N), key=lambda i: -scores[i].bleu)
     view = [[c.value for c in row] for row in book["Sorted"][f"A4:C{3 + N}"]]

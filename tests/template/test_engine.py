@@ -49,7 +49,7 @@ def extended(tmp_path_factory) -> Path:
     rank = book["Rank"]
     table = rank.tables["tblVariants"]
     last = FIRST + len(EXTENDED) - 1
-    table.ref = table.autoFilter.ref = f"A{FIRST - 1}:H{last}"
+    table.ref = table.autoFilter.ref = f"A{FIRST - 1}:I{last}"
     for row in range(FIRST + N, last + 1):
         for c, column in enumerate(table.tableColumns, start=1):
             cell = rank.cell(row, c)
@@ -98,9 +98,9 @@ def test_a_candidate_with_no_words_has_zero_tokens(tmp_path: Path) -> None:
     variants = ["Order today.", "!!! ???"]
     path = tmp_path / "no_words.xlsx"
     template.build_template(path, variants)
-    assert load(path, data_only=True)["Rank"][f"G{FIRST + 1}"].value == 0
+    assert load(path, data_only=True)["Rank"][f"H{FIRST + 1}"].value == 0
     values = recalculate(path, tmp_path)
-    assert values[f"RANK!G{FIRST + 1}"][0][0] == 0
+    assert values[f"RANK!H{FIRST + 1}"][0][0] == 0
     check_engine_rank(values, variants)
 
 
@@ -114,7 +114,7 @@ def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_p
     values = recalculate(path, tmp_path)  # (overwrites the file without its cached values)
     scores = [values[f"RANK!C{FIRST + i}"][0][0] for i in range(len(variants))]
     assert scores[1] in ("", None) and scores[2] == "#N/A" and scores[4] == 0
-    ranks = [values[f"RANK!H{FIRST + i}"][0][0] for i in range(len(variants))]
+    ranks = [values[f"RANK!I{FIRST + i}"][0][0] for i in range(len(variants))]
     assert ranks == [2, "", "", 1, 3]  # no rank (and no #VALUE!) for a blank or error-text score
     expected = [[4, variants[3], scores[3]], [1, variants[0], scores[0]], [5, variants[4], 0.0]]
     assert [list(r) for r in values["SORTED!A4:C6"]] == expected
@@ -129,14 +129,14 @@ def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
     """The Tokens column does not depend on the reference: a blank reference (or one with no words) leaves every
     candidate's count as it is."""
     expected = [len(tokenize(v)) for v in template_data.RANK_VARIANTS]
-    assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["G"][FIRST - 1 : LAST]] == expected
+    assert [c.value for c in load(TEMPLATE, data_only=True)["Rank"]["H"][FIRST - 1 : LAST]] == expected
     for reference in (None, "!!!"):
         book = load(TEMPLATE)
         book["Rank"]["B2"].value = reference
         path = tmp_path / f"reference_{bool(reference)}.xlsx"
         book.save(path)
         values = recalculate(path, tmp_path)
-        assert [values[f"RANK!G{FIRST + i}"][0][0] for i in range(N)] == expected, reference
+        assert [values[f"RANK!H{FIRST + i}"][0][0] for i in range(N)] == expected, reference
         assert values[f"RANK!C{FIRST}"][0][0] != cached(1.0)  # the scores did change
 
 
