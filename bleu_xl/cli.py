@@ -18,8 +18,9 @@ import click
 from . import __version__
 from .core.bleu import SMOOTHING_METHODS
 from .core.bootstrap import p_text
+from .core.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER, ChrfScore, chrf
 from .core.errors import BleuXlError, Setting, render
-from .core.explain import explain
+from .core.explain import explain, order_name
 from .core.tokenizer import tokenize
 from .excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text
 from .files.output import OutputFile, write_folder
@@ -30,6 +31,7 @@ from .files.signals import Terminated, stop_on_signals
 from .files.writers import output_delimiter
 from .table.columns import Layout
 from .table.compare import compare_table
+from .table.metrics import Metric, Scored, metrics_named
 from .table.scoring import Result, result_columns, score_table
 from .table.sheet import InputError, Sheet, TableOptions
 
@@ -66,6 +68,13 @@ FLAGS = {
     "b_col": "--b",
     "skip_hidden": "--skip-hidden",
     "output": "-o",
+    "wheel": "--wheel",
+    "metric": "--metric",
+    "max_n": "--max-n",
+    "smoothing": "--smoothing",
+    "char_order": "--char-order",
+    "word_order": "--word-order",
+    "beta": "--beta",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -77,7 +86,10 @@ def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
 
     def spell(setting: Setting) -> str:
         flag = flags.get(setting.name, setting.name)
-        return flag if setting.value is None or setting.value is True else f"{flag} {setting.value}"
+        if setting.value is None or setting.value is True:
+            return flag
+        values = setting.value if isinstance(setting.value, tuple) else (setting.value,)
+        return " ".join(f"{flag} {value}" for value in values)
 
     return spell
 
@@ -143,7 +155,8 @@ def main() -> None:
     """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
 
     \b
-    Example:
+    Examples:
+      bleu-xl template        (writes workbooks/bleu2_ranking.xlsx and workbooks/samples)
       bleu-xl score workbooks/samples/marketing_en.xlsx
     """
 
@@ -159,6 +172,37 @@ def _table_options(fn: Any) -> Any:
             click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
             click.option(
                 "--skip-hidden", is_flag=True, help="Leave out rows hidden by hand or by a filter (default: scored)."
+            ),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
+def _chrf_options(fn: Any) -> Any:
+    """chrF's settings, shared by score, pair and compare (sacrebleu's defaults: chrF2)."""
+    for option in reversed(
+        [
+            click.option(
+                "--char-order",
+                default=6,
+                show_default=True,
+                type=click.IntRange(1, MAX_CHAR_ORDER),
+                help="chrF: longest character n-gram.",
+            ),
+            click.option(
+                "--word-order",
+                default=0,
+                show_default=True,
+                type=click.IntRange(0, MAX_WORD_ORDER),
+                help="chrF: longest word n-gram (2 gives chrF++).",
+            ),
+            click.option(
+                "--beta",
+                default=2,
+                show_default=True,
+                type=click.IntRange(1, MAX_BETA),
+                help="chrF: recall counts beta times as much as precision.",
             ),
         ]
     ):
@@ -199,8 +243,16 @@ def _announce(
 @click.option("--candidate-col", help="Candidate column (letter or header).")
 @click.option("--reference", "reference_text", help="Score every candidate against this one text.")
 @_table_options
-@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
+@click.option(
+    "--metric",
+    "metric_names",
+    multiple=True,
+    help="Metrics, comma-separated or repeated: bleu (BLEU-N, see --max-n), chrf (chrF, see --char-order, "
+    "--word-order, --beta); one column each, ranked by the first (default: bleu).",
+)
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="BLEU: longest n-gram.")
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
+@_chrf_options
 @click.option(
     "--format",
     "fmt",
@@ -223,8 +275,12 @@ def score_command(
     reference_cols: tuple[str, ...],
     candidate_col: str | None,
     reference_text: str | None,
+    metric_names: tuple[str, ...],
     max_n: int,
     smoothing: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
     fmt: str | None,
     raw: bool,
     force: bool,
@@ -243,10 +299,14 @@ def score_command(
     \b
     Examples:
       bleu-xl score copy.xlsx
+      bleu-xl score copy.xlsx --metric bleu,chrf
       bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
       cat export.csv | bleu-xl score - -o scores.xlsx
     """
+    metrics = metrics_named(
+        metric_names, max_n=max_n, smoothing=smoothing, char_order=char_order, word_order=word_order, beta=beta
+    )
     output, fmt = _output_target(input_path, output, fmt)
     target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
@@ -265,7 +325,7 @@ def score_command(
         )
         table, layout = _read_table(input_path, options)
         if fmt == "xlsx":  # before scoring: a table that cannot fit a workbook is refused at once
-            columns = len(layout.headers) + len(result_columns(max_n, ranked=False))
+            columns = len(layout.headers) + len(result_columns(metrics, ranked=False))
             check_workbook_size(output, len(layout.data_rows(len(table.rows))) + 1, columns)
         timings["read"] = time.perf_counter() - start
 
@@ -277,11 +337,9 @@ def score_command(
 
             with Progress(transient=True, console=_console(err=True)) as bar:
                 task = bar.add_task("scoring", total=rows)
-                result = score_table(
-                    table, layout, max_n=max_n, smoothing=smoothing, progress=lambda n: bar.advance(task, n)
-                )
+                result = score_table(table, layout, metrics=metrics, progress=lambda n: bar.advance(task, n))
         else:
-            result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
+            result = score_table(table, layout, metrics=metrics)
         timings["score"] = time.perf_counter() - start
         if result.single_process:
             echo(f"bleu-xl: note: scored in one process: no process pool here ({result.single_process})", err=True)
@@ -361,34 +419,41 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
 
     console = _console(err)
     where = "standard output" if output == "-" else output
-    n = result.max_n
+    names = ", ".join(metric.name for metric in result.metrics)
 
     def line(text: str) -> None:  # whole, however long (a path): never wrapped at the console's width
         console.print(Text(printable(text)), soft_wrap=True)
 
-    line(f"BLEU-{n}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
-    scored = [i for i in range(len(result.rows)) if result.bleu(i) is not None]
+    line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
+    scored = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored:
-        if result.ranked:  # the best first
-            order, which = sorted(scored, key=lambda i: (-(result.bleu(i) or 0.0), i)), "top"
+        if result.ranked:  # the best first (by the first metric, the one that ranks)
+            order, which = sorted(scored, key=lambda i: (-(result.value(i) or 0.0), i)), "top"
         else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
-            order, which = sorted(scored, key=lambda i: (result.bleu(i) or 0.0, i)), "lowest"
+            order, which = sorted(scored, key=lambda i: (result.value(i) or 0.0, i)), "lowest"
         line(f"the {which} {min(top, len(order)):,} of {len(order):,} (all in {where}):")
         table = Table()
         table.add_column("row", justify="right")
         if result.ranked:
             table.add_column("rank", justify="right")
-        table.add_column(f"BLEU-{n}", justify="right")
+        for metric in result.metrics:
+            table.add_column(metric.name, justify="right")
         table.add_column("candidate")
         for i in order[:top]:
             text = shown_value(result.rows[i][result.layout.candidate_col])
             shown = text if len(text) <= 70 else text[:67] + "..."
             rank = [str(result.ranks[i] or "-")] if result.ranked else []
-            table.add_row(str(result.row_numbers[i]), *rank, f"{result.bleu(i):.4f}", Text(shown))
+            values = [scores[i] for scores in result.scores]
+            numbers = [f"{float(v):.4f}" if isinstance(v, Scored) else "-" for v in values]
+            table.add_row(str(result.row_numbers[i]), *rank, *numbers, Text(shown))
         console.print(table)
-    corpus = f"{result.corpus.bleu:.4f}" if result.corpus else "-"
-    line(f"corpus BLEU-{n} {corpus}   reference: {result.layout.reference_source}")
-    line(f"signature {result.signature()}")
+    corpora = "   ".join(
+        f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -"
+        for metric, corpus in zip(result.metrics, result.corpora)
+    )
+    line(f"{corpora}   reference: {result.layout.reference_source}")
+    for signature in result.signatures():
+        line(f"signature {signature}")  # one line, to copy whole
     line(f"written to {where}")
 
 
@@ -400,14 +465,23 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
     multiple=True,
     help="A reference; repeat for several (then give only the CANDIDATE).",
 )
-@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="BLEU: longest n-gram.")
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
+@_chrf_options
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
 @_guard()
 def pair_command(
-    texts: tuple[str, ...], references: tuple[str, ...], max_n: int, smoothing: str, as_json: bool
+    texts: tuple[str, ...],
+    references: tuple[str, ...],
+    max_n: int,
+    smoothing: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    as_json: bool,
 ) -> None:
-    """Show the whole BLEU calculation of one pair: tokens, p1 to pN, BP, r, c.
+    """Show the whole BLEU calculation of one pair (tokens, p1 to pN, BP, r, c), then its chrF: the character
+    (and, with --word-order, word) n-gram precision, recall and F.
 
     Several references: give each with --reference, then the candidate alone. --max-n and --smoothing are the
     same settings as for score.
@@ -416,6 +490,7 @@ def pair_command(
     Examples:
       bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
       bleu-xl pair --reference "the cat is on the mat" --reference "there is a cat on the mat" "the cat sat"
+      bleu-xl pair "livraison offerte" "livraisons offertes" --word-order 2
     """
     if references:
         if len(texts) != 1:
@@ -428,12 +503,14 @@ def pair_command(
     explanation = explain(refs if len(refs) > 1 else refs[0], candidate, max_n=max_n, smoothing=smoothing)
     s = explanation.score
     ref_tokens = [tokenize(ref) for ref in refs]
+    c = chrf(refs if len(refs) > 1 else refs[0], candidate, char_order=char_order, word_order=word_order, beta=beta)
     detail = {
         "reference_tokens": ref_tokens if len(refs) > 1 else ref_tokens[0],
         "candidate_tokens": tokenize(candidate),
         **s.as_dict(),
         "explain": explanation.summary(),
         "matched": list(explanation.matched_tokens()),
+        "chrf": c.as_dict(),
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
@@ -448,12 +525,37 @@ def pair_command(
     )
     click.echo(f"candidate tokens ({s.c}): {marked}")
     for n, p in enumerate(s.precisions, start=1):
+        if p.value is None:
+            if s.c:
+                words = f"{s.c} word{'s' if s.c > 1 else ''}"
+                click.echo(f"p{n} = 0/0, left out of the score  (the candidate has only {words}: no {order_name(n)})")
+            else:
+                click.echo(f"p{n} = 0/0  (the candidate has no words: BLEU is 0)")
+            continue
         note = "  (add-1 smoothing)" if p.smoothed else ""
         click.echo(f"p{n} = {p.numerator}/{p.denominator} = {p.value:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
     click.echo(f"BLEU-{s.max_n} = {s.bleu:.4f}")
     echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
+    _show_chrf(c)
+
+
+def _show_chrf(c: ChrfScore) -> None:
+    """chrF's lines of ``pair``: each order's matches, then precision, recall and F of each kind, then the score."""
+    kinds = [("character", 0, c.char_order, c.characters), ("word", c.char_order, c.word_order, c.words)]
+    for kind, start, orders, part in kinds:
+        if not orders or part is None:
+            continue
+        counts = [
+            f"{n}: {c.stats.matches[start + n - 1]}/{c.stats.candidate[start + n - 1]}"
+            f"/{c.stats.reference[start + n - 1]}"
+            for n in range(1, orders + 1)
+        ]
+        click.echo(f"{kind} n-grams (matches/candidate/reference) {', '.join(counts)}")
+        click.echo(f"{kind} precision {part.precision:.4f}, recall {part.recall:.4f}, F{c.beta} {part.f:.4f}")
+    click.echo(f"{c.name} = {c.chrf:.4f}  (precision {c.precision:.4f}, recall {c.recall:.4f})")
+    click.echo(f"signature {c.signature}")
 
 
 @main.command("compare")
@@ -468,9 +570,17 @@ def pair_command(
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
 @click.option(
+    "--metric",
+    "metric_name",
+    default="bleu",
+    show_default=True,
+    help="The metric to compare with: bleu (BLEU-2) or chrf (see --char-order, --word-order, --beta).",
+)
+@_chrf_options
+@click.option(
     "-o",
     "--output",
-    help="Also write the rows with both columns' BLEU-2: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
+    help="Also write the rows with both columns' scores: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
     ".json (one document, with the test) or .jsonl.",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
@@ -492,6 +602,10 @@ def compare_command(
     skip_hidden: bool,
     samples: int,
     seed: int,
+    metric_name: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
     output: str | None,
     raw: bool,
     force: bool,
@@ -500,15 +614,17 @@ def compare_command(
 ) -> None:
     """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
 
-    Both columns are scored against the same references (corpus BLEU-2); rows with a blank reference or a
-    blank candidate on either side are left out of both. The p-value tests the null hypothesis that A and B
-    are equally good (Koehn 2004, as sacrebleu's --paired-bs).
+    Both columns are scored against the same references (corpus BLEU-2, or corpus chrF with --metric chrf); rows
+    with a blank reference or a blank candidate on either side are left out of both. The p-value tests the null
+    hypothesis that A and B are equally good (Koehn 2004, as sacrebleu's --paired-bs).
 
     \b
     Examples:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" --metric chrf
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
+    (metric,) = _one_metric(metric_name, char_order, word_order, beta)
     target = fmt = None
     if output:
         if output == "-":
@@ -529,7 +645,7 @@ def compare_command(
             skip_hidden,
         )
         table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
-        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed, metric=metric)
         if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
             _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
@@ -566,7 +682,7 @@ def compare_command(
         (comparison.a_name, result.score_a, result.interval_a),
         (comparison.b_name, result.score_b, result.interval_b),
     ):
-        echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+        echo(f"{name}: corpus {metric.name} {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
     echo(
         f"difference (B - A) {result.difference:+.4f}, {p_text(result.p_value)} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
@@ -574,6 +690,14 @@ def compare_command(
     echo(comparison.verdict)
     if output:
         echo(f"written to {output}")
+
+
+def _one_metric(name: str, char_order: int, word_order: int, beta: int) -> tuple[Metric]:
+    """The one metric ``compare`` tests with (BLEU is BLEU-2 there)."""
+    metrics = metrics_named([name], char_order=char_order, word_order=word_order, beta=beta)
+    if len(metrics) != 1:
+        raise InputError(Setting("metric"), f" {name!r}: compare tests one metric at a time")
+    return (metrics[0],)
 
 
 @main.command("excel-setup")
@@ -617,11 +741,11 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
 
 
 @main.command("lite-bundle")
-@click.argument("folder", default="install/xlwings-lite", required=False)
+@click.argument("folder", default="xlwings-lite", required=False)
 @click.option("--force", is_flag=True, help="Replace a main.py or requirements.txt that differs from the bundle.")
 @_guard()
 def lite_bundle_command(folder: str, force: bool) -> None:
-    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER (default: install/xlwings-lite).
+    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER (default: xlwings-lite).
 
     Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
     in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more). A file already
@@ -664,6 +788,31 @@ def template_command(folder: str, force: bool) -> None:
         )
     for path in write_workbooks(Path(folder), force=force):
         echo(f"wrote {path}")
+
+
+@main.command("release")
+@click.argument("folder", default="dist", required=False)
+@click.option(
+    "--wheel", type=click.Path(dir_okay=False), help="The wheel to ship (default: FOLDER's wheel of this version)."
+)
+@click.option("--force", is_flag=True, help="Replace an existing bundle.")
+@_guard()
+def release_command(folder: str, wheel: str | None, force: bool) -> None:
+    """Make the release bundle for Excel users, bleu-xl-VERSION.zip, in FOLDER (default: dist).
+
+    The zip holds the wheel, the Windows installer (install.cmd, install.ps1) that installs that wheel, the
+    template and the samples, the xlwings Lite bundle (xlwings-lite/main.py) and READ ME FIRST.txt in English,
+    French and Portuguese. The wheel is this version's, built by python -m build into FOLDER (or given with
+    --wheel).
+
+    \b
+    Example:
+      python -m build && bleu-xl release dist
+    """
+    from .release.bundle import write_release
+
+    path = write_release(Path(folder), wheel=Path(wheel) if wheel else None, force=force)
+    echo(f"wrote {path}")
 
 
 if __name__ == "__main__":  # pragma: no cover

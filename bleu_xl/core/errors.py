@@ -15,10 +15,11 @@ __all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "re
 
 @dataclass(frozen=True)
 class Setting:
-    """A setting named in a message (``candidate_col``), with the value to give it when the message suggests one."""
+    """A setting named in a message (``candidate_col``), with the value to give it when the message suggests one:
+    a tuple for a setting that takes several values (``reference_cols=('B',)``)."""
 
     name: str
-    value: str | int | None = None
+    value: str | int | tuple[str, ...] | None = None
 
 
 def python_spelling(setting: Setting) -> str:
@@ -42,12 +43,23 @@ class BleuXlError(Exception):
         super().__init__(*parts)
         self.parts: tuple[Part, ...] = parts
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Subclasses take other arguments than their parts: rebuild from the parts and the attributes.
+        return _rebuild, (type(self), self.parts, self.__dict__)
+
     def render(self, spell: Callable[[Setting], str] = python_spelling) -> str:
         """The message, each setting spelt by ``spell`` (the command line passes its flags)."""
         return render(self.parts, spell)
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _rebuild(cls: type[BleuXlError], parts: tuple[Part, ...], attributes: dict[str, object]) -> BleuXlError:
+    error = cls.__new__(cls)
+    BleuXlError.__init__(error, *parts)
+    error.__dict__.update(attributes)
+    return error
 
 
 class BleuError(BleuXlError, ValueError):

@@ -107,7 +107,8 @@ def write_result(
     raw: bool = False,
 ) -> CutCells:
     """Write the scored rows to ``target`` as ``fmt``: ``xlsx``, ``csv``, ``json`` (one document: what was scored,
-    the corpus score, the signature, the columns used, then the rows) or ``jsonl`` (an object a line).
+    the first metric's corpus score and signature, each metric's, the columns used, then the rows) or ``jsonl``
+    (an object a line).
 
     Returns the cells cut to fit Excel's limit of text in a cell (a workbook only; CSV and JSON keep them whole).
     """
@@ -126,6 +127,10 @@ def write_result(
         "columns": columns_used(result.layout),
         "signature": result.signature(),
         "corpus": result.corpus.as_dict() if result.corpus else None,
+        "metrics": [
+            {"name": metric.name, "signature": signature, "corpus": corpus.as_dict() if corpus else None}
+            for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures())
+        ],
         "counts": {
             "rows": len(result.rows),
             "scored": result.scored,
@@ -149,10 +154,11 @@ def write_comparison(
     delimiter: str = ",",
     raw: bool = False,
 ) -> CutCells:
-    """Write a comparison as ``fmt``: a workbook (the rows with both columns' BLEU-2, and the paired test on a
+    """Write a comparison as ``fmt``: a workbook (the rows with both columns' scores, and the paired test on a
     Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test too."""
     input_header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
-    header = _headers(input_header, [f"BLEU-2 {comparison.a_name}", f"BLEU-2 {comparison.b_name}"])
+    name = comparison.metric.name
+    header = _headers(input_header, [f"{name} {comparison.a_name}", f"{name} {comparison.b_name}"])
     if fmt == "xlsx":
         from .scored_workbook import write_comparison_workbook
 

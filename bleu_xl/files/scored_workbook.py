@@ -155,7 +155,9 @@ def write_scored_workbook(
         scores.set_column(first_result + offset, first_result + offset, 9, column_formats[first_result + offset])
     scores.set_column(len(header) - 1, len(header) - 1, 24, text_format)
     if count:
-        scores.conditional_format(1, first_result, count, first_result, DATA_BAR)
+        for offset, column in enumerate(columns):
+            if column.name in {metric.name for metric in result.metrics}:  # each metric's score, not its detail
+                scores.conditional_format(1, first_result + offset, count, first_result + offset, DATA_BAR)
         scores.autofilter(0, 0, count, len(header) - 1)
     _write_summary(book, summary, result, input_name, sheet, bold, score_format, count_format)
     book.close()
@@ -349,13 +351,17 @@ def _write_summary(
     count_format: Format,
 ) -> None:
     """The corpus score, signature and counts as label/value pairs, the score distribution, and its chart beside."""
-    corpus = result.corpus.bleu if result.corpus else None
+    corpora: list[Fact] = []
+    for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures()):
+        corpora += [
+            (f"Corpus {metric.name}", float(corpus) if corpus is not None else None, score_format),
+            ("Signature", signature, None),
+        ]
     facts: list[Fact] = [
         ("Input", input_name, None),
         ("Sheet", sheet, None),
         ("Reference", result.layout.reference_source, None),
-        (f"Corpus BLEU-{result.max_n}", corpus, score_format),
-        ("Signature", result.signature(), None),
+        *corpora,
         ("Rows", len(result.rows), count_format),
         ("Scored pairs", result.scored, count_format),
         ("Blank candidates", result.blank, count_format),
@@ -363,11 +369,12 @@ def _write_summary(
     ]
     _write_facts(book, summary, facts, bold)
     top = len(facts) + 1
-    summary.write_string(top, 0, f"BLEU-{result.max_n} from", bold)
+    name = result.metrics[0].name
+    summary.write_string(top, 0, f"{name} from", bold)
     summary.write_string(top, 1, "candidates", bold)
     counts = [0] * BINS
     for i in range(len(result.rows)):
-        value = result.bleu(i)
+        value = result.value(i)
         if value is not None:
             counts[min(int(value * BINS), BINS - 1)] += 1
     for b, n in enumerate(counts):
@@ -382,9 +389,9 @@ def _write_summary(
             "fill": {"color": "#5B9BD5"},
         }
     )
-    chart.set_title({"name": f"Distribution of BLEU-{result.max_n}"})
+    chart.set_title({"name": f"Distribution of {name}"})
     chart.set_legend({"none": True})
-    chart.set_x_axis({"name": f"BLEU-{result.max_n}"})
+    chart.set_x_axis({"name": name})
     chart.set_y_axis({"name": "candidates"})
     chart.set_size({"width": 480, "height": 300})
     summary.insert_chart(0, 2, chart, {"x_offset": 12})  # beside the facts: on the same printed page
@@ -393,8 +400,9 @@ def _write_summary(
 def write_comparison_workbook(
     out: IO[bytes], header: list[str], comparison: Comparison, *, input_name: str, sheet: str
 ) -> CutCells:
-    """The input rows with the BLEU-2 of both columns (``header`` names them all), and a Summary sheet with the
-    paired test, each interval as two numbers (low, high); returns the cells cut to fit a cell."""
+    """The input rows with both columns' scores (BLEU-2 unless the comparison says another metric; ``header`` names
+    them all), and a Summary sheet with the paired test, each interval as two numbers (low, high); returns the
+    cells cut to fit a cell."""
     book = xlsxwriter.Workbook(out, {"constant_memory": True, **SAFE_OPTIONS})
     bold = book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})
     score_format = book.add_format({"num_format": SCORE_FORMAT})
@@ -418,10 +426,10 @@ def write_comparison_workbook(
         ("Input", input_name, None),
         ("Sheet", sheet, None),
         ("Reference", comparison.reference_source, None),
-        (f"Corpus BLEU-2 {comparison.a_name}", result.score_a, score_format),
+        (f"Corpus {comparison.metric.name} {comparison.a_name}", result.score_a, score_format),
         (f"{level} {comparison.a_name}, low", result.interval_a.low, score_format),
         (f"{level} {comparison.a_name}, high", result.interval_a.high, score_format),
-        (f"Corpus BLEU-2 {comparison.b_name}", result.score_b, score_format),
+        (f"Corpus {comparison.metric.name} {comparison.b_name}", result.score_b, score_format),
         (f"{level} {comparison.b_name}, low", result.interval_b.low, score_format),
         (f"{level} {comparison.b_name}, high", result.interval_b.high, score_format),
         ("Difference (B - A)", result.difference, score_format),

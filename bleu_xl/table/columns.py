@@ -167,8 +167,12 @@ _SETTINGS = {"candidate": "candidate_col", "reference": "reference_cols", "candi
 
 
 def _column_setting(what: str, col: int | None = None) -> Setting:
-    """The setting that gives the ``what`` column, with the letter of ``col`` as the value to give it."""
-    return Setting(_SETTINGS[what], None if col is None else column_letter(col))
+    """The setting that gives the ``what`` column, with the letter of ``col`` as the value to give it (in a tuple
+    for the references, which may be several)."""
+    if col is None:
+        return Setting(_SETTINGS[what])
+    letter = column_letter(col)
+    return Setting(_SETTINGS[what], (letter,) if what == "reference" else letter)
 
 
 def _header_text(value: Any) -> str:

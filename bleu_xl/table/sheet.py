@@ -30,9 +30,9 @@ class Sheet:
 
     Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
     ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved
-    without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many there
-    are (past a bound only the count is kept). Without a sheet named, a workbook is read from its first visible
-    sheet.
+    without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many
+    there are (past a bound only the count is kept). Without a sheet named, a workbook is read from its first
+    visible sheet.
     """
 
     name: str
@@ -73,6 +73,10 @@ class TableOptions:
     candidate_col: str | None = None
     reference_text: str | None = None
     skip_hidden: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
+            raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
 
 
 def column_letter(index: int) -> str:

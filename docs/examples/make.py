@@ -1,4 +1,4 @@
-"""The example files the README's command-line section runs, made the way users' tools make them
+"""The example files docs/command-line.md runs, made the way users' tools make them
 (python docs/examples/make.py writes them here; a test holds the committed copies equal to this).
 
 - reference_once.csv: the reference typed once, in the first data row, for every variant below it.

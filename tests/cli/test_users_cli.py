@@ -110,7 +110,7 @@ def test_template_refuses_a_workbook_name_it_cannot_write(tmp_path: Path, monkey
 
 
 def test_lite_bundle_help_shows_its_default_folder() -> None:
-    assert "(default: install/xlwings-lite)" in " ".join(run("lite-bundle", "--help").stdout.split())
+    assert "(default: xlwings-lite)" in " ".join(run("lite-bundle", "--help").stdout.split())
 
 
 @pytest.mark.skipif(sys.platform.startswith("win"), reason="the refusal is for macOS and Linux")
