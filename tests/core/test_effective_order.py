@@ -1,5 +1,5 @@
 """Scoring 0.2 in Python: orders the candidate has no n-gram of are left out of the geometric mean (sacrebleu's
-effective order), Thai is scored per cluster, and the issue's table gives the values its rules give."""
+effective order), Thai is scored per cluster, and short copy and Thai get the values the rules give."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ THAI_REF = "จัดส่งฟรีสำหรับทุกคำสั�
 THAI_NEAR = THAI_REF.replace("ฟรี", "")  # the same without "free"
 THAI_UNRELATED = "ลดราคา"  # "discount"
 
-# The issue's first table and its definition's examples: (reference, candidate, expected BLEU-2), the expected
+# The scoring definition's examples (short copy, Thai): (reference, candidate, expected BLEU-2), the expected
 # values written as arithmetic on the counts.
 TABLE = [
     ("Shop", "Buy", 1 / 2),  # p1 0/1 -> add-1 1/2; no bigram: left out; BP 1
@@ -34,7 +34,7 @@ TABLE = [
 
 
 @pytest.mark.parametrize(("reference", "candidate", "expected"), TABLE)
-def test_the_issues_table(reference: str, candidate: str, expected: float) -> None:
+def test_short_copy_and_thai_score_as_the_definition_says(reference: str, candidate: str, expected: float) -> None:
     s = score(reference, candidate)
     assert s.bleu == pytest.approx(expected, rel=0, abs=1e-12)
     assert score_many(reference, [candidate])[0] == s

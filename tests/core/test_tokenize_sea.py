@@ -16,7 +16,7 @@ from bleu_xl.core.tokenizer import SEA_RANGES, is_cjk, is_sea, tokenize_literall
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [
-        ("จัดส่ง", ["จั", "ด", "ส่", "ง"]),  # the issue's examples
+        ("จัดส่ง", ["จั", "ด", "ส่", "ง"]),  # the definition's examples
         ("ไทยabc", ["ไ", "ท", "ย", "abc"]),
         ("๒๐๒๖", ["๒๐๒๖"]),  # Thai digits are numbers: they stay one token
         ("नमस्ते", ["नमस्ते"]),  # Hindi is written with spaces: one word, as in 0.1
@@ -41,7 +41,7 @@ def test_examples(text: str, tokens: list[str]) -> None:
     assert tokenize_literally(text) == tokens
 
 
-def test_the_ranges_are_the_issues() -> None:
+def test_the_ranges_are_the_definitions() -> None:
     assert SEA_RANGES == (
         (0x0E00, 0x0E7F),
         (0x0E80, 0x0EFF),

@@ -1,4 +1,4 @@
-"""Scoring 0.2 in the cells: the issue's table, an order left out as a blank cell, Thai clusters and the new
+"""Scoring 0.2 in the cells: short copy and Thai, an order left out as a blank cell, Thai clusters and the new
 signature, through xlwings' classic CallUDF path and through xlwings' office.js call path (CPython and Pyodide)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ SIGNATURE = "bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|nor
 LEFT_OUT = "bigrams left out of the score: the candidate has only 1 word"
 OMITTED = object()
 
-# The issue's first table (reference, candidate, BLEU-2 as arithmetic on the counts); "5" is a number cell.
+# The definition's examples (reference, candidate, BLEU-2 as arithmetic on the counts); "5" is a number cell.
 TABLE: list[tuple[Any, Any, float]] = [
     ("Shop", "Buy", 1 / 2),
     ("Shop now", "Shop", math.exp(1 - 2 / 1)),
