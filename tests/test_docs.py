@@ -190,7 +190,7 @@ def test_the_csv_example_runs_as_shown(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_every_example_on_the_files_of_docs_examples_is_real_output(tmp_path: Path, monkeypatch) -> None:
-    """The rows of issue 20 as the page shows them (a reference typed once, a reference per row, a totals row
+    """The layouts people make, as the page shows them (a reference typed once, a reference per row, a totals row
     and hidden rows, a MacRoman CSV, standard input, the JSON document): each command's whole output."""
     from .helpers import copy_examples, shown_output
 
