@@ -1,4 +1,4 @@
-"""bleu-xl: BLEU-2 (and BLEU-N) scoring for spreadsheets, with a pure-Python core."""
+"""bleu-xl: BLEU-2 (and BLEU-N) and chrF scoring for spreadsheets, with a pure-Python core."""
 
 from ._version import __version__
 from .core.bleu import (
@@ -11,7 +11,8 @@ from .core.bleu import (
     score_many,
     signature,
 )
-from .core.bootstrap import Bootstrap, Interval, PairedResult, bootstrap_ci, paired_test
+from .core.bootstrap import Bootstrap, ChrfBootstrap, Interval, PairedResult, bootstrap_ci, paired_test
+from .core.chrf import ChrfReferences, ChrfScore, ChrfStats, chrf, chrf_signature, corpus_chrf
 from .core.errors import BleuError, BleuXlError, Setting
 from .core.explain import Explanation, explain
 from .core.tokenizer import tokenize
@@ -20,6 +21,10 @@ __all__ = [
     "BleuError",
     "BleuXlError",
     "Bootstrap",
+    "ChrfBootstrap",
+    "ChrfReferences",
+    "ChrfScore",
+    "ChrfStats",
     "Explanation",
     "Interval",
     "PairedResult",
@@ -30,6 +35,9 @@ __all__ = [
     "Stats",
     "__version__",
     "bootstrap_ci",
+    "chrf",
+    "chrf_signature",
+    "corpus_chrf",
     "corpus_score",
     "explain",
     "paired_test",

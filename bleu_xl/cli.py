@@ -19,24 +19,30 @@ import click
 from . import __version__
 from .core.bleu import SMOOTHING_METHODS
 from .core.bootstrap import p_text
+from .core.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER, ChrfScore, chrf
 from .core.errors import BleuXlError, Setting, render
-from .core.explain import explain
+from .core.explain import explain, order_name
 from .core.tokenizer import tokenize
+from .excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text
 from .files.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from .files.output import OutputFile, write_folder
 from .files.readers import display_name, read_table
-from .files.results import write_comparison, write_result
+from .files.results import check_workbook_size, write_comparison, write_result
+from .files.scored_workbook import CutCells
 from .files.signals import Terminated, stop_on_signals
 from .files.text_reader import text_codec
 from .files.writers import output_delimiter
 from .table.columns import Layout
 from .table.compare import compare_table
-from .table.scoring import Result, score_table
+from .table.metrics import Metric, Scored, metrics_named
+from .table.scoring import Result, result_columns, score_table
 from .table.sheet import InputError, Sheet, TableOptions
 
 EXIT_INPUT = 2
 PROGRESS_MIN_ROWS = 5_000
-OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json"}
+OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "jsonl"}
+#: Workbook extensions other than .xlsx: a file name the template cannot be written to.
+OTHER_WORKBOOK_SUFFIXES = {".xls", ".xlsm", ".xlsb", ".xltx", ".xltm", ".xlt", ".xla", ".xlam", ".ods", ".numbers"}
 DELIMITER_NAMES = {",": ",", ";": ";", "\\t": "\t", "\t": "\t", "tab": "\t", "|": "|"}
 # C0 and C1 controls (ESC starts terminal escapes: window titles, OSC-8 links) and the bidirectional overrides.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
@@ -72,6 +78,15 @@ FLAGS = {
     "b_col": "--b",
     "read_memory": "--read-memory",
     "read_time": "--read-time",
+    "skip_hidden": "--skip-hidden",
+    "output": "-o",
+    "wheel": "--wheel",
+    "metric": "--metric",
+    "max_n": "--max-n",
+    "smoothing": "--smoothing",
+    "char_order": "--char-order",
+    "word_order": "--word-order",
+    "beta": "--beta",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -83,7 +98,10 @@ def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
 
     def spell(setting: Setting) -> str:
         flag = flags.get(setting.name, setting.name)
-        return flag if setting.value is None or setting.value is True else f"{flag} {setting.value}"
+        if setting.value is None or setting.value is True:
+            return flag
+        values = setting.value if isinstance(setting.value, tuple) else (setting.value,)
+        return " ".join(f"{flag} {value}" for value in values)
 
     return spell
 
@@ -213,7 +231,8 @@ def main() -> None:
     """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
 
     \b
-    Example:
+    Examples:
+      bleu-xl template        (writes workbooks/bleu2_ranking.xlsx and workbooks/samples)
       bleu-xl score workbooks/samples/marketing_en.xlsx
     """
     _standard_streams()
@@ -246,6 +265,9 @@ def _table_options(fn: Any) -> Any:
             click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
             click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
             click.option(
+                "--skip-hidden", is_flag=True, help="Leave out rows hidden by hand or by a filter (default: scored)."
+            ),
+            click.option(
                 "--read-memory",
                 metavar="SIZE",
                 default="2GB",
@@ -270,6 +292,37 @@ def _table_options(fn: Any) -> Any:
     return fn
 
 
+def _chrf_options(fn: Any) -> Any:
+    """chrF's settings, shared by score, pair and compare (sacrebleu's defaults: chrF2)."""
+    for option in reversed(
+        [
+            click.option(
+                "--char-order",
+                default=6,
+                show_default=True,
+                type=click.IntRange(1, MAX_CHAR_ORDER),
+                help="chrF: longest character n-gram.",
+            ),
+            click.option(
+                "--word-order",
+                default=0,
+                show_default=True,
+                type=click.IntRange(0, MAX_WORD_ORDER),
+                help="chrF: longest word n-gram (2 gives chrF++).",
+            ),
+            click.option(
+                "--beta",
+                default=2,
+                show_default=True,
+                type=click.IntRange(1, MAX_BETA),
+                help="chrF: recall counts beta times as much as precision.",
+            ),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
 def _read_table(input_path: str, options: TableOptions, *, announce: bool = True) -> tuple[Sheet, Layout]:
     table, layout = read_table(input_path, options, _read_limits())
     if announce:
@@ -286,13 +339,16 @@ def _announce(
     columns = render(layout.describe(compared), flag_spelling(flags))
     echo(f"bleu-xl: {input_path}{read_as}: {columns}", err=True)
     for note in layout.notes:
-        echo(f"bleu-xl: note: {note}", err=True)
+        echo(f"bleu-xl: note: {render(note, flag_spelling(flags))}", err=True)
 
 
 @main.command("score")
 @click.argument("input_path", metavar="INPUT")
 @click.option(
-    "-o", "--output", help="Output file: .xlsx, .csv, .tsv, .json or .jsonl (default: INPUT-scored.xlsx; - for stdout)."
+    "-o",
+    "--output",
+    help="Output file: .xlsx, .csv, .tsv, .json (one document) or .jsonl (an object a line); default "
+    "INPUT-scored.xlsx, - for stdout.",
 )
 @click.option(
     "--reference-col", "reference_cols", multiple=True, help="Reference column (letter or header); repeat for several."
@@ -300,10 +356,21 @@ def _announce(
 @click.option("--candidate-col", help="Candidate column (letter or header).")
 @click.option("--reference", "reference_text", help="Score every candidate against this one text.")
 @_table_options
-@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="Longest n-gram.")
-@click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
 @click.option(
-    "--format", "fmt", type=click.Choice(["xlsx", "csv", "json"]), help="Output format (default: from -o, else xlsx)."
+    "--metric",
+    "metric_names",
+    multiple=True,
+    help="Metrics, comma-separated or repeated: bleu (BLEU-N, see --max-n), chrf (chrF, see --char-order, "
+    "--word-order, --beta); one column each, ranked by the first (default: bleu).",
+)
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="BLEU: longest n-gram.")
+@click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
+@_chrf_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["xlsx", "csv", "json", "jsonl"]),
+    help="Output format (default: from -o, else xlsx).",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
@@ -317,11 +384,16 @@ def score_command(
     no_header: bool,
     encoding: str | None,
     delimiter: str | None,
+    skip_hidden: bool,
     reference_cols: tuple[str, ...],
     candidate_col: str | None,
     reference_text: str | None,
+    metric_names: tuple[str, ...],
     max_n: int,
     smoothing: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
     fmt: str | None,
     raw: bool,
     force: bool,
@@ -331,15 +403,23 @@ def score_command(
 
     Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato;
     an exact name wins, a qualified one such as "Candidate text" only when it is the only one, hidden columns
-    never) or given with --reference-col and --candidate-col. The columns and header row used are printed on
-    standard error. The input is never modified.
+    never) or given with --reference-col and --candidate-col. A reference column with one filled cell is that
+    reference for every candidate. The columns and header row used are printed on standard error. Candidates
+    that share a reference are ranked among themselves; with a reference per row there is no rank. A table's
+    totals row is never a candidate; hidden and filtered-out rows are scored (and counted) unless
+    --skip-hidden. The input is never modified.
 
     \b
     Examples:
       bleu-xl score copy.xlsx
+      bleu-xl score copy.xlsx --metric bleu,chrf
       bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
+      cat export.csv | bleu-xl score - -o scores.xlsx
     """
+    metrics = metrics_named(
+        metric_names, max_n=max_n, smoothing=smoothing, char_order=char_order, word_order=word_order, beta=beta
+    )
     output, fmt = _output_target(input_path, output, fmt)
     if encoding is not None:
         text_codec(encoding)
@@ -350,9 +430,20 @@ def score_command(
     try:
         start = time.perf_counter()
         options = TableOptions(
-            sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, candidate_col, reference_text
+            sheet,
+            encoding,
+            _delimiter(delimiter),
+            header_row,
+            no_header,
+            reference_cols,
+            candidate_col,
+            reference_text,
+            skip_hidden,
         )
         table, layout = _read_table(input_path, options)
+        if fmt == "xlsx":  # before scoring: a table that cannot fit a workbook is refused at once
+            columns = len(layout.headers) + len(result_columns(metrics, ranked=False))
+            check_workbook_size(output, len(layout.data_rows(len(table.rows))) + 1, columns)
         timings["read"] = time.perf_counter() - start
 
         start = time.perf_counter()
@@ -363,15 +454,15 @@ def score_command(
 
             with Progress(transient=True, console=_console(err=True)) as bar:
                 task = bar.add_task("scoring", total=rows)
-                result = score_table(
-                    table, layout, max_n=max_n, smoothing=smoothing, progress=lambda n: bar.advance(task, n)
-                )
+                result = score_table(table, layout, metrics=metrics, progress=lambda n: bar.advance(task, n))
         else:
-            result = score_table(table, layout, max_n=max_n, smoothing=smoothing)
+            result = score_table(table, layout, metrics=metrics)
         timings["score"] = time.perf_counter() - start
+        if result.single_process:
+            echo(f"bleu-xl: note: scored in one process: no process pool here ({result.single_process})", err=True)
 
         start = time.perf_counter()
-        write_result(
+        cuts = write_result(
             result,
             target,
             fmt,
@@ -384,11 +475,24 @@ def score_command(
         timings["write"] = time.perf_counter() - start
     finally:
         target.release()
+    _say_cut(cuts, output)
 
     if os.environ.get("BLEU_XL_TIMINGS"):
         click.echo(" ".join(f"{k}={v:.2f}s" for k, v in timings.items()), err=True)
     if not quiet:
         show_summary(result, output, err=output == "-")
+
+
+def _say_cut(cuts: CutCells, output: str) -> None:
+    """One line when cells were cut to fit a workbook, and how to keep them whole."""
+    if cuts.count:
+        which = f"cell {cuts.first}" if cuts.count == 1 else f"{cuts.count:,} cells (the first {cuts.first})"
+        csv_name = flag_spelling(FLAGS)(Setting("output", str(Path(output).with_suffix(".csv"))))
+        echo(
+            f"bleu-xl: note: {which} held more text than a workbook cell holds ({EXCEL_MAX_TEXT:,} UTF-16 units): "
+            f"cut to fit in {output}; {csv_name} keeps every cell whole",
+            err=True,
+        )
 
 
 def _output_target(input_path: str, output: str | None, fmt: str | None) -> tuple[str, str]:
@@ -398,7 +502,7 @@ def _output_target(input_path: str, output: str | None, fmt: str | None) -> tupl
             return "-", fmt or "csv"
         stem = Path(input_path)
         fmt = fmt or "xlsx"
-        return str(stem.with_name(f"{stem.stem}-scored.{'jsonl' if fmt == 'json' else fmt}")), fmt
+        return str(stem.with_name(f"{stem.stem}-scored.{fmt}")), fmt
     if output == "-":
         return output, fmt or "csv"
     suffix = Path(output).suffix.lower()
@@ -418,58 +522,119 @@ def _console(err: bool = False) -> Any:
     return Console(stderr=err, highlight=False, markup=False, emoji=False)
 
 
+def shown_value(value: Any) -> str:
+    """A cell as Excel shows it in General format (2026, not 2026.0; TRUE, not True), safe for a terminal."""
+    text = cell_text(value)
+    return printable("" if text is None else text.text if isinstance(text, CellError) else text)
+
+
 def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> None:
+    """The counts, then the best candidates (the lowest-scoring rows when each row has its own reference, as in
+    translations) with their rows as Excel numbers them, the corpus score, the signature and the output."""
     from rich.table import Table
     from rich.text import Text
 
     console = _console(err)
-    corpus = f"{result.corpus.bleu:.4f}" if result.corpus else "-"
-    table = Table(
-        title=f"BLEU-{result.max_n}: {result.scored} scored, {result.blank} blank, {result.problems} with a note"
+    where = "standard output" if output == "-" else output
+    names = ", ".join(metric.name for metric in result.metrics)
+
+    def line(text: str) -> None:  # whole, however long (a path): never wrapped at the console's width
+        console.print(Text(printable(text)), soft_wrap=True)
+
+    line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
+    scored = [i for i in range(len(result.rows)) if result.value(i) is not None]
+    if scored:
+        if result.ranked:  # the best first (by the first metric, the one that ranks)
+            order, which = sorted(scored, key=lambda i: (-(result.value(i) or 0.0), i)), "top"
+        else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
+            order, which = sorted(scored, key=lambda i: (result.value(i) or 0.0, i)), "lowest"
+        line(f"the {which} {min(top, len(order)):,} of {len(order):,} (all in {where}):")
+        table = Table()
+        table.add_column("row", justify="right")
+        if result.ranked:
+            table.add_column("rank", justify="right")
+        for metric in result.metrics:
+            table.add_column(metric.name, justify="right")
+        table.add_column("candidate")
+        for i in order[:top]:
+            text = shown_value(result.rows[i][result.layout.candidate_col])
+            shown = text if len(text) <= 70 else text[:67] + "..."
+            rank = [str(result.ranks[i] or "-")] if result.ranked else []
+            values = [scores[i] for scores in result.scores]
+            numbers = [f"{float(v):.4f}" if isinstance(v, Scored) else "-" for v in values]
+            table.add_row(str(result.row_numbers[i]), *rank, *numbers, Text(shown))
+        console.print(table)
+    corpora = "   ".join(
+        f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -"
+        for metric, corpus in zip(result.metrics, result.corpora)
     )
-    table.add_column("rank", justify="right")
-    table.add_column(f"BLEU-{result.max_n}", justify="right")
-    table.add_column("candidate")
-    # The best scores first: with one reference that is rank order; with a reference per row, the best pairs.
-    scored = sorted(
-        (i for i in range(len(result.rows)) if result.ranks[i] is not None),
-        key=lambda i: (-(result.bleu(i) or 0.0), i),
-    )
-    for i in scored[:top]:
-        text = printable(str(result.rows[i][result.layout.candidate_col]))
-        shown = text if len(text) <= 70 else text[:67] + "..."
-        table.add_row(str(result.ranks[i]), f"{result.bleu(i):.4f}", Text(shown))
-    console.print(table)
-    console.print(Text(printable(f"corpus BLEU-{result.max_n} {corpus}   reference: {result.layout.reference_source}")))
-    console.print(f"signature {result.signature()}")
-    console.print(Text(printable(f"written to {output if output != '-' else 'standard output'}")))
+    line(f"{corpora}   reference: {result.layout.reference_source}")
+    for signature in result.signatures():
+        line(f"signature {signature}")  # one line, to copy whole
+    line(f"written to {where}")
 
 
 @main.command("pair")
-@click.argument("reference")
-@click.argument("candidate")
+@click.argument("texts", nargs=-1, required=True, metavar="[REFERENCE] CANDIDATE")
+@click.option(
+    "--reference",
+    "references",
+    multiple=True,
+    help="A reference; repeat for several (then give only the CANDIDATE).",
+)
+@click.option("--max-n", default=2, show_default=True, type=click.IntRange(1, 9), help="BLEU: longest n-gram.")
+@click.option("--smoothing", default="add1", show_default=True, type=click.Choice(SMOOTHING_METHODS))
+@_chrf_options
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
 @_guard()
-def pair_command(reference: str, candidate: str, as_json: bool) -> None:
-    """Show the whole BLEU-2 calculation of one pair: tokens, p1 and p2, BP, r, c.
+def pair_command(
+    texts: tuple[str, ...],
+    references: tuple[str, ...],
+    max_n: int,
+    smoothing: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    as_json: bool,
+) -> None:
+    """Show the whole BLEU calculation of one pair (tokens, p1 to pN, BP, r, c), then its chrF: the character
+    (and, with --word-order, word) n-gram precision, recall and F.
+
+    Several references: give each with --reference, then the candidate alone. --max-n and --smoothing are the
+    same settings as for score.
 
     \b
-    Example:
+    Examples:
       bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
+      bleu-xl pair --reference "the cat is on the mat" --reference "there is a cat on the mat" "the cat sat"
+      bleu-xl pair "livraison offerte" "livraisons offertes" --word-order 2
     """
-    explanation = explain(reference, candidate)
+    if references:
+        if len(texts) != 1:
+            raise click.UsageError("with --reference, give the candidate alone")
+        refs, candidate = list(references), texts[0]
+    else:
+        if len(texts) != 2:
+            raise click.UsageError("give a REFERENCE and a CANDIDATE (or each reference with --reference)")
+        refs, candidate = [texts[0]], texts[1]
+    explanation = explain(refs if len(refs) > 1 else refs[0], candidate, max_n=max_n, smoothing=smoothing)
     s = explanation.score
+    ref_tokens = [tokenize(ref) for ref in refs]
+    c = chrf(refs if len(refs) > 1 else refs[0], candidate, char_order=char_order, word_order=word_order, beta=beta)
     detail = {
-        "reference_tokens": tokenize(reference),
+        "reference_tokens": ref_tokens if len(refs) > 1 else ref_tokens[0],
         "candidate_tokens": tokenize(candidate),
         **s.as_dict(),
         "explain": explanation.summary(),
         "matched": list(explanation.matched_tokens()),
+        "chrf": c.as_dict(),
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
         return
-    echo(f"reference tokens ({s.r}): {' '.join(detail['reference_tokens'])}")
+    for number, tokens in enumerate(ref_tokens, start=1):
+        label = "reference" if len(refs) == 1 else f"reference {number}"
+        echo(f"{label} tokens ({len(tokens)}): {' '.join(tokens)}")
     # On a terminal, matched words are green and the others red (click drops the colours elsewhere).
     marked = " ".join(
         click.style(printable(token), fg="green", bold=True) if hit else click.style(printable(token), fg="red")
@@ -477,12 +642,37 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     )
     click.echo(f"candidate tokens ({s.c}): {marked}")
     for n, p in enumerate(s.precisions, start=1):
+        if p.value is None:
+            if s.c:
+                words = f"{s.c} word{'s' if s.c > 1 else ''}"
+                click.echo(f"p{n} = 0/0, left out of the score  (the candidate has only {words}: no {order_name(n)})")
+            else:
+                click.echo(f"p{n} = 0/0  (the candidate has no words: BLEU is 0)")
+            continue
         note = "  (add-1 smoothing)" if p.smoothed else ""
         click.echo(f"p{n} = {p.numerator}/{p.denominator} = {p.value:.4f}{note}")
     click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
-    click.echo(f"BLEU-2 = {s.bleu:.4f}")
+    click.echo(f"BLEU-{s.max_n} = {s.bleu:.4f}")
     echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
+    _show_chrf(c)
+
+
+def _show_chrf(c: ChrfScore) -> None:
+    """chrF's lines of ``pair``: each order's matches, then precision, recall and F of each kind, then the score."""
+    kinds = [("character", 0, c.char_order, c.characters), ("word", c.char_order, c.word_order, c.words)]
+    for kind, start, orders, part in kinds:
+        if not orders or part is None:
+            continue
+        counts = [
+            f"{n}: {c.stats.matches[start + n - 1]}/{c.stats.candidate[start + n - 1]}"
+            f"/{c.stats.reference[start + n - 1]}"
+            for n in range(1, orders + 1)
+        ]
+        click.echo(f"{kind} n-grams (matches/candidate/reference) {', '.join(counts)}")
+        click.echo(f"{kind} precision {part.precision:.4f}, recall {part.recall:.4f}, F{c.beta} {part.f:.4f}")
+    click.echo(f"{c.name} = {c.chrf:.4f}  (precision {c.precision:.4f}, recall {c.recall:.4f})")
+    click.echo(f"signature {c.signature}")
 
 
 @main.command("compare")
@@ -496,9 +686,24 @@ def pair_command(reference: str, candidate: str, as_json: bool) -> None:
     "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
-@click.option("-o", "--output", help="Also write the comparison to a workbook (Scores and Summary sheets).")
+@click.option(
+    "--metric",
+    "metric_name",
+    default="bleu",
+    show_default=True,
+    help="The metric to compare with: bleu (BLEU-2) or chrf (see --char-order, --word-order, --beta).",
+)
+@_chrf_options
+@click.option(
+    "-o",
+    "--output",
+    help="Also write the rows with both columns' scores: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
+    ".json (one document, with the test) or .jsonl.",
+)
+@click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="Print no result (write it with -o).")
 @_guard(COMPARE_FLAGS)
 def compare_command(
     input_path: str,
@@ -511,49 +716,83 @@ def compare_command(
     no_header: bool,
     encoding: str | None,
     delimiter: str | None,
+    skip_hidden: bool,
     samples: int,
     seed: int,
+    metric_name: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
     output: str | None,
+    raw: bool,
     force: bool,
     as_json: bool,
+    quiet: bool,
 ) -> None:
     """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
 
-    Both columns are scored against the same references (corpus BLEU-2); rows with a blank reference or a
-    blank candidate on either side are left out of both. The p-value tests the null hypothesis that A and B
-    are equally good (Koehn 2004, as sacrebleu's --paired-bs).
+    Both columns are scored against the same references (corpus BLEU-2, or corpus chrF with --metric chrf); rows
+    with a blank reference or a blank candidate on either side are left out of both. The p-value tests the null
+    hypothesis that A and B are equally good (Koehn 2004, as sacrebleu's --paired-bs).
 
     \b
-    Example:
+    Examples:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" --metric chrf
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
     if as_json and 1 in CLOSED_AT_START:
         raise InputError("standard output is closed: nothing could be written; write the workbook with -o")
-    target = None
+    (metric,) = _one_metric(metric_name, char_order, word_order, beta)
+    target = fmt = None
     if output:
-        if Path(output).suffix.lower() != ".xlsx":
-            raise InputError(f"{output}: the comparison is written as a workbook; give a .xlsx name")
+        if output == "-":
+            raise InputError("compare prints its result on standard output; give -o a file name, or use --json")
+        output, fmt = _output_target(input_path, output, None)
         target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
+    cuts = CutCells()
     try:
         options = TableOptions(
-            sheet, encoding, _delimiter(delimiter), header_row, no_header, reference_cols, a_col, reference_text
+            sheet,
+            encoding,
+            _delimiter(delimiter),
+            header_row,
+            no_header,
+            reference_cols,
+            a_col,
+            reference_text,
+            skip_hidden,
         )
         table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
-        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed)
+        comparison = compare_table(table, layout, b_col, samples=samples, seed=seed, metric=metric)
         if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
             _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
-        if target:
-            write_comparison(target, table, layout, comparison, input_name=display_name(input_path))
+        if target and fmt and output:
+            cuts = write_comparison(
+                target,
+                fmt,
+                table,
+                layout,
+                comparison,
+                input_name=display_name(input_path),
+                encoding=encoding,
+                delimiter=output_delimiter(_delimiter(delimiter), output, table),
+                raw=raw,
+            )
     finally:
         if target:
             target.release()
+    if output:
+        _say_cut(cuts, output)
+    if quiet:
+        return
     if as_json:
         payload = {
             **comparison.as_dict(),
             "sheet": table.name,
             "columns": render(layout.describe(comparison.b_col), flag_spelling(COMPARE_FLAGS)),
-            "notes": layout.notes,
+            "notes": [render(note, flag_spelling(COMPARE_FLAGS)) for note in layout.notes],
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
@@ -562,7 +801,7 @@ def compare_command(
         (comparison.a_name, result.score_a, result.interval_a),
         (comparison.b_name, result.score_b, result.interval_b),
     ):
-        echo(f"{name}: corpus BLEU-2 {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+        echo(f"{name}: corpus {metric.name} {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
     echo(
         f"difference (B - A) {result.difference:+.4f}, {p_text(result.p_value)} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
@@ -570,6 +809,14 @@ def compare_command(
     echo(comparison.verdict)
     if output:
         echo(f"written to {output}")
+
+
+def _one_metric(name: str, char_order: int, word_order: int, beta: int) -> tuple[Metric]:
+    """The one metric ``compare`` tests with (BLEU is BLEU-2 there)."""
+    metrics = metrics_named([name], char_order=char_order, word_order=word_order, beta=beta)
+    if len(metrics) != 1:
+        raise InputError(Setting("metric"), f" {name!r}: compare tests one metric at a time")
+    return (metrics[0],)
 
 
 @main.command("excel-setup")
@@ -582,7 +829,8 @@ def compare_command(
 )
 @_guard()
 def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None:
-    """Set up the classic Excel add-in on Windows: xlwings add-in, user config, bleu_xl.xlam.
+    """Set up the classic Excel add-in on Windows: xlwings add-in, user config, bleu_xl.xlam (Windows only; on
+    a Mac or Excel on the web, use lite-bundle).
 
     The user config (~/.xlwings/xlwings.conf) gets this Python as the interpreter and bleu_xl.udfs as the UDF
     module, keeping the settings already there. bleu_xl.xlam makes =BLEU2 work in every workbook, .xlsx
@@ -592,36 +840,31 @@ def excel_setup_command(dry_run: bool, no_addin: bool, only: str | None) -> None
     Example:
       bleu-xl excel-setup --dry-run
     """
-    from .excel.windows_setup import LITE_POINTER, PARTS, on_windows, plan, run_plan
+    from .excel import windows_setup
 
+    if not windows_setup.on_windows():  # at once, dry run or not: nothing here applies elsewhere
+        raise Failure(
+            "excel-setup is for Windows: classic xlwings functions (UDFs) need Excel on Windows; on a Mac or Excel "
+            f"on the web use the xlwings Lite bundle: {windows_setup.LITE_POINTER}"
+        )
     appdata = Path(os.environ["APPDATA"]) if os.environ.get("APPDATA") else None
-    parts = [only] if only else [p for p in PARTS if not (no_addin and p == "xlam")]
-    steps = plan(python=Path(sys.executable), home=Path.home(), appdata=appdata, parts=parts)
+    parts = [only] if only else [p for p in windows_setup.PARTS if not (no_addin and p == "xlam")]
+    steps = windows_setup.plan(python=Path(sys.executable), home=Path.home(), appdata=appdata, parts=parts)
     if dry_run:
         click.echo("bleu-xl excel-setup would (dry run, nothing is changed):")
         for number, step in enumerate(steps, start=1):
             click.echo(f"[{number}/{len(steps)}] {step.describe()}")
-        if not on_windows():
-            click.echo(
-                f"note: classic xlwings functions need Excel on Windows; on a Mac or Excel on the web use the "
-                f"xlwings Lite bundle: {LITE_POINTER}"
-            )
         return
-    if not on_windows():
-        raise Failure(
-            "classic xlwings functions (UDFs) need Excel on Windows; on a Mac or Excel on the web use the "
-            f"xlwings Lite bundle: {LITE_POINTER}"
-        )
-    run_plan(steps, python=Path(sys.executable), log=click.echo)
+    windows_setup.run_plan(steps, python=Path(sys.executable), log=click.echo)
     click.echo('done: restart Excel, then type =BLEU2("le chat", "le chat") into a cell')
 
 
 @main.command("lite-bundle")
-@click.argument("folder", default="install/xlwings-lite", required=False)
+@click.argument("folder", default="xlwings-lite", required=False)
 @click.option("--force", is_flag=True, help="Replace a main.py or requirements.txt that differs from the bundle.")
 @_guard()
 def lite_bundle_command(folder: str, force: bool) -> None:
-    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER.
+    """Write the xlwings Lite bundle (main.py and requirements.txt) into FOLDER (default: xlwings-lite).
 
     Paste main.py into xlwings Lite's main.py (Excel on Windows, Mac or the web) and the BLEU2 functions work
     in every cell; leave xlwings Lite's requirements.txt as it is (main.py needs nothing more). A file already
@@ -646,8 +889,8 @@ def lite_bundle_command(folder: str, force: bool) -> None:
 def template_command(folder: str, force: bool) -> None:
     """Write the ranking template and the sample workbooks into FOLDER (default: workbooks).
 
-    Given a name ending in .xlsx, write only the template, to that file. Existing workbooks (perhaps edited)
-    are kept unless --force is given.
+    Given a name ending in .xlsx, write only the template, to that file (another workbook extension, such as
+    .xls, is refused). Existing workbooks (perhaps edited) are kept unless --force is given.
 
     \b
     Examples:
@@ -656,8 +899,39 @@ def template_command(folder: str, force: bool) -> None:
     """
     from .template.build import write_workbooks
 
+    suffix = Path(folder).suffix.lower()
+    if suffix in OTHER_WORKBOOK_SUFFIXES:
+        raise InputError(
+            f"{folder}: the template is an .xlsx workbook; give a name ending in .xlsx (or a folder for the "
+            "template and the samples)"
+        )
     for path in write_workbooks(Path(folder), force=force):
         echo(f"wrote {path}")
+
+
+@main.command("release")
+@click.argument("folder", default="dist", required=False)
+@click.option(
+    "--wheel", type=click.Path(dir_okay=False), help="The wheel to ship (default: FOLDER's wheel of this version)."
+)
+@click.option("--force", is_flag=True, help="Replace an existing bundle.")
+@_guard()
+def release_command(folder: str, wheel: str | None, force: bool) -> None:
+    """Make the release bundle for Excel users, bleu-xl-VERSION.zip, in FOLDER (default: dist).
+
+    The zip holds the wheel, the Windows installer (install.cmd, install.ps1) that installs that wheel, the
+    template and the samples, the xlwings Lite bundle (xlwings-lite/main.py) and READ ME FIRST.txt in English,
+    French and Portuguese. The wheel is this version's, built by python -m build into FOLDER (or given with
+    --wheel).
+
+    \b
+    Example:
+      python -m build && bleu-xl release dist
+    """
+    from .release.bundle import write_release
+
+    path = write_release(Path(folder), wheel=Path(wheel) if wheel else None, force=force)
+    echo(f"wrote {path}")
 
 
 if __name__ == "__main__":  # pragma: no cover

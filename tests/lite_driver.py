@@ -12,7 +12,8 @@ from the installed package, configured as a runtime configures it before importi
 A job (JSON on stdin, or ``run`` awaited directly) gives the bundle's path and the payloads; the answer is the
 registration metadata, the members whose ``__xlfunc__`` lookup raised, and per payload ``{"value": result}``
 after xlwings' conversion or ``{"raised": type, "message": text}`` when the call raised (Lite shows that as an
-Excel error with the message).
+Excel error with the message). The bundle's scripts are registered with ``custom_scripts_meta(main)`` and run
+with ``custom_scripts_call`` (``run_script``).
 """
 
 import asyncio
@@ -77,6 +78,7 @@ async def run(bundle_path, payloads):
         "unsafe": unsafe_members(main),
     }
     report["meta"] = udfs_officejs.custom_functions_meta(main)
+    report["scripts"] = udfs_officejs.custom_scripts_meta(main)
     results = []
     for payload in payloads:
         try:
@@ -85,6 +87,24 @@ async def run(bundle_path, payloads):
             results.append({"raised": type(exc).__name__, "message": str(exc)})
     report["results"] = results
     return report
+
+
+async def run_script(bundle_path, name, book_json):
+    """Run the bundle's script ``name`` as xlwings Lite does: the workbook (``book_json``, what the Lite client sends)
+    becomes ``xw.Book(json=...)``, injected by ``custom_scripts_call``; the answer is what the script printed and
+    the actions the book queued for the client to apply when the script returns."""
+    configure()
+    import io
+
+    import xlwings as xw
+    from xlwings.pro import udfs_officejs
+
+    main = load_main(bundle_path)
+    book = xw.Book(json=book_json)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        returned = await udfs_officejs.custom_scripts_call(main, name, typehint_to_value={xw.Book: book})
+    return {"printed": printed.getvalue(), "actions": returned.json()["actions"]}
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
 
-core < excel < table < files < template < the faces (cli, udfs). The core and the modules the xlwings Lite bundle
-embeds import only the standard library, so the same code runs under Pyodide; files takes from the Excel layer
-only what one cell holds (``excel.cell_values``).
+core < excel < table < files < template < release < the faces (cli, udfs). The core and the modules the xlwings
+Lite bundle embeds import only the standard library, so the same code runs under Pyodide; files takes from the
+Excel layer only what one cell holds (``excel.cell_values``).
 """
 
 from __future__ import annotations
@@ -24,15 +24,16 @@ ALLOWED = {
     "table": {"core", "excel", "table"},
     "files": {"core", "excel.cell_values", "table", "files"},
     "template": {"core", "excel", "table", "files", "template"},
+    "release": {"core", "excel", "files", "template", "_version", "release"},
     "udfs": {"excel"},
     "__init__": {"core", "_version"},
     "_version": set(),
-    "cli": {"core", "excel", "table", "files", "template", "_version", "__init__"},
+    "cli": {"core", "excel", "table", "files", "template", "release", "_version", "__init__"},
 }
 #: Packages from outside the standard library that each part may import.
 THIRD_PARTY = {
     "excel": {"xlwings"},
-    "files": {"defusedxml", "xlsxwriter", "python_calamine"},
+    "files": {"xlsxwriter", "python_calamine"},
     "template": {"xlsxwriter"},
     "udfs": {"xlwings"},
     "cli": {"click", "rich"},
@@ -72,7 +73,11 @@ def _imports(path: Path, root: Path = PACKAGE) -> tuple[set[str], set[str]]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             top = node.module.split(".")[0]
             if top == "bleu_xl":
-                inner.add(node.module.removeprefix("bleu_xl").lstrip(".") or "__init__")
+                target = node.module.split(".")[1:]
+                for alias in node.names:  # ``from bleu_xl import udfs`` imports the module udfs
+                    full = [*target, alias.name]
+                    is_module = root.joinpath(*full).with_suffix(".py").exists() or root.joinpath(*full).is_dir()
+                    inner.add(".".join(full if is_module else target) or "__init__")
             else:
                 outer.add(top)
         elif isinstance(node, ast.Import):
@@ -135,3 +140,12 @@ def test_the_rules_catch_a_core_module_that_imports_the_excel_layer(tmp_path: Pa
     inner, outer = _imports(probe, tmp_path)
     assert inner == {"excel.cells"} and outer == {"click"}
     assert not _within("excel.cells", ALLOWED["core"])
+
+
+def test_the_rules_see_a_module_imported_from_the_package_by_absolute_name(tmp_path: Path) -> None:
+    (tmp_path / "udfs.py").write_text("", encoding="utf-8")
+    probe = tmp_path / "cli.py"
+    probe.write_text("from bleu_xl import udfs\nfrom bleu_xl import __version__\n", encoding="utf-8")
+    inner, _ = _imports(probe, tmp_path)
+    assert inner == {"udfs", "__init__"}
+    assert not _within("udfs", ALLOWED["cli"])

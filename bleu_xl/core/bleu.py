@@ -2,7 +2,7 @@
 
 Standard library only, so the same code runs in xlwings, in xlwings Lite (Pyodide) and on the command line.
 Every face turns statistics into numbers through :func:`score_from_stats`, the one place that knows the
-formulas, add-1 smoothing and the empty-candidate rule.
+formulas, add-1 smoothing, the orders left out and the empty-candidate rule.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def _count_into(counts: dict, items: Iterable) -> None:
 
 
 try:
-    # The C helper behind Counter, without Counter's own overhead, which is a sixth of a pair's time
-    # (benchmarks/README.md). Held equal to _count_into by a test.
+    # The C helper behind Counter, without Counter's own overhead: faster than the obvious loop
+    # (benchmarks/bench_fast_paths.py). Held equal to _count_into by a test.
     from collections import _count_elements
 except ImportError:  # pragma: no cover - other Pythons
     _count_elements = _count_into
@@ -51,7 +51,9 @@ __all__ = [
 
 SMOOTHING_METHODS = ("add1", "none")
 #: The version of the scoring definition that signatures name: it changes when a score would, not with every release.
-SCORING_VERSION = "0.1.0"
+#: 0.2.0: orders the candidate has no n-gram of are left out of the geometric mean; Thai, Lao, Myanmar and Khmer
+#: are scored per character cluster.
+SCORING_VERSION = "0.2.0"
 MAX_ORDER = 9
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
@@ -68,25 +70,36 @@ def check_settings(max_n: int, smoothing: str) -> None:
 
 
 def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
-    """The string that pins every scoring choice, e.g. ``bleu-xl:0.1.0|n:2|smooth:add1|...|refs:1``."""
-    return f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|tok:words+cjk|norm:nfkc-casefold|refs:{refs}"
+    """The string that pins every scoring choice, e.g. ``bleu-xl:0.2.0|n:2|smooth:add1|...|refs:1``: the
+    definition's version, the order, the smoothing, orders left out when the candidate has none of their n-grams
+    (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
+    normalisation and the number of references."""
+    return (
+        f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|order:effective|tok:words+cjk+sea"
+        f"|norm:nfkc-casefold|refs:{refs}"
+    )
 
 
 def smoothed_fraction(matches: int, total: int, smoothing: str) -> tuple[int, int]:
-    """A precision as (numerator, denominator): add-1 smoothing turns a zero count into (0 + 1) / (total + 1)."""
-    if matches == 0 and smoothing == "add1":
+    """A precision as (numerator, denominator): add-1 smoothing turns a zero count into (0 + 1) / (total + 1);
+    an order the candidate has no n-gram of stays 0 / 0 (it is left out of the score)."""
+    if matches == 0 and total and smoothing == "add1":
         return 1, total + 1
     return matches, total
 
 
-def precision_value(matches: int, total: int, smoothing: str) -> float:
-    """The smoothed fraction's value, 0 for a candidate with no n-grams of this order (without smoothing)."""
+def precision_value(matches: int, total: int, smoothing: str) -> float | None:
+    """The smoothed fraction's value; ``None`` for an order the candidate has no n-gram of (left out)."""
     numerator, denominator = smoothed_fraction(matches, total, smoothing)
-    return numerator / denominator if denominator else 0.0
+    return numerator / denominator if denominator else None
 
 
 class Precision(NamedTuple):
-    """Clipped n-gram matches over candidate n-grams, with the smoothing that turns them into a value."""
+    """Clipped n-gram matches over candidate n-grams, with the smoothing that turns them into a value.
+
+    An order the candidate has no n-gram of (``total`` 0: fewer tokens than n) is left out of the score: its
+    value is ``None``, its fraction 0 / 0.
+    """
 
     matches: int
     total: int
@@ -106,11 +119,18 @@ class Precision(NamedTuple):
         return smoothed_fraction(*self)[1]
 
     @property
-    def value(self) -> float:
+    def left_out(self) -> bool:
+        """True when the candidate has no n-gram of this order, so that the order is not part of the score."""
+        return self.total == 0
+
+    @property
+    def value(self) -> float | None:
+        """The precision, from 0 to 1; ``None`` for an order left out."""
         return precision_value(*self)
 
-    def as_dict(self) -> dict[str, float | int | bool]:
-        """The precision as JSON-ready data: its value, the fraction behind it, and whether add-1 made it."""
+    def as_dict(self) -> dict[str, float | int | bool | None]:
+        """The precision as JSON-ready data: its value (``None`` when left out), the fraction behind it, and
+        whether add-1 made it."""
         numerator, denominator = smoothed_fraction(*self)
         return {"value": self.value, "numerator": numerator, "denominator": denominator, "smoothed": self.smoothed}
 
@@ -122,11 +142,6 @@ class Stats(NamedTuple):
     totals: tuple[int, ...]
     c: int
     r: int
-
-
-def applied_smoothing(stats: Stats, smoothing: str) -> str:
-    """The smoothing as applied: an empty candidate (c = 0) is never smoothed, so its precisions are 0 / 0 = 0."""
-    return smoothing if stats.c else "none"
 
 
 @dataclass(slots=True)
@@ -142,13 +157,13 @@ class Score:
     bleu: float
     bp: float
     stats: Stats
-    smoothing: str = "add1"  # as asked for, and in the signature; see applied_smoothing for an empty candidate
+    smoothing: str = "add1"  # as asked for, and in the signature
     refs: int = 1
 
     @property
     def precisions(self) -> tuple[Precision, ...]:
-        kind = applied_smoothing(self.stats, self.smoothing)
-        return tuple([Precision(m, t, kind) for m, t in zip(self.stats.matches, self.stats.totals)])
+        smoothing = self.smoothing
+        return tuple([Precision(m, t, smoothing) for m, t in zip(self.stats.matches, self.stats.totals)])
 
     @property
     def r(self) -> int:
@@ -163,12 +178,14 @@ class Score:
         return len(self.stats.matches)
 
     @property
-    def p1(self) -> float:
+    def p1(self) -> float | None:
+        """The unigram precision value (``None`` for an empty candidate)."""
         return self.precisions[0].value
 
     @property
-    def p2(self) -> float:
-        """The bigram precision value (``IndexError`` for a BLEU-1 score)."""
+    def p2(self) -> float | None:
+        """The bigram precision value: ``None`` when the candidate has fewer than two tokens (the order is left
+        out); ``IndexError`` for a BLEU-1 score."""
         return self.precisions[1].value
 
     @property
@@ -180,7 +197,8 @@ class Score:
 
     def as_dict(self) -> dict[str, object]:
         """The score as JSON-ready data, the one form every JSON output uses: ``p1`` to ``pN`` (value, numerator,
-        denominator, smoothed), ``bp``, ``r``, ``c``, ``bleu``, ``max_n``, ``smoothing`` and ``signature``."""
+        denominator, smoothed; the value ``None`` for an order left out), ``bp``, ``r``, ``c``, ``bleu``,
+        ``max_n``, ``smoothing`` and ``signature``."""
         orders: dict[str, object] = {f"p{n}": p.as_dict() for n, p in enumerate(self.precisions, start=1)}
         return {
             **orders,
@@ -198,16 +216,24 @@ def score_from_stats(stats: Stats, *, smoothing: str = "add1", refs: int = 1) ->
     """BLEU and BP (and the precisions, on demand) of sentence or corpus statistics: the formulas, in one place.
 
     The order N is the number of orders in ``stats``; ``refs`` (how many references) only goes into the
-    signature. An empty candidate (c = 0) scores 0 with BP 0, its precisions unsmoothed.
+    signature. BLEU is BP times the geometric mean of the precisions of the orders the candidate has n-grams
+    of: an order with no candidate n-gram (total 0) is left out, as sacrebleu's ``effective_order`` does, so
+    that a one-word candidate is not given a perfect bigram precision. An empty candidate (c = 0) scores 0
+    with BP 0.
     """
     c, r = stats.c, stats.r
-    kind = applied_smoothing(stats, smoothing)
+    if c == 0:
+        return Score(0.0, 0.0, stats, smoothing, refs)
     product = 1.0
+    orders = 0
     for matches, total in zip(stats.matches, stats.totals):
-        product *= precision_value(matches, total, kind)
-    bp = 0.0 if c == 0 else 1.0 if c >= r else math.exp(1.0 - r / c)
-    # The geometric mean; a zero value makes the product 0 and the score 0.
-    return Score(bp * product ** (1.0 / len(stats.matches)), bp, stats, smoothing, refs)
+        if total:
+            numerator, denominator = smoothed_fraction(matches, total, smoothing)
+            product *= numerator / denominator
+            orders += 1
+    bp = 1.0 if c >= r else math.exp(1.0 - r / c)
+    # The geometric mean of the orders kept; a zero value makes the product 0 and the score 0.
+    return Score(bp * product ** (1.0 / orders) if orders else 0.0, bp, stats, smoothing, refs)
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
@@ -237,8 +263,8 @@ def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
 
 def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
     """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
-    found in the reference, in C (``filter``), and clipping only those the candidate repeats: a seventh of
-    ``score`` saved (benchmarks/README.md). Linear all the same; held equal to the obvious version by a property
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: faster than the
+    obvious sum (benchmarks/bench_fast_paths.py). Linear all the same; held equal to the obvious version by a property
     test."""
     hits = list(filter(ref_counts.__contains__, grams))
     counts: Counts = {}
@@ -262,7 +288,7 @@ class References:
     def __init__(self, reference: ReferenceLike, max_n: int = 2) -> None:
         self.max_n = max_n
         # One reference, the common case, skips the merging: the same statistics as [reference], held equal by a
-        # property test, in less time (benchmarks/README.md).
+        # property test, in less time (benchmarks/bench_fast_paths.py).
         if isinstance(reference, str):
             words = tokenize(reference)
             if not words:

@@ -1,7 +1,8 @@
-"""Corpus BLEU with a bootstrap interval, and the paired bootstrap test between two sets of candidates.
+"""Corpus BLEU or chrF with a bootstrap interval, and the paired bootstrap test between two sets of candidates.
 
 The pairs' statistics are computed once and resampled (never re-tokenized): a resample adds up the chosen
-pairs' matches, totals, c and r, exactly as ``corpus_score`` does for the whole corpus. Resamples are drawn and
+pairs' matches, totals, c and r, exactly as ``corpus_score`` does for the whole corpus (chrF: each order's
+candidate and reference n-grams and matches, as ``corpus_chrf`` does). Resamples are drawn and
 scored one at a time, so memory grows with the pairs (about 100 bytes a pair), not with the resamples.
 The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
@@ -25,9 +26,10 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 from .bleu import BleuError, ReferenceLike, References, Stats, check_settings, corpus_stats, score_from_stats
+from .chrf import ChrfReferences, ChrfStats, check_chrf_settings, chrf_from_stats, corpus_chrf_stats
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Bootstrap",
     "BootstrapSettings",
+    "ChrfBootstrap",
     "Interval",
     "PairedResult",
     "bootstrap_ci",
@@ -157,6 +160,45 @@ class _Columns:
         return score_from_stats(self.total(gather), smoothing=smoothing).bleu
 
 
+@dataclass(frozen=True)
+class _ChrfColumns:
+    """chrF's statistics of the pairs as columns, one list per order and count, as :class:`_Columns` holds
+    BLEU's."""
+
+    candidate: tuple[list[int], ...]
+    reference: tuple[list[int], ...]
+    matches: tuple[list[int], ...]
+
+    @classmethod
+    def of(
+        cls,
+        references: Sequence[ReferenceLike | ChrfReferences],
+        candidates: Sequence[str],
+        char_order: int,
+        word_order: int,
+        beta: int,
+    ) -> _ChrfColumns:
+        orders = char_order + word_order
+        columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
+        pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
+        for stats, _ in pairs:
+            for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
+                for column, value in zip(field, values):
+                    column.append(value)
+        return columns
+
+    def __len__(self) -> int:
+        return len(self.matches[0])
+
+    def total(self, gather: Gather | None = None) -> ChrfStats:
+        """The corpus statistics of all the pairs, or of the pairs one resample drew."""
+
+        def add(column: list[int]) -> int:
+            return sum(column if gather is None else gather(column))
+
+        return ChrfStats(*(tuple(map(add, field)) for field in (self.candidate, self.reference, self.matches)))
+
+
 def _draws(n: int, samples: int, seed: int) -> Iterator[Gather]:
     """``samples`` draws of ``n`` pair indices with replacement, made one at a time (memory O(n)).
 
@@ -177,26 +219,25 @@ def _gather(indices: list[int]) -> Gather:
 
 
 def _fast_gather(indices: list[int]) -> Gather:
-    """:func:`_gather` as one C call per column (``itemgetter``), a sixth off the paired test
-    (benchmarks/README.md). ``itemgetter`` of a single index returns the value itself, not a tuple: one pair
+    """:func:`_gather` as one C call per column (``itemgetter``), faster than the obvious list
+    (benchmarks/bench_fast_paths.py). ``itemgetter`` of a single index returns the value itself, not a tuple: one pair
     takes the obvious path."""
     return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
 
 
+Columns = TypeVar("Columns", "_Columns", "_ChrfColumns")
+
+
 @dataclass(frozen=True)
-class Bootstrap:
-    """How corpus BLEU is resampled: the number of resamples, their seed, the interval's level, and the BLEU
-    order and smoothing. Checked when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test`
-    take the same settings by name."""
+class _Resampling(Generic[Columns]):
+    """What every bootstrap shares: the number of resamples, their seed and the interval's level, checked when
+    made (:class:`BleuError`); the metric's statistics and score come from the subclass."""
 
     level: float = 0.95
     samples: int = 1000
     seed: int = 12345
-    max_n: int = 2
-    smoothing: str = "add1"
 
     def __post_init__(self) -> None:
-        check_settings(self.max_n, self.smoothing)
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
@@ -204,29 +245,32 @@ class Bootstrap:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):  # None would draw from the OS
             raise BleuError(f"seed must be a whole number, not {self.seed!r}")
 
-    def interval(self, references: Sequence[ReferenceLike | References], candidates: Sequence[str]) -> Interval:
-        """Corpus BLEU and a percentile interval from resampling the pairs with replacement."""
-        columns = _Columns.of(references, candidates, self.max_n)
-        resampled = [columns.bleu(self.smoothing, gather) for gather in _draws(len(columns), self.samples, self.seed)]
-        return self._interval(columns.bleu(self.smoothing), resampled)
+    def _columns(self, references: Sequence[Any], candidates: Sequence[str]) -> Columns:
+        raise NotImplementedError
+
+    def _score(self, columns: Columns, gather: Gather | None = None) -> float:
+        raise NotImplementedError
+
+    def interval(self, references: Sequence[Any], candidates: Sequence[str]) -> Interval:
+        """The corpus score and a percentile interval from resampling the pairs with replacement."""
+        columns = self._columns(references, candidates)
+        resampled = [self._score(columns, gather) for gather in _draws(len(columns), self.samples, self.seed)]
+        return self._interval(self._score(columns), resampled)
 
     def paired(
-        self,
-        references: Sequence[ReferenceLike | References],
-        candidates_a: Sequence[str],
-        candidates_b: Sequence[str],
+        self, references: Sequence[Any], candidates_a: Sequence[str], candidates_b: Sequence[str]
     ) -> PairedResult:
-        """Paired bootstrap resampling (Koehn 2004, as sacrebleu's paired bootstrap): is B's corpus BLEU really
+        """Paired bootstrap resampling (Koehn 2004, as sacrebleu's paired bootstrap): is B's corpus score really
         different from A's? See the module docstring for the null hypothesis."""
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
-        cols_a = _Columns.of(references, candidates_a, self.max_n)
-        cols_b = _Columns.of(references, candidates_b, self.max_n)
-        score_a, score_b = cols_a.bleu(self.smoothing), cols_b.bleu(self.smoothing)
+        cols_a = self._columns(references, candidates_a)
+        cols_b = self._columns(references, candidates_b)
+        score_a, score_b = self._score(cols_a), self._score(cols_b)
         resampled_a, resampled_b = [], []
         for gather in _draws(len(cols_a), self.samples, self.seed):  # the same pairs for A and B
-            resampled_a.append(cols_a.bleu(self.smoothing, gather))
-            resampled_b.append(cols_b.bleu(self.smoothing, gather))
+            resampled_a.append(self._score(cols_a, gather))
+            resampled_b.append(self._score(cols_b, gather))
         observed = abs(score_b - score_a)
         diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
         if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
@@ -244,6 +288,49 @@ class Bootstrap:
         low = ordered[max(0, math.floor(round(tail * samples, 9)))]
         high = ordered[min(samples - 1, math.ceil(round((1 - tail) * samples, 9)) - 1)]
         return Interval(score, low, high, self.level, samples, self.seed)
+
+
+@dataclass(frozen=True)
+class Bootstrap(_Resampling[_Columns]):
+    """How corpus BLEU is resampled: the number of resamples, their seed, the interval's level, and the BLEU
+    order and smoothing. Checked when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test`
+    take the same settings by name. ``references[i]`` is a string, a sequence of strings or prepared
+    :class:`References`."""
+
+    max_n: int = 2
+    smoothing: str = "add1"
+
+    def __post_init__(self) -> None:
+        check_settings(self.max_n, self.smoothing)
+        super().__post_init__()
+
+    def _columns(self, references: Sequence[ReferenceLike | References], candidates: Sequence[str]) -> _Columns:
+        return _Columns.of(references, candidates, self.max_n)
+
+    def _score(self, columns: _Columns, gather: Gather | None = None) -> float:
+        return columns.bleu(self.smoothing, gather)
+
+
+@dataclass(frozen=True)
+class ChrfBootstrap(_Resampling[_ChrfColumns]):
+    """How corpus chrF is resampled, as :class:`Bootstrap` resamples BLEU: the same resamples, seed and level,
+    and chrF's orders and beta. ``references[i]`` is a string, a sequence of strings or prepared
+    :class:`ChrfReferences`; each pair's best reference is chosen once, as corpus chrF chooses it."""
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+
+    def __post_init__(self) -> None:
+        check_chrf_settings(self.char_order, self.word_order, self.beta)
+        super().__post_init__()
+
+    def _columns(self, references: Sequence[ReferenceLike | ChrfReferences], candidates: Sequence[str]) -> _ChrfColumns:
+        return _ChrfColumns.of(references, candidates, self.char_order, self.word_order, self.beta)
+
+    def _score(self, columns: _ChrfColumns, gather: Gather | None = None) -> float:
+        stats = columns.total(gather)
+        return chrf_from_stats(stats, char_order=self.char_order, word_order=self.word_order, beta=self.beta).chrf
 
 
 class BootstrapSettings(TypedDict, total=False):

@@ -15,10 +15,11 @@ __all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "re
 
 @dataclass(frozen=True)
 class Setting:
-    """A setting named in a message (``candidate_col``), with the value to give it when the message suggests one."""
+    """A setting named in a message (``candidate_col``), with the value to give it when the message suggests one:
+    a tuple for a setting that takes several values (``reference_cols=('B',)``)."""
 
     name: str
-    value: str | int | None = None
+    value: str | int | tuple[str, ...] | None = None
 
 
 def python_spelling(setting: Setting) -> str:
@@ -42,6 +43,11 @@ class BleuXlError(Exception):
         super().__init__(*parts)
         self.parts: tuple[Part, ...] = parts
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Subclasses take other arguments than their parts: rebuild from the parts and the attributes (an error
+        # crosses from the process that reads a file, or scores, to the one that reports it).
+        return _rebuild, (type(self), self.parts, self.__dict__)
+
     def render(self, spell: Callable[[Setting], str] = python_spelling) -> str:
         """The message, each setting spelt by ``spell`` (the command line passes its flags)."""
         return render(self.parts, spell)
@@ -49,16 +55,11 @@ class BleuXlError(Exception):
     def __str__(self) -> str:
         return self.render()
 
-    def __reduce__(self) -> tuple[object, ...]:
-        # Rebuilt from its parts and attributes, whatever its own __init__ takes: an error crosses from the process
-        # that reads a file to the one that reports it.
-        return _rebuilt, (type(self), self.parts), self.__dict__
 
-
-def _rebuilt(kind: type[BleuXlError], parts: tuple[Part, ...]) -> BleuXlError:
-    error = Exception.__new__(kind)
-    Exception.__init__(error, *parts)
-    error.parts = parts
+def _rebuild(cls: type[BleuXlError], parts: tuple[Part, ...], attributes: dict[str, object]) -> BleuXlError:
+    error = cls.__new__(cls)
+    BleuXlError.__init__(error, *parts)
+    error.__dict__.update(attributes)
     return error
 
 

@@ -20,11 +20,17 @@ from .bleu import (
     pair_stats,
     score_from_stats,
 )
-from .tokenizer import is_cjk, tokenize
+from .tokenizer import is_cjk, is_sea, tokenize
 
-__all__ = ["Explanation", "OrderReport", "explain"]
+__all__ = ["Explanation", "OrderReport", "explain", "order_name"]
 
 ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
+
+
+def order_name(n: int) -> str:
+    """The n-grams of order ``n`` as the explanations name them: words, bigrams, trigrams, 4-grams..."""
+    return ORDER_NAMES.get(n, f"{n}-grams")
+
 
 Shown = tuple[str, int]  # an n-gram written out ("veio bem") and its count
 
@@ -46,24 +52,33 @@ class Explanation:
     orders: tuple[OrderReport, ...]
 
     def summary(self) -> str:
-        """One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``."""
+        """One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``;
+        an order the candidate is too short to have is named as left out of the score, with the reason."""
         parts = []
+        left = self.left_out()
         for report in self.orders:
             if report.n == 1:
                 if report.missing:
                     parts.append(f"missing: {_listing(report.missing)}")
                 if report.extra:
                     parts.append(f"extra: {_listing(report.extra)}")
-            elif report.missing:
-                parts.append(f"{ORDER_NAMES.get(report.n, f'{report.n}-grams')} missed: {_listing(report.missing)}")
+            elif report.missing and report.n not in left and self.candidate_tokens:
+                # a left-out order's misses do not count, nor the higher orders of an empty candidate
+                parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
         if not parts:
-            if self.score.bleu == 1.0:
-                return "exact match"
-            shortest = len(self.candidate_tokens) + 1  # the lowest order the candidate has no n-gram of
-            if shortest <= self.score.max_n:
-                return f"every n-gram matches, but it has no {ORDER_NAMES.get(shortest, f'{shortest}-grams')}"
-            return "every n-gram matches"
+            parts.append("exact match" if self.score.bleu == 1.0 else "every n-gram matches")
+        if left:
+            c = len(self.candidate_tokens)
+            names = ", ".join(map(order_name, left))
+            parts.append(f"{names} left out of the score: the candidate has only {c} word{'s' if c > 1 else ''}")
         return " | ".join(parts)
+
+    def left_out(self) -> tuple[int, ...]:
+        """The orders left out of the score because the candidate has no n-gram of them (fewer than n tokens);
+        none for an empty candidate, which scores 0 whatever the orders."""
+        if not self.candidate_tokens:
+            return ()
+        return tuple(n for n, p in enumerate(self.score.precisions, start=1) if p.left_out)
 
     def matched_tokens(self) -> tuple[bool, ...]:
         """For each candidate token, whether it is one of the clipped unigram matches (for highlighting)."""
@@ -82,14 +97,19 @@ def _listing(grams: Sequence[Shown]) -> str:
     return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
 
 
+def _unspaced(token: str) -> bool:
+    """A token of a script written without spaces: a CJK character, or a Thai, Lao, Myanmar or Khmer cluster."""
+    return (len(token) == 1 and is_cjk(token)) or is_sea(token[0])
+
+
 def _text(gram: object) -> str:
-    """An n-gram as text: words with spaces, CJK characters side by side as they are written."""
+    """An n-gram as text: words with spaces, CJK characters and Thai, Lao, Myanmar or Khmer clusters side by
+    side as they are written."""
     if isinstance(gram, str):
         return gram
     out = gram[0]  # type: ignore[index]
     for before, token in pairwise(gram):  # type: ignore[arg-type]
-        glued = len(before) == 1 and len(token) == 1 and is_cjk(before) and is_cjk(token)
-        out += token if glued else " " + token
+        out += token if _unspaced(before) and _unspaced(token) else " " + token
     return out
 
 

@@ -1,4 +1,5 @@
-"""Text to tokens: NFKC + casefold, words of letters, marks and numbers, one token per CJK character.
+"""Text to tokens: NFKC + casefold, words of letters, marks and numbers, one token per CJK character, one per
+character cluster of Thai, Lao, Myanmar and Khmer (scripts written without spaces between words).
 
 Standard library only (it runs under Pyodide too).
 """
@@ -9,7 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["CJK_RANGES", "is_cjk", "prepare", "tokenize", "tokenize_literally"]
+__all__ = ["CJK_RANGES", "SEA_RANGES", "is_cjk", "is_sea", "prepare", "tokenize", "tokenize_literally"]
 
 #: Code point ranges (inclusive) whose letters, marks and numbers are scored one character at a time.
 CJK_RANGES: tuple[tuple[int, int], ...] = (
@@ -29,6 +30,19 @@ CJK_RANGES: tuple[tuple[int, int], ...] = (
     (0xF900, 0xFAFF),
     (0xFF66, 0xFF9F),
     (0x20000, 0x3FFFF),
+)
+
+#: Code point ranges (inclusive) of Thai, Lao, Myanmar and Khmer: each of their letters begins a token, which
+#: the marks after it (vowel signs, tone marks) join. Those scripts put no spaces between words, so a run of
+#: their letters is a whole phrase, not a word; a cluster is the unit that can match, as a CJK character is.
+SEA_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0E00, 0x0E7F),  # Thai
+    (0x0E80, 0x0EFF),  # Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x19E0, 0x19FF),  # Khmer symbols
+    (0xA9E0, 0xA9FF),  # Myanmar Extended-B
+    (0xAA60, 0xAA7F),  # Myanmar Extended-A
 )
 
 
@@ -81,6 +95,12 @@ def is_cjk(char: str) -> bool:
     return any(lo <= cp <= hi for lo, hi in CJK_RANGES)
 
 
+def is_sea(char: str) -> bool:
+    """True when the code point of ``char`` lies in one of :data:`SEA_RANGES` (Thai, Lao, Myanmar, Khmer)."""
+    cp = ord(char)
+    return any(lo <= cp <= hi for lo, hi in SEA_RANGES)
+
+
 def _ranges(code_points: list[int]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     for cp in code_points:
@@ -115,18 +135,32 @@ def _narrow(match: re.Match[str]) -> str:
 def _pattern(astral: bool) -> re.Pattern[str]:
     """The token pattern, built from this Python's own Unicode database on first use.
 
-    The classes are exactly "category L*, M* or N*" (Python's \\w would drop combining marks and keep "_").
+    The classes are exactly "category L*, M* or N*" (Python's \\w would drop combining marks and keep "_"),
+    split four ways: CJK letters, marks and numbers (a token each); letters of :data:`SEA_RANGES` (each begins a
+    token that the marks after it join); other marks; other letters and numbers. The four are disjoint, so the
+    alternatives ``cjk | sea mark* | (other | mark)+`` find exactly the tokens of :func:`tokenize_literally`.
     Two variants: regex classes that hold ranges above U+FFFF test those ranges one by one for every
     character that is not in them (each space, each comma), which makes them several times slower, so text
     with no character above U+FFFF (nearly all text) uses classes limited to the Basic Multilingual Plane.
     """
     category = unicodedata.category
     cjk: list[int] = []
+    sea: list[int] = []
+    mark: list[int] = []
     word: list[int] = []
     for cp in range(0x110000 if astral else 0x10000):
-        if category(chr(cp))[0] in "LMN":
-            (cjk if any(lo <= cp <= hi for lo, hi in CJK_RANGES) else word).append(cp)
-    return re.compile(f"{_char_class(_ranges(cjk))}|{_char_class(_ranges(word))}+")
+        kind = category(chr(cp))[0]
+        if kind not in "LMN":
+            continue
+        if any(lo <= cp <= hi for lo, hi in CJK_RANGES):
+            cjk.append(cp)
+        elif kind == "L" and any(lo <= cp <= hi for lo, hi in SEA_RANGES):
+            sea.append(cp)
+        else:
+            (mark if kind == "M" else word).append(cp)
+    marks = _char_class(_ranges(mark))
+    word_or_mark = _char_class(_ranges(sorted(word + mark)))
+    return re.compile(f"{word_or_mark}+|{_char_class(_ranges(cjk))}|{_char_class(_ranges(sea))}{marks}*")
 
 
 def prepare() -> None:
@@ -138,27 +172,47 @@ def prepare() -> None:
 def tokenize_literally(text: str) -> list[str]:
     """The token rules read literally, one character at a time: slow and obviously right.
 
+    After NFKC and casefold, left to right: a character that is not a letter, mark or number ends the current
+    token and is dropped; a CJK letter, mark or number is a token by itself; a letter of Thai, Lao, Myanmar or
+    Khmer (:data:`SEA_RANGES`) ends the current token and begins a new one; any other mark joins the current
+    token, or begins one; any other letter or number joins the current token, unless that token began with a
+    letter of those four scripts: then it ends it and begins a new one.
+
     :func:`tokenize` must give exactly these tokens for every text (the property tests hold the two equal).
 
     >>> tokenize_literally("L'été, 2026 — 東京タワー!")
     ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    >>> tokenize_literally("จัดส่ง ไทยabc ๒๐๒๖")
+    ['จั', 'ด', 'ส่', 'ง', 'ไ', 'ท', 'ย', 'abc', '๒๐๒๖']
     """
     tokens: list[str] = []
     word = ""
+    sea_begun = False  # the current token began with a letter of SEA_RANGES
+
+    def end_token() -> None:
+        nonlocal word, sea_begun
+        if word:
+            tokens.append(word)
+        word, sea_begun = "", False
+
     for ch in unicodedata.normalize("NFKC", text).casefold():
-        if not _is_lmn(ch):
-            if word:
-                tokens.append(word)
-            word = ""
+        kind = unicodedata.category(ch)[0]
+        if kind not in "LMN":
+            end_token()
         elif is_cjk(ch):
-            if word:
-                tokens.append(word)
-            word = ""
+            end_token()
             tokens.append(ch)
+        elif kind == "L" and is_sea(ch):
+            end_token()
+            word, sea_begun = ch, True
+        elif kind == "M":
+            word += ch
+        elif sea_begun:
+            end_token()
+            word = ch
         else:
             word += ch
-    if word:
-        tokens.append(word)
+    end_token()
     return tokens
 
 
@@ -166,16 +220,19 @@ def tokenize(text: str) -> list[str]:
     """Split ``text`` into BLEU tokens: the tokens of :func:`tokenize_literally`, by fast paths.
 
     The text is normalised with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
-    in a CJK range is a token by itself, any other run of letters, marks and numbers is a word, and everything else
-    (spaces, punctuation, symbols, emoji, ``_``) separates words and is dropped.
+    in a CJK range is a token by itself, a letter of Thai, Lao, Myanmar or Khmer begins a token that the marks
+    after it join, any other run of letters, marks and numbers is a word, and everything else (spaces,
+    punctuation, symbols, emoji, ``_``) separates words and is dropped.
 
     Fast paths: ASCII and Latin-1 text through one ``bytes.translate`` and ``split``, other text through one
     regex built from the Unicode database (limited to the Basic Multilingual Plane when the text allows).
-    The literal reading is tens of times slower (benchmarks/README.md): it would put ``score`` far below
+    The literal reading is tens of times slower (benchmarks/bench_fast_paths.py): it would put ``score`` far below
     sacrebleu.
 
     >>> tokenize("L'été, 2026 — 東京タワー!")
     ['l', 'été', '2026', '東', '京', 'タ', 'ワ', 'ー']
+    >>> tokenize("ส่งฟรี")
+    ['ส่', 'ง', 'ฟ', 'รี']
     """
     if not isinstance(text, str):
         raise TypeError(f"text to tokenize must be a string, not {type(text).__name__}")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.bleu import MAX_ORDER, SMOOTHING_METHODS
+from ..core.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 from ..core.errors import BleuXlError
 
 Grid = list[list[Any]]
@@ -170,6 +171,21 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
 def parse_max_n(value: Any) -> int:
     """The longest n-gram, 1 to 9; blank or omitted gives 2."""
     return parse_whole(value, 2, "max_n", 1, MAX_ORDER)
+
+
+def parse_char_order(value: Any) -> int:
+    """chrF's longest character n-gram, 1 to 9; blank or omitted gives 6."""
+    return parse_whole(value, 6, "char_order", 1, MAX_CHAR_ORDER)
+
+
+def parse_word_order(value: Any) -> int:
+    """chrF's longest word n-gram, 0 to 9 (2 is chrF++); blank or omitted gives 0."""
+    return parse_whole(value, 0, "word_order", 0, MAX_WORD_ORDER)
+
+
+def parse_beta(value: Any) -> int:
+    """chrF's beta (recall counts beta times as much as precision), 1 to 9; blank or omitted gives 2."""
+    return parse_whole(value, 2, "beta", 1, MAX_BETA)
 
 
 def parse_smoothing(value: Any) -> str:

@@ -14,7 +14,7 @@ import functools
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from ..core.bleu import (
     References,
@@ -26,6 +26,7 @@ from ..core.bleu import (
     sum_stats,
 )
 from ..core.bootstrap import bootstrap_ci, paired_test
+from ..core.chrf import ChrfReferences, ChrfStats, chrf_from_stats, chrf_pair_stats, chrf_signature, sum_chrf_stats
 from ..core.errors import BleuError
 from ..core.explain import explain
 from ..core.tokenizer import tokenize
@@ -40,12 +41,15 @@ from .cell_values import (
     PassError,
     as_grid,
     cell_text,
+    parse_beta,
+    parse_char_order,
     parse_flag,
     parse_level,
     parse_max_n,
     parse_samples,
     parse_smoothing,
     parse_whole,
+    parse_word_order,
     setting,
     value_error,
 )
@@ -54,15 +58,20 @@ __all__ = [
     "BLANK",
     "Pair",
     "bleu_cells",
+    "chrf_cells",
+    "chrf_corpus_cells",
+    "chrf_signature_cell",
     "ci_cells",
     "corpus_cells",
     "detail_cells",
     "detail_columns",
     "detail_row",
+    "each_chrf_pair",
     "each_pair",
     "excel_safe",
     "explain_cells",
     "paired_cells",
+    "prepared_chrf_references",
     "reference_set",
     "score_pairs",
     "signature_cell",
@@ -71,6 +80,7 @@ __all__ = [
 
 
 T = TypeVar("T")
+P = TypeVar("P")
 
 BLANK = Blank()
 REFERENCE_CACHE_SIZE = 4096
@@ -110,9 +120,10 @@ def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
     )
 
 
-def detail_row(score: Score) -> list[float | int]:
-    """A score's values in the order of :func:`detail_columns`."""
-    row: list[float | int] = []
+def detail_row(score: Score) -> list[float | int | None]:
+    """A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
+    has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0."""
+    row: list[float | int | None] = []
     for p in score.precisions:
         row += (p.value, p.numerator, p.denominator)
     return [*row, score.bp, score.r, score.c]
@@ -178,26 +189,33 @@ def held_size(texts: tuple[str, ...], prepared: References) -> int:
     return size
 
 
-class ReferenceCache:
-    """Prepared references by reference set and order, the least recently used dropped first, bounded by their
-    number and by the memory they hold (:func:`held_size`, in bytes). A reference set larger than the whole
-    budget is prepared and not kept."""
+class ReferenceCache(Generic[P]):
+    """Prepared references by reference set and settings, the least recently used dropped first, bounded by their
+    number and by the memory they hold (``size(texts, prepared)``, in bytes; by default :func:`held_size`). A
+    reference set larger than the whole budget is prepared and not kept. ``prepare(texts, settings)`` makes one
+    (by default BLEU's :class:`References` of order ``settings``)."""
 
-    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, limit: int = REFERENCE_CACHE_BYTES) -> None:
-        self.entries, self.limit = entries, limit
-        self.held: OrderedDict[tuple[tuple[str, ...], int], tuple[References, int]] = OrderedDict()
+    def __init__(
+        self,
+        entries: int = REFERENCE_CACHE_SIZE,
+        limit: int = REFERENCE_CACHE_BYTES,
+        prepare: Callable[[tuple[str, ...], Any], P] = References,  # type: ignore[assignment]
+        size: Callable[[tuple[str, ...], P], int] = held_size,  # type: ignore[assignment]
+    ) -> None:
+        self.entries, self.limit, self.prepare, self.measure = entries, limit, prepare, size
+        self.held: OrderedDict[tuple[tuple[str, ...], Any], tuple[P, int]] = OrderedDict()
         self.size = 0  # bytes held
         self.hits = self.misses = 0
 
-    def __call__(self, texts: tuple[str, ...], max_n: int) -> References:
-        key = (texts, max_n)
+    def __call__(self, texts: tuple[str, ...], settings: Any) -> P:
+        key = (texts, settings)
         if key in self.held:
             self.hits += 1
             self.held.move_to_end(key)
             return self.held[key][0]
         self.misses += 1
-        prepared = References(texts, max_n)  # BleuError for a reference with no words: nothing kept
-        size = held_size(texts, prepared)
+        prepared = self.prepare(texts, settings)  # BleuError for a reference with no words: nothing kept
+        size = self.measure(texts, prepared)
         if size <= self.limit:
             self.held[key] = prepared, size
             self.size += size
@@ -211,7 +229,7 @@ class ReferenceCache:
 
 
 #: Reference statistics, tokenized once per distinct reference set and order, across calls.
-prepared_references = ReferenceCache()
+prepared_references: ReferenceCache[References] = ReferenceCache()
 
 
 Outcome = T | CellError | Blank
@@ -224,20 +242,32 @@ def score_pairs(pairs: Sequence[Pair], max_n: int, make: Callable[[Stats, int], 
 
 def each_pair(pairs: Sequence[Pair], max_n: int, make: Callable[[References, str], T]) -> list[Outcome[T]]:
     """``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error."""
+    return each_prepared(pairs, functools.partial(_prepared_bleu, max_n=max_n), make)
+
+
+def _prepared_bleu(texts: tuple[str, ...], max_n: int) -> References | CellError:
+    try:
+        return prepared_references(texts, max_n)
+    except BleuError:
+        return value_error("reference has no words")
+
+
+def each_prepared(
+    pairs: Sequence[Pair], prepare: Callable[[tuple[str, ...]], P | CellError], make: Callable[[P, str], T]
+) -> list[Outcome[T]]:
+    """``make(prepare(reference texts), candidate text)`` for every pair, or the pair's :class:`Blank` or error
+    (``prepare`` may give the error of a reference it cannot use)."""
     results: list[Outcome[T]] = []
     last_refs: Any = None
-    prepared: References | CellError = value_error("reference is blank")
+    prepared: P | CellError = value_error("reference is blank")
     for refs, cand in pairs:
         if type(cand) is not str or type(refs) is not tuple:  # a blank or an error on either side
             results.append(unscored(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
-            try:
-                prepared = prepared_references(refs, max_n)
-            except BleuError:
-                prepared = value_error("reference has no words")
-        results.append(prepared if type(prepared) is CellError else make(prepared, cand))
+            prepared = prepare(refs)
+        results.append(prepared if type(prepared) is CellError else make(prepared, cand))  # type: ignore[arg-type]
     return results
 
 
@@ -259,8 +289,9 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2).
-MEASURES: dict[str, Callable[[Score], float]] = {
+# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2);
+# None (an order left out) is a blank cell.
+MEASURES: dict[str, Callable[[Score], float | None]] = {
     "bleu": lambda score: score.bleu,
     "p1": lambda score: score.p1,
     "p2": lambda score: score.p2,
@@ -292,8 +323,12 @@ def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any
     method = parse_smoothing(smoothing)
     pairs, rows_cols = pair_up(reference, candidate)
     pick = MEASURES[measure]
-    values = score_pairs(pairs, order, lambda stats, _: pick(score_from_stats(stats, smoothing=method)))
-    return squeeze(reshape(values, rows_cols))
+
+    def value(stats: Stats, _: int) -> float | Blank:
+        picked = pick(score_from_stats(stats, smoothing=method))
+        return BLANK if picked is None else picked
+
+    return squeeze(reshape(score_pairs(pairs, order, value), rows_cols))
 
 
 @excel_safe
@@ -310,16 +345,19 @@ def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
     return squeeze(rows)
 
 
-def detail_values(score: Score) -> list[float | int]:
-    """A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row`."""
-    return [score.bleu, *detail_row(score)]
+def detail_values(score: Score) -> list[float | int | Blank]:
+    """A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row` (an order left out as a blank cell)."""
+    return [score.bleu, *(BLANK if value is None else value for value in detail_row(score))]
 
 
-def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tuple[Any, ...]]:
-    """(prepared references, candidate, ...) for the rows where the reference and every candidate are filled in.
+def filled_rows(
+    references: Any, *candidate_ranges: Any, prepare: Callable[[tuple[str, ...]], Any]
+) -> list[tuple[Any, ...]]:
+    """(prepared references, candidate, ...) for the rows where the reference and every candidate are filled in,
+    the references prepared by ``prepare`` (:func:`bleu_references` for BLEU).
 
     Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
-    the result; a reference with no words is reported with its pair number.
+    the result; a reference ``prepare`` refuses (BLEU: no words) is reported with its pair number.
     """
     # The ranges as given: pairing would spread a single candidate cell over every reference.
     shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]
@@ -336,11 +374,16 @@ def filled_rows(references: Any, *candidate_ranges: Any, max_n: int) -> list[tup
         if refs is None or any(cand is None for cand in cands):
             continue
         try:
-            prepared = prepared_references(refs, max_n)
-        except BleuError:
-            raise CellProblem(f"reference has no words (pair {index})") from None
+            prepared = prepare(refs)
+        except BleuError as error:
+            raise CellProblem(f"{error} (pair {index})") from None
         rows.append((prepared, *cands))
     return rows
+
+
+def bleu_references(max_n: int) -> Callable[[tuple[str, ...]], References]:
+    """How :func:`filled_rows` prepares BLEU's references of order ``max_n`` (through the cache)."""
+    return functools.partial(prepared_references, settings=max_n)
 
 
 @excel_safe
@@ -348,7 +391,7 @@ def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: An
     """One corpus-level BLEU over all pairs where both sides are filled in."""
     order = parse_max_n(max_n)
     method = parse_smoothing(smoothing)
-    rows = filled_rows(references, candidates, max_n=order)
+    rows = filled_rows(references, candidates, prepare=bleu_references(order))
     if not rows:
         return BLANK
     stats = [pair_stats(prepared, tokenize(cand)) for prepared, cand in rows]
@@ -370,7 +413,7 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
 @excel_safe
 def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
     """Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high."""
-    rows = filled_rows(references, candidates, max_n=2)
+    rows = filled_rows(references, candidates, prepare=bleu_references(2))
     if not rows:
         return BLANK
     references, cands = zip(*rows)
@@ -381,7 +424,7 @@ def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any =
 @excel_safe
 def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples: Any = 1000) -> Any:
     """Paired bootstrap test of two candidate columns, as a row: score A, score B, difference, p-value."""
-    rows = filled_rows(references, candidates_a, candidates_b, max_n=2)
+    rows = filled_rows(references, candidates_a, candidates_b, prepare=bleu_references(2))
     if not rows:
         return BLANK
     references, cands_a, cands_b = zip(*rows)
@@ -428,3 +471,82 @@ def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> st
     order = parse_max_n(max_n)
     method = parse_smoothing(smoothing)
     return signature(order, method, parse_whole(refs, 1, "refs"))
+
+
+# --- chrF -------------------------------------------------------------------------------------------------------
+
+#: What a prepared chrF reference holds at most, per character and order: a count per n-gram, made when a candidate
+#: first needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words
+#: take less), and a few characters' worth per text besides.
+CHRF_BYTES_PER_CHARACTER_ORDER = 128
+
+ChrfOrders = tuple[int, int]  # (char_order, word_order)
+
+
+def _make_chrf_references(texts: tuple[str, ...], orders: ChrfOrders) -> ChrfReferences:
+    return ChrfReferences(texts, *orders)
+
+
+def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
+    """The bytes a chrF reference set holds once every order is counted (its counts grow after it is cached)."""
+    orders = prepared.char_order + prepared.word_order
+    return sum(len(text) + 8 for text in texts) * CHRF_BYTES_PER_CHARACTER_ORDER * orders
+
+
+#: chrF's prepared references by reference set and orders, across calls.
+prepared_chrf_references: ReferenceCache[ChrfReferences] = ReferenceCache(
+    prepare=_make_chrf_references, size=chrf_held_size
+)
+
+
+def chrf_references(orders: ChrfOrders) -> Callable[[tuple[str, ...]], ChrfReferences]:
+    """How :func:`filled_rows` and :func:`each_chrf_pair` prepare chrF's references (through the cache). Every
+    reference that is not blank is one: punctuation alone (``...``) has characters to count."""
+    return functools.partial(prepared_chrf_references, settings=orders)
+
+
+def each_chrf_pair(
+    pairs: Sequence[Pair], orders: ChrfOrders, beta: int, make: Callable[[ChrfStats, int], T]
+) -> list[Outcome[T]]:
+    """``make(chrF statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error."""
+
+    def score(refs: ChrfReferences, cand: str) -> T:
+        return make(chrf_pair_stats(refs, cand, beta), len(refs))
+
+    return each_prepared(pairs, chrf_references(orders), score)
+
+
+def chrf_settings(char_order: Any, word_order: Any, beta: Any) -> tuple[int, int, int]:
+    """chrF's settings as typed in cells: char_order 1 to 9 (6), word_order 0 to 9 (0), beta 1 to 9 (2)."""
+    return parse_char_order(char_order), parse_word_order(word_order), parse_beta(beta)
+
+
+@excel_safe
+def chrf_cells(reference: Any, candidate: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
+    """One chrF per pair, from 0 to 1, shaped like the input ranges (chrF2 by default, chrF++ with word_order 2)."""
+    chars, words, weight = chrf_settings(char_order, word_order, beta)
+    pairs, rows_cols = pair_up(reference, candidate)
+
+    def value(stats: ChrfStats, _: int) -> float:
+        return chrf_from_stats(stats, char_order=chars, word_order=words, beta=weight).chrf
+
+    return squeeze(reshape(each_chrf_pair(pairs, (chars, words), weight, value), rows_cols))
+
+
+@excel_safe
+def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
+    """One corpus-level chrF over all pairs where both sides are filled in: counts added up, then one F."""
+    chars, words, weight = chrf_settings(char_order, word_order, beta)
+    rows = filled_rows(references, candidates, prepare=chrf_references((chars, words)))
+    if not rows:
+        return BLANK
+    stats = [chrf_pair_stats(prepared, cand, weight) for prepared, cand in rows]
+    total = sum_chrf_stats(stats, chars + words)
+    return chrf_from_stats(total, char_order=chars, word_order=words, beta=weight).chrf
+
+
+@excel_safe
+def chrf_signature_cell(char_order: Any = 6, word_order: Any = 0, beta: Any = 2, refs: Any = 1) -> str:
+    """The chrF signature of these settings (by default chrF2, one reference)."""
+    chars, words, weight = chrf_settings(char_order, word_order, beta)
+    return chrf_signature(chars, words, weight, parse_whole(refs, 1, "refs"))

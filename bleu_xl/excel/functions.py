@@ -88,6 +88,9 @@ REFERENCES = Argument(
 CANDIDATES = Argument("candidates", "The candidates; pairs with a blank side are left out.", is_range=True)
 SMOOTHING = Argument("smoothing", 'Optional: "add1" (default) or "none".', default="add1")
 SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", default=1000)
+CHAR_ORDER = Argument("char_order", "Optional: the longest character n-gram, 1 to 9 (default 6).", 6)
+WORD_ORDER = Argument("word_order", "Optional: the longest word n-gram, 0 to 9 (default 0; 2 gives chrF++).", 0)
+BETA = Argument("beta", "Optional: recall counts beta times as much as precision, 1 to 9 (default 2).", 2)
 
 
 def _measure(measure: str) -> Callable[[Any, Any], Any]:
@@ -104,19 +107,22 @@ def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "ad
 FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "BLEU2",
-        "BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing).",
+        "BLEU-2 of the candidate against the reference, from 0 to 1 (unigrams and bigrams, add-1 smoothing; a one-word "
+        "candidate has no bigram, so its score is p1 x BP).",
         (REFERENCE, CANDIDATE),
         _measure("bleu"),
     ),
     ExcelFunction(
         "BLEU2_P1",
-        "p1: the share of candidate words found in the reference (clipped; add-1 when none is found).",
+        "p1: the share of candidate words found in the reference (clipped; add-1 when none is found; blank when the "
+        "candidate has no words).",
         (REFERENCE, CANDIDATE),
         _measure("p1"),
     ),
     ExcelFunction(
         "BLEU2_P2",
-        "p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found).",
+        "p2: the share of candidate word pairs (bigrams) found in the reference (add-1 when none is found; blank for a "
+        "one-word candidate: it has no pair, and BLEU2 leaves p2 out).",
         (REFERENCE, CANDIDATE),
         _measure("p2"),
     ),
@@ -128,7 +134,8 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ),
     ExcelFunction(
         "BLEU2_DETAIL",
-        "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate).",
+        "A row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r (reference tokens), c (candidate); "
+        "p2 is blank beside 0 and 0 when the candidate has one word.",
         (REFERENCE, CANDIDATE, Argument("headers", "Optional: TRUE to put a header row first (default FALSE).", False)),
         cells.detail_cells,
     ),
@@ -140,7 +147,8 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ),
     ExcelFunction(
         "BLEU2_TOKENS",
-        "The tokens bleu-xl scores: lowercased words, one token per CJK character, punctuation dropped.",
+        "The tokens bleu-xl scores: lowercased words, one token per CJK character and per Thai, Lao, Myanmar or Khmer "
+        "character cluster, punctuation dropped.",
         (
             Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
             Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
@@ -149,7 +157,8 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ),
     ExcelFunction(
         "BLEU",
-        "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1.",
+        "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1; orders longer than the "
+        "candidate are left out.",
         (REFERENCE, CANDIDATE, Argument("max_n", "Optional: the longest n-gram, 1 to 9 (default 4).", 4), SMOOTHING),
         _bleu_n,
     ),
@@ -190,6 +199,25 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             SAMPLES,
         ),
         cells.paired_cells,
+    ),
+    ExcelFunction(
+        "CHRF",
+        "chrF of the candidate against the reference, from 0 to 1: shared character n-grams (spaces left out), "
+        "partial credit for shared stems; as sacrebleu's chrF2 (chrF++ with word_order 2).",
+        (REFERENCE, CANDIDATE, CHAR_ORDER, WORD_ORDER, BETA),
+        cells.chrf_cells,
+    ),
+    ExcelFunction(
+        "CHRF_CORPUS",
+        "Corpus chrF: character (and word) n-gram counts added up over all filled-in pairs, then one score.",
+        (REFERENCES, CANDIDATES, CHAR_ORDER, WORD_ORDER, BETA),
+        cells.chrf_corpus_cells,
+    ),
+    ExcelFunction(
+        "CHRF_SIGNATURE",
+        "The signature that pins every chrF choice (orders, beta, references), to note next to published scores.",
+        (CHAR_ORDER, WORD_ORDER, BETA, Argument("refs", "Optional: references per candidate (default 1).", 1)),
+        cells.chrf_signature_cell,
     ),
 )
 

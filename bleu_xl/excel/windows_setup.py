@@ -41,7 +41,8 @@ class SetupError(BleuXlError):
 
 
 UDF_MODULES = "bleu_xl.udfs"
-LITE_POINTER = "install/xlwings-lite/README.md (or run: bleu-xl lite-bundle)"
+#: Where a user without Windows finds the xlwings Lite bundle: in the release zip, or made by the command.
+LITE_POINTER = "main.py in the xlwings-lite folder of the bleu-xl zip, or write it with: bleu-xl lite-bundle FOLDER"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Reading a user's file: a workbook or a text table by its content, never by its name alone, and the sheet to
-score in it.
+"""Reading a user's file: a workbook or a text table by its content, never by its name alone (standard input
+too), and the sheet to score in it.
 
 Reading refuses what is not a spreadsheet, encrypted and legacy workbooks, a name whose extension says another
 format than the content, and (through the checks of ``xlsx_check``) zip bombs, XML with a DTD, binary sheet parts,
@@ -10,9 +10,13 @@ bounded in bytes and parsed under the memory limit.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from ..core.errors import Setting
 from ..table.columns import Layout, find_table
@@ -23,6 +27,8 @@ from .text_reader import parse_text
 from .workbook_reader import check_sheets, read_workbook, read_workbook_table
 
 __all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_input", "read_table"]
+
+T = TypeVar("T")
 
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -41,14 +47,14 @@ def display_name(path: str) -> str:
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _read_stdin() -> bytearray:
+def _read_stdin() -> bytes:
     """Standard input, at most :data:`MAX_TEXT_BYTES` of it: past that, refused before the rest is read."""
     data = bytearray()
     while chunk := sys.stdin.buffer.read1(1 << 20):
         if len(data) + len(chunk) > MAX_TEXT_BYTES:
             raise InputError(f"standard input: refused: over {MAX_TEXT_BYTES >> 30} GiB of text")
         data += chunk
-    return data
+    return bytes(data)
 
 
 def _check_workbook_name(file: Path, shown: str) -> None:
@@ -85,9 +91,8 @@ def _kind(path: str, sheet: str | None) -> tuple[str, Path]:
         _check_workbook_name(file, shown)
         return "workbook", file
     if head.startswith(OLE_MAGIC):
-        if _is_encrypted_ooxml(file):
-            raise InputError(f"{shown}: the workbook is password-protected (encrypted); save a copy without a password")
-        raise InputError(f"{shown}: a legacy .xls workbook; save it as .xlsx or CSV first")
+        with file.open("rb") as handle:
+            _refuse_ole(shown, handle.read(1 << 20))
     if suffix in WORKBOOK_SUFFIXES:
         raise InputError(f"{shown}: not a valid .xlsx workbook (not a zip file)")
     if suffix in TEXT_SUFFIXES:
@@ -107,36 +112,77 @@ def read_input(
     delimiter: str | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> Sheet:
-    """Read a workbook, a CSV/TSV file or (``-``) TSV on standard input, refusing anything unsafe."""
+    """Read a workbook, a CSV/TSV file or (``-``) either on standard input, refusing anything unsafe."""
     kind, file = _kind(path, sheet)
     shown = display_name(path)
-    if kind == "workbook":
-        explain = functools.partial(check_sheets, file)
-        return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown, explain)[0]
     if kind == "stdin":
-        data = _read_stdin()
-        try:
-            with memory_bound(limits):
-                rows, used, found = parse_text(data, delimiter or "\t", encoding)
-        except InputError as exc:
-            raise InputError("standard input: ", *exc.parts) from None
-        return Sheet("stdin", rows, ["stdin"], encoding=used, delimiter=found)
+        with _stdin(sheet, encoding=encoding, delimiter=delimiter, limits=limits) as given:
+            if isinstance(given, Sheet):
+                return given
+            return _as_stdin(given, lambda: _read_bounded(given, sheet, limits, "-"))
+    if kind == "workbook":
+        return _read_bounded(file, sheet, limits, shown)
     if delimiter is None and file.suffix.lower() in {".tsv", ".tab"}:
         delimiter = "\t"
+    return _text_sheet(shown, display_name(file.name), file.read_bytes(), encoding, delimiter, limits)
+
+
+def _read_bounded(file: Path, sheet: str | None, limits: ReadLimits, shown: str) -> Sheet:
+    explain = functools.partial(check_sheets, file)
+    return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown, explain)[0]
+
+
+def _text_sheet(
+    shown: str, name: str, data: bytes, encoding: str | None, delimiter: str | None, limits: ReadLimits
+) -> Sheet:
+    """Text parsed under the memory limit (one line of 300 million commas is as many cells)."""
     try:
         with memory_bound(limits):
-            rows, used, found = parse_text(file.read_bytes(), delimiter, encoding)
+            rows, used, found = parse_text(data, delimiter, encoding)
     except InputError as exc:
         raise InputError(f"{shown}: ", *exc.parts) from None
-    name = display_name(file.name)
     return Sheet(name, rows, [name], encoding=used, delimiter=found)
 
 
-def _is_encrypted_ooxml(file: Path) -> bool:
+def _refuse_ole(shown: str, head: bytes) -> None:
     # An encrypted OOXML workbook is an OLE container with an "EncryptionInfo" stream (UTF-16 directory names).
-    with file.open("rb") as handle:
-        data = handle.read(1 << 20)
-    return "EncryptionInfo".encode("utf-16-le") in data or "EncryptedPackage".encode("utf-16-le") in data
+    if "EncryptionInfo".encode("utf-16-le") in head or "EncryptedPackage".encode("utf-16-le") in head:
+        raise InputError(f"{shown}: the workbook is password-protected (encrypted); save a copy without a password")
+    raise InputError(f"{shown}: a legacy .xls workbook; save it as .xlsx or CSV first")
+
+
+@contextlib.contextmanager
+def _stdin(
+    sheet: str | None, *, encoding: str | None, delimiter: str | None, limits: ReadLimits
+) -> Iterator[Sheet | Path]:
+    """Standard input read as a file is, by its content: a workbook (by its zip signature; kept in a temporary
+    file while it is read, since the reader needs a file) or text, whose encoding and delimiter are sniffed.
+    Gives the text's sheet, or the workbook's temporary file."""
+    data = _read_stdin()
+    if data.startswith(OLE_MAGIC):
+        _refuse_ole("-", data[: 1 << 20])
+    if not data.startswith(ZIP_MAGIC):
+        if sheet is not None:
+            raise InputError("-: ", Setting("sheet"), " applies to workbooks, and standard input holds text")
+        yield _text_sheet("-", "stdin", data, encoding, delimiter, limits)
+        return
+    with tempfile.TemporaryDirectory(prefix="bleu-xl-") as folder:
+        file = Path(folder) / "stdin.xlsx"
+        file.write_bytes(data)
+        del data
+        yield file
+
+
+def _as_stdin(file: Path, read: Callable[[], T]) -> T:
+    """``read()`` of standard input's temporary workbook: a message names it ``-``, not a file the user never
+    made."""
+    try:
+        return read()
+    except InputError as exc:
+        first, *rest = exc.parts
+        if isinstance(first, str) and first.startswith(str(file)):
+            first = "-" + first[len(str(file)) :]
+        raise InputError(first, *rest) from None
 
 
 def read_table(
@@ -148,8 +194,17 @@ def read_table(
     say: the sheet asked for, or the first visible one, past a cover page. A workbook is opened, checked and read
     once, in a process bounded by ``limits``."""
     kind, file = _kind(path, options.sheet)
+    if kind == "stdin":
+        with _stdin(options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits) as given:
+            if isinstance(given, Sheet):
+                return find_table(given, lambda name: given, options)
+            return _as_stdin(given, lambda: _table_bounded(given, options, limits, "-"))
     if kind == "workbook":
-        explain = functools.partial(check_sheets, file)
-        return run_bounded(lambda: read_workbook_table(file, options), limits, display_name(path), explain)
+        return _table_bounded(file, options, limits, display_name(path))
     first = read_input(path, options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits)
-    return find_table(first, lambda name: read_input(path, name), options)
+    return find_table(first, lambda name: first, options)
+
+
+def _table_bounded(file: Path, options: TableOptions, limits: ReadLimits, shown: str) -> tuple[Sheet, Layout]:
+    explain = functools.partial(check_sheets, file)
+    return run_bounded(lambda: read_workbook_table(file, options), limits, shown, explain)

@@ -8,6 +8,7 @@ import math
 import re
 import zipfile
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import IO, Any
 
 import xlsxwriter
@@ -16,19 +17,46 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from ..excel.cell_values import EXCEL_MAX_TEXT, CellError, ColumnKind, cell_text
-from ..table.columns import Layout
 from ..table.compare import Comparison
-from ..table.scoring import Result, result_columns
-from ..table.sheet import Sheet, column_letter
+from ..table.scoring import Result
+from ..table.sheet import column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
-__all__ = ["write_cell", "write_comparison_workbook", "write_scored_workbook"]
+__all__ = ["CutCells", "fit_cell", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
 
 BINS = 10
 
 
-def write_cell(sheet: Worksheet, row: int, col: int, value: Any, number_format: Format | None = None) -> None:
-    """Write one value with its own type; text always with write_string (dates as ISO text)."""
+@dataclass
+class CutCells:
+    """The cells whose text was longer than a cell holds, cut to fit: how many, and the first one (``C5``)."""
+
+    count: int = 0
+    first: str = ""
+
+    def add(self, ref: str) -> None:
+        self.count += 1
+        self.first = self.first or ref
+
+
+def fit_cell(text: str) -> str:
+    """Text cut to what an Excel cell holds: 32,767 UTF-16 code units (a character past U+FFFF, an emoji, takes
+    two), never between the two halves of one character."""
+    if len(text) <= EXCEL_MAX_TEXT // 2:  # two units a character at most: fits
+        return text
+    units = 0
+    for i, ch in enumerate(text):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > EXCEL_MAX_TEXT:
+            return text[:i]
+    return text
+
+
+def write_cell(
+    sheet: Worksheet, row: int, col: int, value: Any, number_format: Format | None = None, cuts: CutCells | None = None
+) -> None:
+    """Write one value with its own type; text always with write_string (dates as ISO text), cut to fit a cell
+    (and counted in ``cuts``)."""
     if value is None or value == "":
         return
     if isinstance(value, bool):
@@ -39,7 +67,10 @@ def write_cell(sheet: Worksheet, row: int, col: int, value: Any, number_format: 
         sheet.write_string(row, col, str(value))
     else:
         text = value if isinstance(value, str) else value.text if isinstance(value, CellError) else cell_text(value)
-        sheet.write_string(row, col, (text or "")[:EXCEL_MAX_TEXT])
+        fitted = fit_cell(text or "")
+        if cuts is not None and fitted != text:
+            cuts.add(f"{column_letter(col)}{row + 1}")
+        sheet.write_string(row, col, fitted)
 
 
 #: Number formats of the scored workbook: scores to four places, counts as whole numbers, dates as ISO dates.
@@ -81,13 +112,14 @@ def write_scored_workbook(
     *,
     input_name: str,
     sheet: str,
-) -> None:
-    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart.
+) -> CutCells:
+    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart; returns the cells cut to
+    fit Excel's limit of text in a cell.
 
     XlsxWriter writes the workbook's frame (formats, header row, data bars, filter, page setup, Summary and
     chart); the data rows are then streamed into the Scores sheet as inline strings and numbers, since a call a
-    cell would take minutes for a full 1,048,576-row sheet. Input cells keep their type: numbers, booleans,
-    errors, and dates as dates with a date format.
+    cell would take minutes for a full 1,048,576-row sheet. Input cells keep their type: numbers (a whole number
+    as one, ``1`` not ``1.0``), booleans, errors, and dates as dates with a date format.
     """
     count = len(result.rows)
     frame = io.BytesIO()
@@ -100,9 +132,10 @@ def write_scored_workbook(
     summary = book.add_worksheet("Summary")
 
     first_result = len(result.header)
-    columns = result_columns(result.max_n)
+    columns = result.columns
+    cuts = CutCells()
     for col, name in enumerate(header):
-        scores.write_string(0, col, name, bold)
+        _write_header(scores, col, name, bold, cuts)
     scores.freeze_panes(1, 0)
     _print_setup(scores, repeat_header=True)
     # A column's format is also the style of its streamed cells; the style numbers are known once closed.
@@ -124,13 +157,25 @@ def write_scored_workbook(
         scores.set_column(first_result + offset, first_result + offset, 9, column_formats[first_result + offset])
     scores.set_column(len(header) - 1, len(header) - 1, 24, text_format)
     if count:
-        scores.conditional_format(1, first_result, count, first_result, DATA_BAR)
+        for offset, column in enumerate(columns):
+            if column.name in {metric.name for metric in result.metrics}:  # each metric's score, not its detail
+                scores.conditional_format(1, first_result + offset, count, first_result + offset, DATA_BAR)
         scores.autofilter(0, 0, count, len(header) - 1)
     _write_summary(book, summary, result, input_name, sheet, bold, score_format, count_format)
     book.close()
 
     styles = [f' s="{_style_number(number_format)}"' for number_format in column_formats]
-    _stream_rows(frame, out, "xl/worksheets/sheet1.xml", rows, styles, count, numbers=(first_result, len(header) - 1))
+    _stream_rows(
+        frame, out, "xl/worksheets/sheet1.xml", rows, styles, count, numbers=(first_result, len(header) - 1), cuts=cuts
+    )
+    return cuts
+
+
+def _write_header(sheet: Worksheet, col: int, name: str, bold: Format, cuts: CutCells) -> None:
+    fitted = fit_cell(name)
+    if fitted != name:
+        cuts.add(f"{column_letter(col)}1")
+    sheet.write_string(0, col, fitted, bold)
 
 
 def _style_number(number_format: Format) -> int:
@@ -150,8 +195,7 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def xml_text(text: str) -> str:
-    """Cell text as XML character data, as Excel reads it back exactly."""
-    text = text[:EXCEL_MAX_TEXT]
+    """Cell text as XML character data, as Excel reads it back exactly (already cut to fit a cell)."""
     if _XML_ESCAPES.search(text):
         text = _XML_ESCAPES.sub(_escape, text)
     if "&" in text:
@@ -187,11 +231,14 @@ def excel_serial(value: dt.date | dt.time | dt.timedelta) -> int | float | None:
     return delta.days + (delta.seconds + delta.microseconds / 1e6) / 86400
 
 
-def _cell_xml(ref: str, value: Any, style: str) -> str:
-    """One streamed cell, of the value's own type: number, boolean, error, date (a serial number) or text."""
+def _cell_xml(ref: str, value: Any, style: str, cuts: CutCells) -> str:
+    """One streamed cell, of the value's own type: number (a whole one without ``.0``, as Excel writes it),
+    boolean, error, date (a serial number) or text (cut to fit a cell, and counted in ``cuts``)."""
     kind = type(value)
     if kind is float or kind is int:
         if math.isfinite(value):
+            if kind is float and value.is_integer() and abs(value) < 1e15:
+                value = int(value)
             return f'<c r="{ref}"{style}><v>{value!r}</v></c>'
         value = str(value)
     elif kind is bool:
@@ -205,6 +252,9 @@ def _cell_xml(ref: str, value: Any, style: str) -> str:
         value = cell_text(value) or ""
     elif kind is not str:
         value = cell_text(value) or ""
+    if len(value) > EXCEL_MAX_TEXT // 2 and (fitted := fit_cell(value)) != value:
+        value = fitted
+        cuts.add(ref)
     return f'<c r="{ref}"{style} t="inlineStr"><is><t xml:space="preserve">{xml_text(value)}</t></is></c>'
 
 
@@ -216,6 +266,7 @@ def _stream_rows(
     styles: list[str],
     count: int,
     numbers: tuple[int, int],
+    cuts: CutCells,
 ) -> None:
     """Copy the frame workbook to ``out``, streaming ``rows`` into the sheet ``member``.
 
@@ -235,19 +286,21 @@ def _stream_rows(
         # Both checks run in C: a generator over the cells took a fifth of the row's time.
         if number_types.issuperset(map(type, scores)) and all(map(math.isfinite, scores)):
             cells = [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c])
+                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
                 for c, v in enumerate(values[:first])
                 if v is not None and v != ""
             ]
             cells.append(numeric.format(r, *scores))
             cells += [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c])
+                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
                 for c, v in enumerate(values[stop:], start=stop)
                 if v is not None and v != ""
             ]
         else:
             cells = [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c]) for c, v in enumerate(values) if v is not None and v != ""
+                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
+                for c, v in enumerate(values)
+                if v is not None and v != ""
             ]
         return f'<row r="{r}">{"".join(cells)}</row>'
 
@@ -300,13 +353,17 @@ def _write_summary(
     count_format: Format,
 ) -> None:
     """The corpus score, signature and counts as label/value pairs, the score distribution, and its chart beside."""
-    corpus = result.corpus.bleu if result.corpus else None
+    corpora: list[Fact] = []
+    for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures()):
+        corpora += [
+            (f"Corpus {metric.name}", float(corpus) if corpus is not None else None, score_format),
+            ("Signature", signature, None),
+        ]
     facts: list[Fact] = [
         ("Input", input_name, None),
         ("Sheet", sheet, None),
         ("Reference", result.layout.reference_source, None),
-        (f"Corpus BLEU-{result.max_n}", corpus, score_format),
-        ("Signature", result.signature(), None),
+        *corpora,
         ("Rows", len(result.rows), count_format),
         ("Scored pairs", result.scored, count_format),
         ("Blank candidates", result.blank, count_format),
@@ -314,11 +371,12 @@ def _write_summary(
     ]
     _write_facts(book, summary, facts, bold)
     top = len(facts) + 1
-    summary.write_string(top, 0, f"BLEU-{result.max_n} from", bold)
+    name = result.metrics[0].name
+    summary.write_string(top, 0, f"{name} from", bold)
     summary.write_string(top, 1, "candidates", bold)
     counts = [0] * BINS
     for i in range(len(result.rows)):
-        value = result.bleu(i)
+        value = result.value(i)
         if value is not None:
             counts[min(int(value * BINS), BINS - 1)] += 1
     for b, n in enumerate(counts):
@@ -333,63 +391,59 @@ def _write_summary(
             "fill": {"color": "#5B9BD5"},
         }
     )
-    chart.set_title({"name": f"Distribution of BLEU-{result.max_n}"})
+    chart.set_title({"name": f"Distribution of {name}"})
     chart.set_legend({"none": True})
-    chart.set_x_axis({"name": f"BLEU-{result.max_n}"})
+    chart.set_x_axis({"name": name})
     chart.set_y_axis({"name": "candidates"})
     chart.set_size({"width": 480, "height": 300})
     summary.insert_chart(0, 2, chart, {"x_offset": 12})  # beside the facts: on the same printed page
 
 
 def write_comparison_workbook(
-    out: IO[bytes], table: Sheet, layout: Layout, comparison: Comparison, verdict: str, *, input_name: str
-) -> None:
-    """The input rows with the BLEU-2 of both columns, and a Summary sheet with the paired test."""
+    out: IO[bytes], header: list[str], comparison: Comparison, *, input_name: str, sheet: str
+) -> CutCells:
+    """The input rows with both columns' scores (BLEU-2 unless the comparison says another metric; ``header`` names
+    them all), and a Summary sheet with the paired test, each interval as two numbers (low, high); returns the
+    cells cut to fit a cell."""
     book = xlsxwriter.Workbook(out, {"constant_memory": True, **SAFE_OPTIONS})
     bold = book.add_format({"bold": True, "bg_color": "#DDEBF7", "border": 1})
     score_format = book.add_format({"num_format": SCORE_FORMAT})
     count_format = book.add_format({"num_format": COUNT_FORMAT})
     scores = book.add_worksheet("Scores")
     summary = book.add_worksheet("Summary")
-    header = [
-        *(h or column_letter(i) for i, h in enumerate(layout.headers)),
-        f"BLEU-2 {comparison.a_name}",
-        f"BLEU-2 {comparison.b_name}",
-    ]
+    cuts = CutCells()
     width = len(header) - 2
     for c, name in enumerate(header):
-        scores.write_string(0, c, name, bold)
-    for r, row in enumerate(table.rows[layout.data_start :], start=1):
+        _write_header(scores, c, name, bold, cuts)
+    for r, row in enumerate(comparison.rows, start=1):
         for c, value in enumerate(row[:width]):
-            write_cell(scores, r, c, value)
+            write_cell(scores, r, c, value, cuts=cuts)
         for c, value in ((width, comparison.scores_a[r - 1]), (width + 1, comparison.scores_b[r - 1])):
             write_cell(scores, r, c, value, score_format)
     scores.freeze_panes(1, 0)
     _print_setup(scores, repeat_header=True)
     result = comparison.result
+    level = f"{result.interval_a.level:.0%} interval"
     facts: list[Fact] = [
         ("Input", input_name, None),
-        ("Reference", layout.reference_source, None),
-        (f"Corpus BLEU-2 {comparison.a_name}", result.score_a, score_format),
-        (
-            f"{result.interval_a.level:.0%} interval {comparison.a_name}",
-            f"{result.interval_a.low:.4f} to {result.interval_a.high:.4f}",
-            None,
-        ),
-        (f"Corpus BLEU-2 {comparison.b_name}", result.score_b, score_format),
-        (
-            f"{result.interval_b.level:.0%} interval {comparison.b_name}",
-            f"{result.interval_b.low:.4f} to {result.interval_b.high:.4f}",
-            None,
-        ),
+        ("Sheet", sheet, None),
+        ("Reference", comparison.reference_source, None),
+        (f"Corpus {comparison.metric.name} {comparison.a_name}", result.score_a, score_format),
+        (f"{level} {comparison.a_name}, low", result.interval_a.low, score_format),
+        (f"{level} {comparison.a_name}, high", result.interval_a.high, score_format),
+        (f"Corpus {comparison.metric.name} {comparison.b_name}", result.score_b, score_format),
+        (f"{level} {comparison.b_name}, low", result.interval_b.low, score_format),
+        (f"{level} {comparison.b_name}, high", result.interval_b.high, score_format),
         ("Difference (B - A)", result.difference, score_format),
         ("p-value", result.p_value, score_format),
-        ("Verdict", verdict, None),
+        ("Verdict", comparison.verdict, None),
         ("Null hypothesis", "A and B are equally good against these references (paired bootstrap, Koehn 2004)", None),
         ("Pairs compared", comparison.used, count_format),
         ("Rows skipped", comparison.skipped, count_format),
-        ("Resamples, seed", f"{result.samples}, {result.seed}", None),
+        ("Resamples", result.samples, count_format),
+        ("Seed", result.seed, count_format),
         ("Signature", comparison.signature, None),
     ]
     _write_facts(book, summary, facts, bold)
     book.close()
+    return cuts

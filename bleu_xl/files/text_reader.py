@@ -1,7 +1,10 @@
 """Reading a text table (CSV, TSV, standard input): the encoding as Excel writes it, the delimiter sniffed.
 
-Text files are decoded as Excel writes them (UTF-8 with or without BOM, UTF-16, the ANSI code page) and their
-delimiter is sniffed from a bounded sample, in linear time; cells stay text exactly as written.
+Text files are decoded as Excel writes them (UTF-8 with or without BOM, UTF-16, or a single-byte code page: the
+ANSI one of Windows' "CSV", MacRoman of the Mac's "CSV (Macintosh)", Latin-1) and their delimiter is sniffed from
+a bounded sample, in linear time; cells stay text exactly as written. Of the single-byte code pages, the ANSI
+one is kept unless another reads clearly more like text (MacRoman's ``été`` read as Windows-1252 is ``ŽtŽ``);
+when another reads only a little more like text, the file is refused and the message names both.
 """
 
 from __future__ import annotations
@@ -9,15 +12,19 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
 import locale
+import re
 import sys
+import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import Part, Setting
 from ..table.sheet import EXCEL_MAX_ROWS, InputError
 from .limits import MAX_CELLS
 
-__all__ = ["DELIMITERS", "decode_text", "parse_text", "sniff_delimiter", "text_codec"]
+__all__ = ["DELIMITERS", "decode_text", "parse_text", "plausibility", "sniff_delimiter", "text_codec"]
 
 DELIMITERS = (",", ";", "\t")
 SNIFF_CHARS = 65_536
@@ -67,8 +74,142 @@ def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        codec = ansi_code_page()
-        return _decode(data, codec, f"neither UTF-8 nor UTF-16 nor {codec} text; give ", Setting("encoding")), codec
+        codec = _single_byte_code_page(data)
+        return _decode(data, codec, f"not valid {codec} text; give ", Setting("encoding")), codec
+
+
+# --- which single-byte code page --------------------------------------------------------------------------------
+
+#: Letters of the languages Windows-1252, MacRoman and Latin-1 are made for, past ASCII.
+_WESTERN_LETTERS = frozenset("ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿŒœŸªºµ")
+#: Punctuation and symbols of ordinary text, past ASCII.
+_COMMON_SYMBOLS = frozenset("€£¥¢©®™°±×÷§¶•·…–—‘’‚“”„«»‹›¿¡\u00a0\u00ad½¼¾¹²³‰")
+#: Marks that stand between two letters in ordinary text (l’été, don’t, l·l, a soft hyphen).
+_JOINERS = frozenset("’‘·\u00ad")
+#: Marks that open a word: quotes, inverted marks, dashes of dialogue, currency signs.
+_OPENERS = frozenset("‘‚“„«‹¿¡–—€£¥¢\u00a0")
+#: Accented letters that are words by themselves (à, é, è, ó; Swedish å and ö).
+_ONE_LETTER_WORDS = frozenset("àÀéÉèÈóÓåÅöÖ")
+#: What follows an apostrophe in English (don’t, it’s, we’re), or precedes one in French and Italian (l’, qu’, dell’).
+_CONTRACTION = re.compile(r"(?:t|s|d|m|ll|re|ve)\b", re.I)
+_ELISION = re.compile(r"(?:\b\w|qu|ll|un)$", re.I)
+_WORDS_WITH_HIGH_BYTES = re.compile(rb".?[A-Za-z0-9\x80-\xff]*[\x80-\xff][A-Za-z0-9\x80-\xff]*.?", re.S)
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+SAMPLE_WORDS = 20_000
+ODD = 2  # a character that text almost never holds where it is
+UNUSUAL = 1  # one that text holds, but seldom (an apostrophe inside a word that is no contraction)
+
+
+def _script(ch: str) -> str:
+    """The script of a letter as its Unicode name starts (LATIN, CYRILLIC, GREEK...); ª and º are Latin."""
+    return "LATIN" if ch in _WESTERN_LETTERS or ch.isascii() else unicodedata.name(ch, "?").split(" ", 1)[0]
+
+
+def _is_letter(ch: str) -> bool:
+    return ch.isalpha() and ch != "µ"
+
+
+def _letter_cost(ch: str, category: str, before: str, after: str, next_after: str) -> int:
+    if (_script(ch) == "LATIN" and ch not in _WESTERN_LETTERS) or category == "Lm":
+        return ODD  # ˆ, ƒ, ı, Ž: in these code pages, but rare in the text written in them
+    if ch.isupper() and _is_letter(before) and (before.islower() or after.islower()):
+        return ODD  # lÈtÈ, AÒo: a capital inside a word that is not all capitals
+    if after.isupper() and (ch.islower() or next_after.islower()):
+        return ODD  # ìFreeî, ÁHola
+    if any(_is_letter(c) and _script(c) != _script(ch) for c in (before, after)):
+        return ODD  # a letter of another script inside a word
+    if not before.isalnum() and not after.isalnum() and ch not in _ONE_LETTER_WORDS:
+        return UNUSUAL  # a word of one letter that is no word: 50 Û
+    return 0
+
+
+def _symbol_cost(text: str, at: int, before: str, after: str) -> int:
+    ch = text[at]
+    if ch not in _COMMON_SYMBOLS:
+        return ODD  # ‡ partir
+    if _is_letter(before) and _is_letter(after):
+        if ch not in _JOINERS:
+            return ODD  # …T…
+        if ch == "’" and (_CONTRACTION.match(text, at + 1) or _ELISION.search(text, max(0, at - 8), at)):
+            return 0  # don’t, l’été
+        return UNUSUAL  # Env’o (MacRoman's Envío read as Windows-1252)
+    if _is_letter(after) and (ch not in _OPENERS or before.isalnum()) and not (ch == "°" and before.isdigit()):
+        return ODD  # …Èn, 10¡C (but 10°C)
+    if ch in "½¼¾" and _is_letter(before):
+        return ODD  # n¼
+    return 0
+
+
+def plausibility(text: str) -> int | None:
+    """How unlike ordinary text the characters past ASCII of ``text`` are: 0 when none is odd, more for each odd
+    one (a letter of another script or case inside a word, a rare letter or symbol, a symbol inside a word) and
+    less for an unusual one (an apostrophe inside a word that is no contraction); ``None`` when it holds control
+    characters, which no text file does.
+
+    Mis-read text shows at once: MacRoman's ``été`` read as Windows-1252 is ``ŽtŽ``, Windows-1252's ``à`` read
+    as MacRoman is ``‡``, its ``Año`` is ``AÒo``.
+    """
+    cost = 0
+    for found in _NON_ASCII.finditer(text):
+        ch, at = found.group(), found.start()
+        before = text[at - 1] if at else " "
+        after, next_after = (text[at + 1 : at + 3] + "  ")[:2]
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            return None
+        if _is_letter(ch):
+            cost += _letter_cost(ch, category, before, after, next_after)
+        else:
+            cost += _symbol_cost(text, at, before, after)
+    return cost
+
+
+@dataclass(frozen=True)
+class _Reading:
+    codec: str  # as the user gives it with the encoding setting
+    cost: int  # plausibility(): less is more like text
+    high: str  # how it reads the bytes past ASCII that the file holds
+    sample: str  # a word that shows the reading
+
+
+def single_byte_code_pages() -> list[str]:
+    """The single-byte encodings a CSV that is not UTF-8 is read in, the usual one first: the ANSI code page of
+    Excel's "CSV", MacRoman ("CSV (Macintosh)"), Latin-1."""
+    return list(dict.fromkeys([ansi_code_page(), "mac_roman", "latin-1"]))
+
+
+def _single_byte_code_page(data: bytes) -> str:
+    """The single-byte code page whose reading of ``data`` looks most like text, the usual one (the ANSI code page)
+    when none looks more so. Refused when another reading looks more like text but not clearly (the message names
+    both), or when no reading is text at all."""
+    high = bytes(sorted(set(data.translate(None, bytes(range(128))))))
+    words = [m.group() for m in itertools.islice(_WORDS_WITH_HIGH_BYTES.finditer(data), SAMPLE_WORDS)]
+    sample = b"\n".join(words)
+    first = words[0].strip(b" ,;\t\"'\r\n") if words else b""
+    readings = []
+    for codec in single_byte_code_pages():
+        try:
+            high_text, text = high.decode(codec), sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        cost = plausibility(text)
+        if cost is not None and not any(unicodedata.category(ch) == "Cc" for ch in high_text):
+            readings.append(_Reading(codec, cost, high_text, first.decode(codec)[:40]))
+    if not readings:
+        names = " nor ".join(single_byte_code_pages())
+        raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
+    best = min(readings, key=lambda reading: reading.cost)  # the first of equals: the usual one
+    if best.codec != single_byte_code_pages()[0]:
+        for rival in readings:
+            if rival.high != best.high and rival.cost - best.cost < ODD:
+                raise InputError(
+                    f"not UTF-8, and it reads as {best.codec} ({best.sample!r}) about as well as {rival.codec} "
+                    f"({rival.sample!r}); give ",
+                    Setting("encoding", best.codec),
+                    " or ",
+                    Setting("encoding", rival.codec),
+                )
+    return codecs.lookup(best.codec).name
 
 
 def _decode(data: bytes, codec: str, *problem: Part) -> str:

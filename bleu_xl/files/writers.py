@@ -1,4 +1,5 @@
-"""Writing a table as CSV or JSON: text always as text (never a formula), numbers as a spreadsheet shows them."""
+"""Writing a table as CSV, JSON or JSON Lines: text always as text (never a formula), numbers as a spreadsheet
+shows them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,15 @@ from ..excel.cell_values import CellError, cell_text
 from ..table.sheet import Sheet
 from .text_reader import DELIMITERS
 
-__all__ = ["displayed", "json_value", "neutralise", "output_delimiter", "write_csv", "write_json_lines"]
+__all__ = [
+    "displayed",
+    "json_value",
+    "neutralise",
+    "output_delimiter",
+    "write_csv",
+    "write_json_document",
+    "write_json_lines",
+]
 
 #: Leading characters that make a spreadsheet read a CSV field as a formula (OWASP's CSV injection guidance).
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -118,3 +127,21 @@ def write_json_lines(out: IO[str], header: list[str], rows: Iterator[list[Any]])
     for row in rows:
         line = json.dumps({k: json_value(v) for k, v in zip(header, row)}, ensure_ascii=False, allow_nan=False)
         out.write(line + "\n")
+
+
+def write_json_document(out: IO[str], about: dict[str, Any], header: list[str], rows: Iterator[list[Any]]) -> None:
+    """One JSON document: the keys of ``about`` (what was scored and how), then ``rows``, an object per row.
+
+    Written a row at a time, so that a million rows never stand in memory as one string.
+    """
+    out.write("{\n")
+    for key, value in about.items():
+        out.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
+    out.write('  "rows": [')
+    separator = "\n    "
+    for row in rows:
+        out.write(
+            separator + json.dumps({k: json_value(v) for k, v in zip(header, row)}, ensure_ascii=False, allow_nan=False)
+        )
+        separator = ",\n    "
+    out.write("\n  ]\n}\n")

@@ -98,7 +98,10 @@ class Layout:
     ``header_row`` and the column numbers are 0-based (``None``: no header row); ``headers`` holds the header
     text of every column (``""`` for none). A single reference text for every candidate is either given
     (``reference_cell`` is ``None``) or read from a cell labelled Reference above the headers (``reference_cell``
-    names it, ``B2``).
+    names it, ``B2``). ``shared_row`` (0-based) is the one data row whose reference cells hold text, when the
+    reference was typed once for the candidates below it: that row's references serve every candidate.
+    ``skipped`` holds the rows below the header row that are not data: a table's totals rows, and hidden rows
+    when they are left out.
     """
 
     header_row: int | None
@@ -107,16 +110,29 @@ class Layout:
     reference_text: str | None = None
     reference_cell: str | None = None
     headers: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # said to the user besides the columns (a column left out)
+    notes: list[tuple[Part, ...]] = field(default_factory=list)  # said besides the columns (a column left out)
+    shared_row: int | None = None
+    skipped: frozenset[int] = frozenset()
 
     @property
     def data_start(self) -> int:
         return 0 if self.header_row is None else self.header_row + 1
 
+    def data_rows(self, count: int) -> Sequence[int]:
+        """The 0-based rows that hold data in a sheet of ``count`` rows: below the header row, less ``skipped``."""
+        rows = range(self.data_start, count)
+        return [r for r in rows if r not in self.skipped] if self.skipped else rows
+
+    def shared_cells(self) -> str:
+        """The cells of the references every candidate shares (``B2``), when they are typed once."""
+        return ", ".join(f"{column_letter(c)}{(self.shared_row or 0) + 1}" for c in self.reference_cols)
+
     @property
     def reference_source(self) -> str:
         """Where the references come from, for a summary: the reference headers, the labelled cell, or the text
         given."""
+        if self.shared_row is not None:
+            return self.shared_cells()
         if self.reference_cols:
             return ", ".join(self.headers[i] or column_letter(i) for i in self.reference_cols)
         return self.reference_cell or "the text given"
@@ -135,6 +151,10 @@ class Layout:
             refs = (f"the cell {self.reference_cell} (labelled Reference above the headers)",)
         elif self.reference_text is not None:
             refs = ("the ", Setting("reference_text"), " text")
+        elif self.shared_row is not None:
+            only = "only filled cell" if len(self.reference_cols) == 1 else "only filled cells"
+            columns = ", ".join(self.name(c) for c in self.reference_cols)
+            refs = (f"{self.shared_cells()}, the {only} of {columns}, for every candidate",)
         else:
             refs = (", ".join(self.name(c) for c in self.reference_cols),)
         if compared is None:
@@ -157,8 +177,12 @@ _SETTINGS = {"candidate": "candidate_col", "reference": "reference_cols", "candi
 
 
 def _column_setting(what: str, col: int | None = None) -> Setting:
-    """The setting that gives the ``what`` column, with the letter of ``col`` as the value to give it."""
-    return Setting(_SETTINGS[what], None if col is None else column_letter(col))
+    """The setting that gives the ``what`` column, with the letter of ``col`` as the value to give it (in a tuple
+    for the references, which may be several)."""
+    if col is None:
+        return Setting(_SETTINGS[what])
+    letter = column_letter(col)
+    return Setting(_SETTINGS[what], (letter,) if what == "reference" else letter)
 
 
 def _header_text(value: Any) -> str:
@@ -355,6 +379,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         cand = found[0]
 
     layout = Layout(index, cand, headers=headers)
+    layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
+    data = layout.data_rows(len(rows))
     if reference_text is not None:
         layout.reference_text = reference_text
     elif reference_cols:
@@ -375,20 +401,86 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if len(layout.reference_cols) > 1 and not reference_cols:
         # Numbered references found by their headers: an empty one (Reference 3 prepared but never filled) is
         # left out, and said so, rather than refusing the sheet; at least one must hold text.
-        empty = [c for c in layout.reference_cols if _is_empty(rows, c, layout.data_start)]
+        empty = [c for c in layout.reference_cols if _is_empty(rows, c, data)]
         if len(empty) < len(layout.reference_cols):
             layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
-            layout.notes += [f"the reference column {layout.name(c)} is empty: left out" for c in empty]
+            layout.notes += [(f"the reference column {layout.name(c)} is empty: left out",) for c in empty]
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
         _check_cached(sheet, layout, col, what)
-        if _is_empty(rows, col, layout.data_start):
+        if _is_empty(rows, col, data):
             below = "" if index is None else f" below the header row {index + 1}"
-            raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}")
+            beyond = f" (the sheet's cells end at column {column_letter(width - 1)})" if col >= width else ""
+            raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}{beyond}")
+    if layout.reference_cols:
+        layout.shared_row = _shared_row(rows, layout, data)
+    layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
 
 
-def _is_empty(rows: list[list[Any]], col: int, start: int) -> bool:
-    return all(col >= len(row) or cell_text(row[col]) is None for row in rows[start:])
+def _is_empty(rows: list[list[Any]], col: int, data: Sequence[int]) -> bool:
+    return all(col >= len(rows[r]) or cell_text(rows[r][col]) is None for r in data)
+
+
+def _filled(row: list[Any], col: int) -> bool:
+    return col < len(row) and cell_text(row[col]) is not None
+
+
+def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
+    """The rows below the header row that are not data: the totals rows of the sheet's tables (never candidates),
+    and the hidden ones (by hand or by a filter) when they are left out."""
+    below = {r for r in sheet.totals_rows if r >= layout.data_start}
+    if skip_hidden:
+        below |= {r for r in sheet.hidden_rows if r >= layout.data_start}
+    return frozenset(below)
+
+
+def _shared_row(rows: list[list[Any]], layout: Layout, data: Sequence[int]) -> int | None:
+    """The one data row whose reference cells hold anything, when two or more rows have a candidate: the
+    reference typed once (in the first data row, say) for every candidate of the column."""
+    found = None
+    candidates = 0
+    for r in data:
+        row = rows[r]
+        if any(_filled(row, c) for c in layout.reference_cols):
+            if found is not None:
+                return None
+            found = r
+        candidates += _filled(row, layout.candidate_col)
+    return found if candidates >= 2 else None
+
+
+def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:
+    """What the user should know about the rows: a totals row that is not scored, hidden rows scored or not."""
+    rows, start, notes = sheet.rows, layout.data_start, []
+    columns = [layout.candidate_col, *layout.reference_cols]
+    totals = sorted(
+        r for r in sheet.totals_rows if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns)
+    )
+    if totals:
+        listed = ", ".join(str(r + 1) for r in totals)
+        notes.append(
+            (f"row {listed}, the totals row of an Excel table, is not a candidate",)
+            if len(totals) == 1
+            else (f"rows {listed}, the totals rows of Excel tables, are not candidates",)
+        )
+    hidden = sum(
+        1
+        for r in sheet.hidden_rows
+        if start <= r < len(rows) and r not in sheet.totals_rows and _filled(rows[r], layout.candidate_col)
+    )
+    if hidden:
+        counted = f"{hidden:,} hidden {'row' if hidden == 1 else 'rows'}"
+        if skip_hidden:
+            notes.append((f"{counted} left out (hidden by hand or by a filter)",))
+        else:
+            notes.append(
+                (
+                    f"{counted} scored (hidden by hand or by a filter; ",
+                    Setting("skip_hidden"),
+                    " leaves them out)",
+                )
+            )
+    return notes
 
 
 def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:

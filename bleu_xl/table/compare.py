@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from ..core.bleu import Score, signature
-from ..core.bootstrap import PairedResult, paired_test
+from ..core.bootstrap import PairedResult
 from ..core.errors import BleuError, Setting
-from ..excel.cells import prepared_references
 from .columns import Layout, resolve_column
-from .scoring import pairs_of, score_chunk
+from .metrics import BLEU_2, Metric, Scored
+from .scoring import pairs_of
 from .sheet import InputError, Sheet, column_letter
 
 __all__ = ["Comparison", "compare_table"]
@@ -18,7 +18,8 @@ __all__ = ["Comparison", "compare_table"]
 @dataclass
 class Comparison:
     """Two candidate columns (A, the layout's candidate column, and B) compared row by row against the same
-    references: the paired test, how many rows took part, and each row's BLEU-2 on both sides."""
+    references under one metric: the paired test, how many rows took part, and each row's score on both sides
+    (``rows``: the data rows, as the sheet holds them)."""
 
     result: PairedResult
     used: int
@@ -28,6 +29,9 @@ class Comparison:
     b_col: int  # 0-based
     scores_a: list[float | None]
     scores_b: list[float | None]
+    rows: list[list[Any]]
+    reference_source: str
+    metric: Metric = BLEU_2
 
     @property
     def verdict(self) -> str:
@@ -35,13 +39,14 @@ class Comparison:
 
     @property
     def signature(self) -> str:
-        return signature()
+        return self.metric.signature()
 
     def as_dict(self) -> dict[str, object]:
         """The comparison as JSON-ready data: the columns' names, the paired test, the rows used, the verdict."""
         return {
             "a": self.a_name,
             "b": self.b_name,
+            "metric": self.metric.name,
             **self.result.as_dict(),
             "pairs": self.used,
             "skipped": self.skipped,
@@ -49,9 +54,11 @@ class Comparison:
         }
 
 
-def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345) -> Comparison:
-    """Paired bootstrap of the candidate column (A) against column ``b_col`` (B); rows with a blank side are
-    skipped in both."""
+def compare_table(
+    sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345, metric: Metric = BLEU_2
+) -> Comparison:
+    """Paired bootstrap of the candidate column (A) against column ``b_col`` (B) under ``metric`` (corpus BLEU-2
+    by default); rows with a blank side are skipped in both, and under BLEU rows whose reference has no words."""
     b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
     if b_index == layout.candidate_col:
         raise InputError(
@@ -67,19 +74,19 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
     for a, b in zip(pairs_a, pairs_b):
         if type(a.references) is tuple and type(a.candidate) is str and type(b.candidate) is str:
             try:
-                usable.append((prepared_references(a.references, 2), a.candidate, b.candidate))
+                usable.append((metric.prepare(a.references), a.candidate, b.candidate))
             except BleuError:
                 continue
     if not usable:
         raise InputError(f"sheet {sheet.name!r}: no row has a reference and both candidates")
     refs, cands_a, cands_b = zip(*usable)
-    result = paired_test(refs, cands_a, cands_b, samples=samples, seed=seed)
+    result = metric.bootstrap(samples, seed).paired(refs, cands_a, cands_b)
 
-    def bleu_column(pairs: list) -> list[float | None]:
-        return [o.bleu if isinstance(o, Score) else None for o in score_chunk(pairs, 2, "add1")]
+    def score_column(pairs: list) -> list[float | None]:
+        return [float(o) if isinstance(o, Scored) else None for o in metric.score(pairs)]
 
     def name(index: int) -> str:
-        return layout.headers[index] or column_letter(index)
+        return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
 
     return Comparison(
         result,
@@ -88,6 +95,9 @@ def compare_table(sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 10
         name(layout.candidate_col),
         name(b_index),
         b_index,
-        bleu_column(pairs_a),
-        bleu_column(pairs_b),
+        score_column(pairs_a),
+        score_column(pairs_b),
+        [sheet.rows[r] for r in layout.data_rows(len(sheet.rows))],
+        layout.reference_source,
+        metric,
     )

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["WorkerLost", "map_chunks"]
+__all__ = ["PoolUnavailable", "WorkerLost", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -34,6 +34,15 @@ R = TypeVar("R")
 
 # The items shared with forked workers (set only while a pool runs).
 _SHARED: Sequence[Any] = ()
+
+
+class PoolUnavailable(Exception):
+    """The process pool could not start: no writable ``/dev/shm`` for its locks (some containers, serverless
+    runtimes), or no ``sem_open`` at all. ``reason`` says which, for the one line that tells the user."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def _run_shared(task: tuple[Callable[..., Any], int, int, tuple[Any, ...]]) -> Any:
@@ -71,7 +80,8 @@ def map_chunks(
     processes (by default one per core). ``fn`` must be a module-level function.
 
     The pool is terminated when the caller stops for any reason (an error, Ctrl-C, a termination signal turned
-    into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`.
+    into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
+    that cannot start :class:`PoolUnavailable` (before any result).
     """
     global _SHARED
     workers = workers or os.cpu_count() or 1
@@ -83,10 +93,15 @@ def map_chunks(
     else:
         context, run = multiprocessing.get_context(), _run_sent
         tasks = [(fn, items[a:b], args) for a, b in bounds]
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
+    pool: ProcessPoolExecutor | None = None
     finished = False
     try:
-        for future in [pool.submit(run, task) for task in tasks]:
+        try:
+            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
+            futures = [pool.submit(run, task) for task in tasks]  # starts the workers
+        except (OSError, ImportError, NotImplementedError) as exc:  # its locks live in /dev/shm: read-only, missing
+            raise PoolUnavailable(getattr(exc, "strerror", None) or str(exc)) from exc
+        for future in futures:
             yield future.result()
         finished = True
     except BrokenProcessPool:
@@ -96,7 +111,8 @@ def map_chunks(
         ) from None
     finally:
         _SHARED = ()
-        _stop(pool, finished)
+        if pool is not None:
+            _stop(pool, finished)
 
 
 def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:

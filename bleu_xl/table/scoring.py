@@ -7,16 +7,17 @@ references) are the ones of :mod:`bleu_xl.excel.cells`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.bleu import Score, Stats, check_settings, score_from_stats, signature, sum_stats
 from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn, cell_text
-from ..excel.cells import Pair, detail_columns, detail_row, reference_set, score_pairs
+from ..excel.cells import Pair, reference_set
 from .columns import Layout
-from .pool import map_chunks
+from .metrics import Bleu, Metric, Outcome, Scored
+from .pool import PoolUnavailable, map_chunks
 from .sheet import Sheet, column_letter
 
 __all__ = [
@@ -36,42 +37,66 @@ __all__ = [
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
 
-#: A row's outcome: its score, a blank candidate, or the error that is its note.
-Outcome = Score | Blank | CellError
 
-
-def result_columns(max_n: int) -> tuple[DetailColumn, ...]:
-    """The result columns: BLEU-N and its rank, the detail columns of BLEU-N, and a note."""
+def result_columns(metrics: Sequence[Metric], *, ranked: bool = True) -> tuple[DetailColumn, ...]:
+    """The result columns: the first metric's score and the rank by it (when candidates share a reference), the
+    other metrics' scores, each metric's detail columns in the same order, and a note (one metric: BLEU-N, rank,
+    its detail, note)."""
+    first, *others = metrics
     return (
-        DetailColumn(f"BLEU-{max_n}", ColumnKind.SCORE),
-        DetailColumn("rank", ColumnKind.COUNT),
-        *detail_columns(max_n),
+        DetailColumn(first.name, ColumnKind.SCORE),
+        *([DetailColumn("rank", ColumnKind.COUNT)] if ranked else []),
+        *(DetailColumn(metric.name, ColumnKind.SCORE) for metric in others),
+        *(column for metric in metrics for column in metric.detail_columns()),
         DetailColumn("note", ColumnKind.TEXT),
     )
 
 
-def result_header(max_n: int) -> list[str]:
+def result_header(metrics: Sequence[Metric], *, ranked: bool = True) -> list[str]:
     """The names of :func:`result_columns`."""
-    return [column.name for column in result_columns(max_n)]
+    return [column.name for column in result_columns(metrics, ranked=ranked)]
 
 
 @dataclass
 class Result:
-    """Per-row outcomes and what the summary needs: ranks, the corpus score, the input's own number formats."""
+    """Per-row outcomes under each metric and what the summary needs: ranks (by the first metric), each metric's
+    corpus score, the input's own number formats.
+
+    ``rows`` are the data rows scored, ``row_numbers`` their rows as Excel numbers them (the first row is 1).
+    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given.
+    ``single_process`` says why a table large enough for the process pool was scored in one process.
+    """
 
     header: list[str]
     rows: list[list[Any]]
     layout: Layout
-    outcomes: list[Outcome]
+    metrics: tuple[Metric, ...]
+    scores: list[list[Outcome]]  # per metric, per row
     ranks: list[int | None]
-    corpus: Score | None
-    max_n: int
-    smoothing: str
+    corpora: list[Scored | None]  # per metric
     number_formats: dict[int, int | str] = field(default_factory=dict)  # the input columns' own formats
+    row_numbers: Sequence[int] = ()
+    single_process: str | None = None
+    ranked: bool = True
+
+    @functools.cached_property
+    def columns(self) -> tuple[DetailColumn, ...]:
+        """The result columns of this table (:func:`result_columns`)."""
+        return result_columns(self.metrics, ranked=self.ranked)
+
+    @property
+    def outcomes(self) -> list[Outcome]:
+        """Each row's outcome under the first metric (the one that ranks)."""
+        return self.scores[0]
+
+    @property
+    def corpus(self) -> Scored | None:
+        """The first metric's corpus score."""
+        return self.corpora[0]
 
     @property
     def scored(self) -> int:
-        return sum(1 for o in self.outcomes if isinstance(o, Score))
+        return sum(1 for o in self.outcomes if isinstance(o, Scored))
 
     @property
     def blank(self) -> int:
@@ -79,22 +104,47 @@ class Result:
 
     @property
     def problems(self) -> int:
-        return sum(1 for o in self.outcomes if isinstance(o, CellError))
+        return sum(1 for i in range(len(self.rows)) if self.note(i) is not None)
 
-    def bleu(self, i: int) -> float | None:
+    def value(self, i: int) -> float | None:
+        """Row ``i``'s score under the first metric, ``None`` when it has none."""
         outcome = self.outcomes[i]
-        return outcome.bleu if isinstance(outcome, Score) else None
+        return float(outcome) if isinstance(outcome, Scored) else None
+
+    def note(self, i: int) -> str | None:
+        """Why row ``i`` has no score: the error of each metric that gave one, named when the metrics differ."""
+        notes = [
+            (metric.name, outcome.message or outcome.code)
+            for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
+            if isinstance(outcome, CellError)
+        ]
+        if not notes:
+            return None
+        if len(notes) == len(self.metrics) and len({text for _, text in notes}) == 1:
+            return notes[0][1]
+        return "; ".join(f"{name}: {text}" for name, text in notes)
 
     def result_row(self, i: int) -> list[Any]:
         """The values of :func:`result_columns` for row ``i`` (blank cells are ``None``)."""
-        outcome = self.outcomes[i]
-        if isinstance(outcome, Score):
-            return [outcome.bleu, self.ranks[i], *detail_row(outcome), None]
-        note = (outcome.message or outcome.code) if isinstance(outcome, CellError) else None
-        return [None] * (len(result_columns(self.max_n)) - 1) + [note]
+        outcomes = [scores[i] for scores in self.scores]
+        values: list[Any] = [float(o) if isinstance(o, Scored) else None for o in outcomes]
+        details: list[Any] = []
+        for metric, outcome in zip(self.metrics, outcomes):
+            width = len(metric.detail_columns())
+            details += metric.detail(outcome) if isinstance(outcome, Scored) else [None] * width
+        rank = [self.ranks[i]] if self.ranked else []
+        return [values[0], *rank, *values[1:], *details, self.note(i)]
+
+    def signatures(self) -> list[str]:
+        """Each metric's signature (its corpus score's, which names the most references of a pair)."""
+        return [
+            corpus.signature if corpus is not None else metric.signature()
+            for metric, corpus in zip(self.metrics, self.corpora)
+        ]
 
     def signature(self) -> str:
-        return self.corpus.signature if self.corpus else signature(self.max_n, self.smoothing)
+        """The first metric's signature."""
+        return self.signatures()[0]
 
 
 def distinct_names(names: Sequence[str]) -> list[str]:
@@ -119,11 +169,17 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     """A :class:`Pair` per data row, with the cell semantics of the Excel functions (the candidates of
     ``candidate_col``, by default the layout's)."""
     col = layout.candidate_col if candidate_col is None else candidate_col
-    fixed = reference_set([layout.reference_text]) if layout.reference_text is not None else None
+    rows = sheet.rows
+    fixed: Any = None
+    if layout.reference_text is not None:
+        fixed = reference_set([layout.reference_text])
+    elif layout.shared_row is not None:
+        fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
     pairs = []
-    for row in sheet.rows[layout.data_start :]:
+    for r in layout.data_rows(len(rows)):
+        row = rows[r]
         cand = cell_text(row[col]) if col < len(row) else None
-        if layout.reference_text is not None:
+        if layout.reference_text is not None or layout.shared_row is not None:
             refs = fixed
         else:
             refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])
@@ -131,18 +187,21 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     return pairs
 
 
-def score_chunk(pairs: Sequence[Pair], max_n: int, smoothing: str) -> list[Outcome]:
-    """An :data:`Outcome` per pair (an input error says on which side it was)."""
+def _cell(row: list[Any], col: int) -> Any:
+    return row[col] if col < len(row) else None
 
-    def keep(stats: Stats, nrefs: int) -> Score:
-        return score_from_stats(stats, smoothing=smoothing, refs=nrefs)
 
-    outcomes = score_pairs(pairs, max_n, keep)
-    for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
-        if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
-            side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
-            outcomes[i] = CellError(outcome.code, f"{outcome.code} in the {side}")
-    return outcomes
+def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> list[list[Outcome]]:
+    """Per metric, an :data:`Outcome` per pair (an input error says on which side it was)."""
+    chunk = []
+    for metric in metrics:
+        outcomes = metric.score(pairs)
+        for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
+            if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
+                side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
+                outcomes[i] = CellError(outcome.code, f"{outcome.code} in the {side}")
+        chunk.append(outcomes)
+    return chunk
 
 
 def score_table(
@@ -151,46 +210,75 @@ def score_table(
     *,
     max_n: int = 2,
     smoothing: str = "add1",
+    metrics: Sequence[Metric] | None = None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Result:
-    """Score every data row; large tables are split over a process pool (same results as one process)."""
-    check_settings(max_n, smoothing)
+    """Score every data row under each of ``metrics`` (by default BLEU-``max_n`` with ``smoothing``), ranked by
+    the first; large tables are split over a process pool (same results as one process)."""
+    chosen = tuple(metrics) if metrics else (Bleu(max_n, smoothing),)
     pairs = pairs_of(sheet, layout)
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
-    outcomes: list[Outcome] = []
-    if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
-        # closing(): the pool is terminated here, before an error or a signal goes further up.
-        with contextlib.closing(map_chunks(score_chunk, pairs, bounds, (max_n, smoothing), workers)) as parts:
-            for part in parts:
-                outcomes += part
-                if progress:
-                    progress(len(part))
-    else:
-        for a, b in bounds:
-            outcomes += score_chunk(pairs[a:b], max_n, smoothing)
-            if progress:
-                progress(b - a)
+    scores: list[list[Outcome]] = [[] for _ in chosen]
+    done = 0
 
-    ranks = rank_within_reference(pairs, outcomes)
-    scored = [o for o in outcomes if isinstance(o, Score)]
-    corpus = None
-    if scored:
-        total = sum_stats((o.stats for o in scored), max_n)
-        corpus = score_from_stats(total, smoothing=smoothing, refs=max(o.refs for o in scored))
+    def add(part: list[list[Outcome]], size: int) -> None:
+        nonlocal done
+        for column, outcomes in zip(scores, part):
+            column += outcomes
+        done += size
+        if progress:
+            progress(size)
+
+    single_process = None
+    if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
+        try:
+            # closing(): the pool is terminated here, before an error or a signal goes further up.
+            with contextlib.closing(map_chunks(score_chunk, pairs, bounds, (chosen,), workers)) as parts:
+                for part, (a, b) in zip(parts, bounds):
+                    add(part, b - a)
+        except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
+            single_process = problem.reason
+    for a, b in bounds:
+        if a >= done:
+            add(score_chunk(pairs[a:b], chosen), b - a)
+
+    ranks = rank_within_reference(pairs, scores[0])
+    corpora: list[Scored | None] = []
+    for metric, outcomes in zip(chosen, scores):
+        scored = [o for o in outcomes if isinstance(o, Scored)]
+        corpora.append(metric.corpus(scored) if scored else None)
     header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
-    data = sheet.rows[layout.data_start :]
-    return Result(header, data, layout, outcomes, ranks, corpus, max_n, smoothing, dict(sheet.number_formats))
+    rows = layout.data_rows(len(sheet.rows))
+    data = sheet.rows[layout.data_start :] if isinstance(rows, range) else [sheet.rows[r] for r in rows]
+    numbers = range(rows.start + 1, rows.stop + 1) if isinstance(rows, range) else [r + 1 for r in rows]
+    return Result(
+        header,
+        data,
+        layout,
+        chosen,
+        scores,
+        ranks,
+        corpora,
+        dict(sheet.number_formats),
+        row_numbers=numbers,
+        single_process=single_process,
+        ranked=any(rank is not None for rank in ranks),
+    )
 
 
 def rank_within_reference(pairs: Sequence[Pair], outcomes: Sequence[Outcome]) -> list[int | None]:
-    """RANK.EQ among the candidates that share a reference: 1 is best, equal scores share a rank."""
+    """RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
+    candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
+    against (a reference per row, as in a translation)."""
     groups: dict[Any, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
-        if isinstance(outcome, Score):
-            groups.setdefault(pair.references, []).append((i, outcome.bleu))
+        if isinstance(outcome, Scored):
+            groups.setdefault(pair.references, []).append((i, float(outcome)))
     ranks: list[int | None] = [None] * len(outcomes)
     for members in groups.values():
+        if len(members) < 2:
+            continue
         ordered = sorted((value for _, value in members), reverse=True)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):

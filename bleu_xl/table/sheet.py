@@ -60,7 +60,8 @@ class TableOptions:
 
     ``sheet``, ``encoding`` and ``delimiter`` say how to read the file; ``header_row`` (1-based, as Excel numbers
     rows) or ``no_header``, and the columns (a letter or a header) or one ``reference_text`` for every candidate,
-    say where the data is. Whatever is left out is found by the column rules.
+    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter. Whatever is left out
+    is found by the column rules.
     """
 
     sheet: str | None = None
@@ -71,6 +72,11 @@ class TableOptions:
     reference_cols: Sequence[str] = ()
     candidate_col: str | None = None
     reference_text: str | None = None
+    skip_hidden: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
+            raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
 
 
 def column_letter(index: int) -> str:

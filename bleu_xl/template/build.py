@@ -359,7 +359,8 @@ def _reference_sheet(book: Any, f: dict[str, Any], name: str, title: str) -> Any
 
 
 def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
-    """The tblVariants table; returns the BLEU-2 of each variant (the Sorted sheet shows them in order)."""
+    """The tblVariants table (BLEU-2 and chrF, p1, p2, BP, tokens, rank by BLEU-2); returns the BLEU-2 of each
+    variant (the Sorted sheet shows them in order)."""
     ws = _reference_sheet(book, f, "Rank", "bleu-xl: rank copy variants against one approved reference")
     ws.write_string(2, 0, "Best candidate", f["label"])
     ws.write_string(
@@ -369,12 +370,24 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     ranked = [s for s in scores if isinstance(s, float)]
     candidate, bleu = this_row("tblVariants", "Candidate"), this_row("tblVariants", "BLEU-2")
     width = _text_width(variants, 40, 80)
+    bleu_2, *details = _measure_columns(
+        "tblVariants", f, "Reference", "Candidate", [(RANK_REFERENCE, v) for v in variants]
+    )
+    # chrF beside BLEU-2: a second opinion that credits shared stems (Start here says when to look at which).
+    chrf = Column(
+        "chrF",
+        [_value(cells.chrf_cells(RANK_REFERENCE, v)) for v in variants],
+        f["score"],
+        f"CHRF(Reference,{candidate})",
+    )
     columns = [
         Column(
             "#", list(range(1, len(variants) + 1)), f["integer"], "ROW()-ROW(tblVariants[[#Headers],[Candidate]])", 5
         ),
         Column("Candidate", variants, f["input"], width=width),
-        *_measure_columns("tblVariants", f, "Reference", "Candidate", [(RANK_REFERENCE, v) for v in variants]),
+        bleu_2,
+        chrf,
+        *details,
         Column("Tokens", [token_count(v) for v in variants], f["integer"], token_count_formula(candidate), 8),
         Column(
             "Rank",
@@ -398,9 +411,10 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     )
     _fit_row(ws, 1, [(RANK_REFERENCE, width)])
     _fit_row(ws, 2, [(best, width)])
-    # The data bar covers the whole column below the header, not the table's rows of today: a conditional format's
-    # range is fixed in the file, and only numbers get a bar, so the blank cells below the table show nothing.
-    ws.conditional_format(FIRST - 1, 2, MAX_ROW, 2, DATA_BAR)
+    # The data bars cover the whole columns below the header (BLEU-2, chrF), not the table's rows of today: a
+    # conditional format's range is fixed in the file, and only numbers get a bar, so the cells below show nothing.
+    for column in (2, 3):
+        ws.conditional_format(FIRST - 1, column, MAX_ROW, column, DATA_BAR)
     ws.freeze_panes(FIRST - 1, 0)
     _page_setup(ws, FIRST - 2)
     return scores

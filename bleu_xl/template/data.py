@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["COMPARE", "PAIRS", "RANK_REFERENCE", "RANK_VARIANTS", "SAMPLES", "Case"]
+__all__ = ["COMPARE", "PAIRS", "RANK_REFERENCE", "RANK_VARIANTS", "SAMPLES", "THAI_REFERENCE", "Case"]
 
 RANK_REFERENCE = "Free delivery on every order this week: shop the new summer collection today."
 RANK_VARIANTS = [
@@ -34,6 +34,9 @@ RANK_VARIANTS = [
     "Free delivery on every order this week: 新しい summer collection today.",
     "Order today.",
 ]
+
+#: "Free delivery on every order this week" in Thai: 27 character clusters (written without spaces).
+THAI_REFERENCE = "จัดส่งฟรีสำหรับทุกคำสั่งซื้อในสัปดาห์นี้"
 
 # Hand-checkable sample cases: (references, candidate, expected BLEU-2, how it is worked out by hand).
 # The expected values are written as arithmetic on the counts, not computed by bleu-xl.
@@ -100,7 +103,7 @@ SAMPLES: dict[str, tuple[str, list[Case]]] = {
         ],
     ),
     "cjk_mixed": (
-        "Japanese, Korean and Latin mixed: each CJK character is a token",
+        "Japanese, Korean, Thai and Latin mixed: each CJK character and each Thai character cluster is a token",
         [
             (["東京タワーは2026年に改装されます"], "東京タワーは2026年に改装されます", 1.0, "identical (15 tokens)"),
             (
@@ -120,6 +123,34 @@ SAMPLES: dict[str, tuple[str, list[Case]]] = {
                 "서울 날씨가 좋습니다",
                 math.exp(1 - 10 / 9) * math.sqrt(7 / 8),
                 "p1 9/9, p2 7/8, BP exp(1-10/9)",
+            ),
+            (
+                [THAI_REFERENCE],
+                THAI_REFERENCE.replace("ฟรี", ""),
+                math.exp(1 - 27 / 25) * math.sqrt(25 / 25 * 23 / 24),
+                "without ฟรี (free): 27 clusters vs 25, p1 25/25, p2 23/24, BP exp(1-27/25)",
+            ),
+            (
+                [THAI_REFERENCE],
+                "ลดราคา",
+                math.exp(1 - 27 / 6) * math.sqrt(3 / 6 * 1 / 6),
+                "unrelated (discount): p1 3/6, p2 0/5 -> 1/6, BP exp(1-27/6)",
+            ),
+        ],
+    ),
+    "short_copy": (
+        "Buttons and calls to action: a one-word candidate has no bigram, so p2 is left out (scoring 0.2)",
+        [
+            (["Shop now"], "Shop now", 1.0, "identical: p1 2/2, p2 1/1"),
+            (["Shop now"], "Shop", math.exp(1 - 2 / 1), "one word: p1 1/1, p2 left out, BP exp(1-2/1)"),
+            (["Shop now"], "Buy now", math.sqrt(1 / 2 * 1 / 2), "p1 1/2, p2 0/1 -> add-1 1/2, BP 1"),
+            (["Shop"], "Shop", 1.0, "identical: p1 1/1, p2 left out"),
+            (
+                ["Shop"],
+                "Buy",
+                1 / 2,
+                "no word in common: p1 0/1 -> add-1 1/2, p2 left out; a one-word score tells little (chrF suits "
+                "very short copy)",
             ),
         ],
     ),

@@ -74,7 +74,7 @@ def test_arguments_python_kept_as_surrogates_are_decoded_not_split(tmp_path: Pat
     """Row 14: in the POSIX locale without UTF-8 mode, "rápida" reaches Python as r, two surrogates, pida."""
     source = csv_input(tmp_path)
     done = subprocess.run(
-        [*COMMAND, "score", str(source), "--reference", PT_REF, "--format", "json", "-o", "-", "-q"],
+        [*COMMAND, "score", str(source), "--reference", PT_REF, "--format", "jsonl", "-o", "-", "-q"],
         capture_output=True,
         env=POSIX,
         timeout=120,
@@ -127,8 +127,12 @@ def test_json_holds_no_infinity_and_no_nan(tmp_path: Path) -> None:
         def strict(constant: str) -> None:
             raise AssertionError(f"{constant} is not JSON")
 
-        lines = (tmp_path / name).read_text(encoding="utf-8").splitlines()
-        assert [json.loads(line, parse_constant=strict)["Num"] for line in lines] == ["inf", "nan", "-inf"]
+        text = (tmp_path / name).read_text(encoding="utf-8")
+        if name.endswith(".jsonl"):
+            rows = [json.loads(line, parse_constant=strict) for line in text.splitlines()]
+        else:
+            rows = json.loads(text, parse_constant=strict)["rows"]
+        assert [row["Num"] for row in rows] == ["inf", "nan", "-inf"]
 
 
 def test_compare_writes_a_workbook_whatever_the_numbers(tmp_path: Path) -> None:

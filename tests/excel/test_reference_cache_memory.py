@@ -55,3 +55,32 @@ def test_long_cjk_references_at_nine_grams_stay_within_the_bound() -> None:
     assert cache.size <= limit and held <= limit * 1.05
     assert 2 <= len(cache.held) < len(texts)
     assert cells.REFERENCE_CACHE_BYTES == 256 * 2**20
+
+
+@pytest.mark.parametrize(
+    ("text", "char_order", "word_order"),
+    [
+        (cjk(3_000, 5), 9, 0),
+        (cjk(3_000, 6), 6, 2),
+        (" ".join(cjk(1, i) for i in range(2_000)), 9, 9),
+        ("Buy", 6, 0),
+    ],
+)
+def test_the_size_counted_for_chrf_is_at_least_what_its_references_hold_every_order_counted(
+    text: str, char_order: int, word_order: int
+) -> None:
+    """chrF's references count an order's n-grams when a candidate first needs it, after they were cached: the size
+    counted is what they hold once every order is counted."""
+    from bleu_xl.core.chrf import ChrfReferences
+
+    copies = ("".join(list(text)),)
+
+    def build() -> ChrfReferences:
+        prepared = ChrfReferences(copies, char_order, word_order)
+        for reference in prepared.refs:
+            for index in range(len(reference.counts)):
+                reference.count(index)
+        return prepared
+
+    held = traced(build)
+    assert cells.chrf_held_size(copies, ChrfReferences(copies, char_order, word_order)) >= held

@@ -19,7 +19,7 @@ EVIL = "totally different words here"
 
 
 def scored(path: Path, *args: str) -> list[dict]:
-    done = run_process("score", str(path), "--format", "json", "-o", "-", "-q", *args)
+    done = run_process("score", str(path), "--format", "jsonl", "-o", "-", "-q", *args)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
 

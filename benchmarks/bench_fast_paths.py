@@ -1,0 +1,95 @@
+"""Each fast path of the core against the obvious version beside it, on bench_core's texts: the gain it earns.
+
+Run: python benchmarks/bench_fast_paths.py [--pairs 2000] [--runs 7]
+Prints the best and median time of each pair of versions in microseconds a call, and the ratio of the medians
+(obvious / fast). A property test holds each pair equal; this says what the fast one is worth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from synthetic import make_pairs  # this folder: benchmark data, not part of the package
+
+from bleu_xl.core import bleu, bootstrap, tokenizer
+
+
+def _time(fn: Callable[[], object], calls: int, runs: int) -> list[float]:
+    fn()  # untimed: caches, the token pattern
+    out = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) / calls * 1e6)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    pairs = make_pairs(args.pairs, seed=1)
+    refs = [r for r, _ in pairs]
+    cands = [c for _, c in pairs]
+    texts = refs + cands
+    cand_tokens = [tokenizer.tokenize(c) for c in cands]
+    prepared = [bleu.References(r, 2) for r in refs]
+    bigram_lists = [list(bleu.ngrams(t, 2)) for t in cand_tokens]
+    indices = list(range(3000))
+    column = list(range(3000))
+
+    def count_fast() -> None:
+        for grams in bigram_lists:
+            bleu._count_elements({}, grams)
+
+    def count_obvious() -> None:
+        for grams in bigram_lists:
+            bleu._count_into({}, grams)
+
+    def clip_fast() -> None:
+        for refs_, tokens in zip(prepared, cand_tokens):
+            bleu.clipped_matches(bleu.ngrams(tokens, 2), refs_.max_counts[1])
+
+    def clip_obvious() -> None:
+        for refs_, tokens in zip(prepared, cand_tokens):
+            sum(bleu.clipped_counts(bleu.ngram_counts(tokens, 2), refs_.max_counts[1]).values())
+
+    contenders = [
+        (
+            "tokenize (a text)",
+            lambda: [tokenizer.tokenize(t) for t in texts],
+            lambda: [tokenizer.tokenize_literally(t) for t in texts],
+            len(texts),
+        ),
+        ("bigram counts (a candidate)", count_fast, count_obvious, len(bigram_lists)),
+        ("clipped bigram matches (a pair)", clip_fast, clip_obvious, len(pairs)),
+        (
+            "one reference prepared (a text)",
+            lambda: [bleu.References(r, 2) for r in refs],
+            lambda: [bleu.References([r], 2) for r in refs],
+            len(refs),
+        ),
+        (
+            "resample gather (a column of 3,000)",
+            lambda: [bootstrap._fast_gather(indices)(column) for _ in range(100)],
+            lambda: [bootstrap._gather(indices)(column) for _ in range(100)],
+            100,
+        ),
+    ]
+    print(f"{'fast path':38} {'fast us':>10} {'obvious us':>11} {'obvious/fast':>13}  (medians of {args.runs})")
+    for name, fast, obvious, calls in contenders:
+        f = statistics.median(_time(fast, calls, args.runs))
+        o = statistics.median(_time(obvious, calls, args.runs))
+        print(f"{name:38} {f:10.2f} {o:11.2f} {o / f:12.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,503 @@
+"""chrF and chrF++: character n-gram F-scores (Popović 2015, 2017), exactly as sacrebleu 2.6's ``CHRF`` gives them.
+
+Statistics add up over a corpus, as BLEU's do: per order, the candidate's n-grams, the reference's n-grams and
+the clipped matches. :func:`chrf_from_stats` is the one place that turns them into a score. The definition,
+checked against sacrebleu by the tests (it is not sacrebleu's code):
+
+- Character n-grams come from the text with every whitespace character (``str.split``) removed, so they run
+  across word boundaries; zero-width characters are not whitespace and stay. No case folding, no normalisation.
+- chrF++ adds word n-grams (``word_order`` 2): the words are the text split on whitespace, with one ASCII
+  punctuation mark split off a word's end, else off its start (``(hi)`` gives ``(hi`` and ``)``); other
+  punctuation stays part of the word.
+- An order where the reference has no n-gram counts no candidate n-grams either. The precisions and the
+  recalls are averaged over the orders where both sides have n-grams, then one F-beta of the two averages.
+- Several references: each is scored alone and the one with the strictly greatest F wins, the first on ties (an
+  empty reference, which scores 0, included). A corpus adds up the winning references' statistics, then one F.
+- An empty (or whitespace-only) text scores 0, never an error.
+
+Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it runs in Pyodide).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple, Union
+
+from .bleu import _count_elements
+from .errors import BleuError
+
+__all__ = [
+    "CHRF_VERSION",
+    "MAX_BETA",
+    "MAX_CHAR_ORDER",
+    "MAX_WORD_ORDER",
+    "ChrfPart",
+    "ChrfReferences",
+    "ChrfScore",
+    "ChrfStats",
+    "check_chrf_settings",
+    "chrf",
+    "chrf_from_stats",
+    "chrf_name",
+    "chrf_pair_stats",
+    "chrf_signature",
+    "chrf_words",
+    "corpus_chrf",
+    "corpus_chrf_stats",
+    "obvious_stats",
+    "sum_chrf_stats",
+]
+
+#: The version of bleu-xl's chrF definition that its signatures name: it changes only when a chrF score would,
+#: apart from BLEU's (``SCORING_VERSION``), so that a change to BLEU leaves chrF signatures as they are.
+CHRF_VERSION = "chrf-1"
+MAX_CHAR_ORDER = 9
+MAX_WORD_ORDER = 9
+MAX_BETA = 9
+#: The punctuation chrF++ splits off a word: ASCII's (Python's ``string.punctuation``), as sacrebleu does.
+ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
+Gram = Union[str, tuple[str, ...]]  # noqa: UP007
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def check_chrf_settings(char_order: int, word_order: int, beta: int) -> None:
+    """Raise :class:`BleuError` unless ``char_order`` is 1 to 9, ``word_order`` 0 to 9 and ``beta`` 1 to 9."""
+    if not _whole(char_order, 1, MAX_CHAR_ORDER):
+        raise BleuError(f"char_order must be a whole number from 1 to {MAX_CHAR_ORDER}, not {char_order!r}")
+    if not _whole(word_order, 0, MAX_WORD_ORDER):
+        raise BleuError(f"word_order must be a whole number from 0 to {MAX_WORD_ORDER}, not {word_order!r}")
+    if not _whole(beta, 1, MAX_BETA):
+        raise BleuError(f"beta must be a whole number from 1 to {MAX_BETA}, not {beta!r}")
+
+
+def chrf_name(word_order: int = 0, beta: int = 2) -> str:
+    """The metric's usual name, as sacrebleu writes it: ``chrF2``, ``chrF2++`` (a ``+`` per word order)."""
+    return f"chrF{beta}" + "+" * word_order
+
+
+def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1) -> str:
+    """The string that pins every chrF choice, e.g. ``bleu-xl:chrf-1|nc:6|nw:0|beta:2|case:mixed|...|refs:1``.
+
+    ``nc``, ``nw``, ``case``, ``space`` and ``eff`` are sacrebleu's names for the same choices (character and word
+    orders, case kept, whitespace not counted, averages over the orders both sides have).
+    """
+    return (
+        f"bleu-xl:{CHRF_VERSION}|nc:{char_order}|nw:{word_order}|beta:{beta}|case:mixed|space:no|eff:yes"
+        f"|punct:ascii|refs:{refs}"
+    )
+
+
+def chrf_words(text: str) -> list[str]:
+    """The words of chrF++: ``text.split()``, with one ASCII punctuation mark split off a word's end, else off its
+    start (a one-character word stays whole).
+
+    >>> chrf_words("(hi) «bonjour», l'été!")
+    ['(hi', ')', '«bonjour»', ',', "l'été", '!']
+    """
+    words: list[str] = []
+    for word in text.split():
+        if len(word) == 1:
+            words.append(word)
+        elif word[-1] in ASCII_PUNCTUATION:
+            words += (word[:-1], word[-1])
+        elif word[0] in ASCII_PUNCTUATION:
+            words += (word[0], word[1:])
+        else:
+            words.append(word)
+    return words
+
+
+def _characters(text: str) -> list[str]:
+    """The characters chrF counts: the text without its whitespace, as a list, so that each character is one
+    object whose hash is computed once for all orders (iterating a string makes a new object for every character
+    beyond Latin-1, hashed again at every order: a third of the time of CJK text)."""
+    return list("".join(text.split()))
+
+
+class ChrfStats(NamedTuple):
+    """Sufficient statistics of one or more pairs, per order (the character orders, then the word orders): they add
+    up over a corpus. ``candidate`` counts only the orders where the reference has n-grams (sacrebleu's rule)."""
+
+    candidate: tuple[int, ...]
+    reference: tuple[int, ...]
+    matches: tuple[int, ...]
+
+
+def _averages(stats: ChrfStats, start: int, stop: int) -> tuple[float, float]:
+    """The precision and the recall averaged over the orders ``start:stop`` where both sides have n-grams (0, 0 when
+    there is none): summed in order, then divided, as sacrebleu does, so the floats are the same."""
+    precision = recall = 0.0
+    effective = 0
+    for hyp, ref, match in zip(stats.candidate[start:stop], stats.reference[start:stop], stats.matches[start:stop]):
+        if hyp > 0 and ref > 0:
+            precision += match / hyp
+            recall += match / ref
+            effective += 1
+    if effective == 0:
+        return 0.0, 0.0
+    return precision / effective, recall / effective
+
+
+def f_beta(precision: float, recall: float, beta: int) -> float:
+    """F-beta of a precision and a recall: recall counts ``beta`` times as much; 0 when both are 0."""
+    if not precision + recall:
+        return 0.0
+    factor = beta**2
+    return (1 + factor) * precision * recall / (factor * precision + recall)
+
+
+class ChrfPart(NamedTuple):
+    """The precision, recall and F-beta of one kind of n-gram (characters or words), averaged over its orders."""
+
+    precision: float
+    recall: float
+    f: float
+
+
+@dataclass(slots=True)
+class ChrfScore:
+    """A chrF (or chrF++) score from 0 to 1 and the statistics behind it.
+
+    ``precision`` and ``recall`` are the averages the score is the F-beta of; :attr:`characters` and
+    :attr:`words` the same for each kind of n-gram alone (``words`` is ``None`` for plain chrF). Read it by name;
+    ``float(score)`` is the chrF, and :meth:`as_dict` gives it as JSON-ready data. Make one with
+    :func:`chrf_from_stats`.
+    """
+
+    chrf: float
+    precision: float
+    recall: float
+    stats: ChrfStats
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    refs: int = 1
+
+    @property
+    def name(self) -> str:
+        return chrf_name(self.word_order, self.beta)
+
+    @property
+    def signature(self) -> str:
+        return chrf_signature(self.char_order, self.word_order, self.beta, self.refs)
+
+    @property
+    def characters(self) -> ChrfPart:
+        """Precision, recall and F-beta of the character n-grams alone (the score itself for plain chrF)."""
+        return self._part(0, self.char_order)
+
+    @property
+    def words(self) -> ChrfPart | None:
+        """Precision, recall and F-beta of the word n-grams alone; ``None`` for plain chrF (``word_order`` 0)."""
+        return self._part(self.char_order, self.char_order + self.word_order) if self.word_order else None
+
+    def _part(self, start: int, stop: int) -> ChrfPart:
+        precision, recall = _averages(self.stats, start, stop)
+        return ChrfPart(precision, recall, f_beta(precision, recall, self.beta))
+
+    def __float__(self) -> float:
+        return self.chrf
+
+    def as_dict(self) -> dict[str, object]:
+        """The score as JSON-ready data: ``chrf``, ``precision``, ``recall``, ``characters`` and (chrF++) ``words``
+        (each ``precision``, ``recall``, ``f``), every order's counts, the settings and the signature."""
+        kinds = ["char"] * self.char_order + ["word"] * self.word_order
+        orders = [
+            {"kind": kind, "n": n, "candidate": hyp, "reference": ref, "matches": match}
+            for kind, n, hyp, ref, match in zip(
+                kinds, [*range(1, self.char_order + 1), *range(1, self.word_order + 1)], *self.stats
+            )
+        ]
+        words = self.words
+        return {
+            "chrf": self.chrf,
+            "precision": self.precision,
+            "recall": self.recall,
+            "characters": self.characters._asdict(),
+            **({"words": words._asdict()} if words else {}),
+            "orders": orders,
+            "name": self.name,
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "signature": self.signature,
+        }
+
+
+def chrf_from_stats(
+    stats: ChrfStats, *, char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1
+) -> ChrfScore:
+    """chrF of sentence or corpus statistics: the formula, in one place. ``refs`` only goes into the signature."""
+    if len(stats.candidate) != char_order + word_order:
+        raise BleuError(
+            f"statistics of {len(stats.candidate)} orders for char_order + word_order = {char_order + word_order}"
+        )
+    precision, recall = _averages(stats, 0, char_order + word_order)
+    return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
+
+
+class _Units(NamedTuple):
+    """A text as chrF reads it: its characters (whitespace removed) and chrF++ words, each as its shifted copies
+    (``zip(*shifts[:n])`` gives the n-grams), and the number of n-grams of each order."""
+
+    shifts: tuple[list[list[str]], list[list[str]]]  # the characters' shifted copies, the words'
+    totals: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str, char_order: int, word_order: int, side: str) -> _Units:
+        if not isinstance(text, str):
+            raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+        chars = _characters(text)
+        # The shifted copies are made once for all orders.
+        char_shifts = [chars[i:] for i in range(char_order)]
+        size = len(chars)
+        totals = [size - n + 1 if size >= n else 0 for n in range(1, char_order + 1)]
+        if not word_order:
+            return cls((char_shifts, []), tuple(totals))
+        words = chrf_words(text)
+        size = len(words)
+        totals += [size - n + 1 if size >= n else 0 for n in range(1, word_order + 1)]
+        return cls((char_shifts, [words[i:] for i in range(word_order)]), tuple(totals))
+
+    def same(self, other: _Units) -> bool:
+        """Whether the two texts have the same characters and words (then every n-gram matches)."""
+        return self.shifts[0][0] == other.shifts[0][0] and self.shifts[1][:1] == other.shifts[1][:1]
+
+
+@cache
+def _orders(char_order: int, word_order: int) -> tuple[tuple[int, int], ...]:
+    """Per order, which units (0: characters, 1: words) and n: the character orders, then the word orders."""
+    return tuple([(0, n) for n in range(1, char_order + 1)] + [(1, n) for n in range(1, word_order + 1)])
+
+
+def _order_grams(shifts: list[list[str]], n: int) -> Iterable[Gram]:
+    """The n-grams of an order: the units themselves for n = 1, tuples of n units above."""
+    return shifts[0] if n == 1 else zip(*shifts[:n])
+
+
+class _Reference:
+    """One reference text, prepared: its units, and its n-gram counts, made per order when a candidate first
+    needs them (an order after one without a match never does)."""
+
+    __slots__ = ("counts", "orders", "units")
+
+    def __init__(self, text: str, char_order: int, word_order: int) -> None:
+        self.units = _Units.of(text, char_order, word_order, "reference")
+        self.orders = _orders(char_order, word_order)
+        self.counts: list[dict[Gram, int] | None] = [None] * len(self.units.totals)
+
+    def count(self, index: int) -> dict[Gram, int]:
+        """The counts of the n-grams of order ``index`` (0-based over the character, then the word orders)."""
+        counts = self.counts[index]
+        if counts is None:
+            counts = self.counts[index] = {}
+            kind, n = self.orders[index]
+            _count_elements(counts, _order_grams(self.units.shifts[kind], n))
+        return counts
+
+
+class ChrfReferences:
+    """The prepared references of one candidate, for given orders: built once and reused for every candidate
+    scored against the same references."""
+
+    __slots__ = ("char_order", "refs", "word_order")
+
+    def __init__(self, reference: ReferenceLike, char_order: int = 6, word_order: int = 0) -> None:
+        self.char_order, self.word_order = char_order, word_order
+        if isinstance(reference, str):
+            texts: Sequence[str] = [reference]
+        elif isinstance(reference, (bytes, bytearray, Mapping)) or not isinstance(reference, Iterable):
+            kind = type(reference).__name__
+            raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}")
+        else:
+            texts = list(reference)
+        if not texts:
+            raise BleuError("no reference given")
+        self.refs = [_Reference(text, char_order, word_order) for text in texts]
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+
+def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_order: int = 0) -> ChrfStats:
+    """The statistics of one pair as the definition reads: substrings and joined words counted with ``Counter``,
+    every order computed. :func:`chrf_pair_stats` takes faster paths, each measured (benchmarks/README.md): the
+    characters as one list shifted once (CJK characters hashed once, not at every order), n-grams as tuples,
+    reference counts made per order on demand, identical texts matched at once, no order computed after one
+    without a match, and no clipping once no n-gram repeats; a property test holds the two equal."""
+    from collections import Counter
+
+    def char_grams(text: str, n: int) -> Counter[str]:
+        chars = "".join(text.split())
+        return Counter(chars[i : i + n] for i in range(len(chars) - n + 1))
+
+    def word_grams(text: str, n: int) -> Counter[str]:
+        words = chrf_words(text)
+        return Counter(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+
+    candidate_counts, reference_counts, matches = [], [], []
+    for grams, n in [(char_grams, n) for n in range(1, char_order + 1)] + [
+        (word_grams, n) for n in range(1, word_order + 1)
+    ]:
+        hyp, ref = grams(candidate, n), grams(reference, n)
+        candidate_counts.append(sum(hyp.values()) if ref else 0)
+        reference_counts.append(sum(ref.values()))
+        matches.append(sum((hyp & ref).values()))
+    return ChrfStats(tuple(candidate_counts), tuple(reference_counts), tuple(matches))
+
+
+def _one_stats(ref: _Reference, cand: _Units, char_order: int) -> ChrfStats:
+    """The statistics of a candidate's units against one prepared reference."""
+    totals = ref.units.totals
+    if cand.same(ref.units):  # identical: every n-gram matches
+        return ChrfStats(totals, totals, totals)
+    candidate, matches = [], []
+    found, distinct = 1, False
+    for index, (ref_total, hyp_total, (kind, n)) in enumerate(zip(totals, cand.totals, ref.orders)):
+        if index == char_order:
+            found, distinct = 1, False  # the word orders start afresh
+        candidate.append(hyp_total if ref_total else 0)  # without a reference n-gram, none of the candidate's count
+        # An n-gram can only match where its (n-1)-gram prefix did: after an order without a match, none does.
+        if found and ref_total and hyp_total:
+            found, distinct = _matches(_order_grams(cand.shifts[kind], n), ref.count(index), ref_total, distinct)
+        else:
+            found = 0
+        matches.append(found)
+    return ChrfStats(tuple(candidate), totals, tuple(matches))
+
+
+def _matches(grams: Iterable[Gram], ref_counts: dict[Gram, int], ref_total: int, distinct: bool) -> tuple[int, bool]:
+    """The clipped matches of one order, and whether each counts once: no n-gram repeats among them, or in the
+    reference. Either stays true at every higher order (a repeated n-gram repeats its prefix), and then the matches
+    are the n-grams both texts have, found in one pass without counting: ``distinct`` says it is known."""
+    if distinct or len(ref_counts) == ref_total:
+        return len(ref_counts.keys() & grams), True
+    counts: dict[Gram, int] = {}
+    _count_elements(counts, filter(ref_counts.__contains__, grams))
+    matches = sum(counts.values())
+    if len(counts) == matches:
+        return matches, True
+    for gram, count in counts.items():  # some found n-gram repeats in the candidate: clip it at the reference's
+        if count > 1 and count > ref_counts[gram]:
+            matches -= count - ref_counts[gram]
+    return matches, False
+
+
+def chrf_pair_stats(refs: ChrfReferences, candidate: str, beta: int = 2) -> ChrfStats:
+    """The statistics of ``candidate`` against its best reference: the one with the strictly greatest F-beta, the
+    first on ties."""
+    cand = _Units.of(candidate, refs.char_order, refs.word_order, "candidate")
+    if len(refs.refs) == 1:
+        return _one_stats(refs.refs[0], cand, refs.char_order)
+    best, best_f = None, -1.0
+    size = len(cand.totals)
+    for ref in refs.refs:
+        stats = _one_stats(ref, cand, refs.char_order)
+        precision, recall = _averages(stats, 0, size)
+        # sacrebleu compares F on its 0-100 scale, where two F that differ in the last bit can be equal: the first
+        # reference then wins. Compared on the same scale, the same reference wins here.
+        f = 100 * f_beta(precision, recall, beta)
+        if f > best_f:
+            best, best_f = stats, f
+    return best  # type: ignore[return-value]  # the first reference always wins over -1
+
+
+def as_chrf_references(reference: ReferenceLike | ChrfReferences, char_order: int, word_order: int) -> ChrfReferences:
+    """``reference`` prepared for these orders; prepared references must have been made for them."""
+    if not isinstance(reference, ChrfReferences):
+        return ChrfReferences(reference, char_order, word_order)
+    if (reference.char_order, reference.word_order) != (char_order, word_order):
+        raise BleuError(
+            f"references were prepared for char_order={reference.char_order}, word_order={reference.word_order}, "
+            f"not {char_order}, {word_order}"
+        )
+    return reference
+
+
+def chrf(
+    reference: ReferenceLike | ChrfReferences,
+    candidate: str,
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+) -> ChrfScore:
+    """chrF of ``candidate`` against one reference or a sequence of references (chrF2 by default; ``word_order=2``
+    gives chrF++), from 0 to 1.
+
+    >>> round(chrf("the cat sat on the mat", "the cat sat on a mat").chrf, 4)
+    0.6598
+    """
+    check_chrf_settings(char_order, word_order, beta)
+    refs = as_chrf_references(reference, char_order, word_order)
+    stats = chrf_pair_stats(refs, candidate, beta)
+    return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta, refs=len(refs))
+
+
+def sum_chrf_stats(stats: Iterable[ChrfStats], orders: int) -> ChrfStats:
+    """Add up the statistics of many pairs (the corpus statistics) of ``orders`` orders."""
+    candidate, reference, matches = [0] * orders, [0] * orders, [0] * orders
+    for s in stats:
+        for i in range(orders):
+            candidate[i] += s.candidate[i]
+            reference[i] += s.reference[i]
+            matches[i] += s.matches[i]
+    return ChrfStats(tuple(candidate), tuple(reference), tuple(matches))
+
+
+def _refuse_text(value: object, name: str) -> None:
+    if isinstance(value, (str, bytes, bytearray)):
+        kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
+        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
+
+
+def corpus_chrf_stats(
+    references: Sequence[ReferenceLike | ChrfReferences],
+    candidates: Sequence[str],
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+) -> list[tuple[ChrfStats, int]]:
+    """The statistics and number of references of every pair of a corpus, after the corpus input checks.
+
+    ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
+    :class:`ChrfReferences` of ``candidates[i]``.
+    """
+    check_chrf_settings(char_order, word_order, beta)
+    _refuse_text(references, "references")
+    _refuse_text(candidates, "candidates")
+    if len(references) != len(candidates):
+        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
+    if not candidates:
+        raise BleuError("no pairs to score")
+    pairs = []
+    for reference, candidate in zip(references, candidates):
+        refs = as_chrf_references(reference, char_order, word_order)
+        pairs.append((chrf_pair_stats(refs, candidate, beta), len(refs)))
+    return pairs
+
+
+def corpus_chrf(
+    references: Sequence[ReferenceLike | ChrfReferences],
+    candidates: Sequence[str],
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+) -> ChrfScore:
+    """Corpus chrF: every pair's statistics (against its best reference) added up, then one F-beta.
+
+    ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
+    """
+    pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
+    total = sum_chrf_stats((stats for stats, _ in pairs), char_order + word_order)
+    refs = max(n for _, n in pairs)
+    return chrf_from_stats(total, char_order=char_order, word_order=word_order, beta=beta, refs=refs)

@@ -1,0 +1,1 @@
+"""The release bundle for Excel users: the wheel, the Windows installer, the workbooks and the Lite bundle."""

@@ -1,0 +1,101 @@
+"""`bleu-xl compare`: the paired test of two candidate columns, what it says it read (its columns spelt --a and --b),
+its JSON, its workbook, and its messages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import openpyxl
+
+import bleu_xl
+from bleu_xl import paired_test
+from bleu_xl.template import build as template
+from tests.helpers import compared_columns, run, xlsx_sheets
+
+REFS, CANDS_A, CANDS_B = compared_columns()
+REF = "the cat sat on the mat"
+CAND = "the cat sat on a mat"
+COVER = ["Start here: put your references in column A of the Rank sheet"]
+
+
+def _compare_file(tmp_path: Path) -> Path:
+    import xlsxwriter
+
+    path = tmp_path / "ab.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    ws = book.add_worksheet()
+    ws.write_row(0, 0, ["Reference", "Prompt A", "Prompt B"])
+    for i, (r, a, b) in enumerate(zip(REFS, CANDS_A, CANDS_B), start=1):
+        ws.write_string(i, 0, r)
+        ws.write_string(i, 1, a)
+        ws.write_string(i, 2, b)
+    ws.write_string(len(REFS) + 1, 1, "no reference: skipped")
+    book.close()
+    return path
+
+
+def test_compare_command(tmp_path: Path) -> None:
+    path = _compare_file(tmp_path)
+    result = run("compare", str(path), "--a", "Prompt A", "--b", "C", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    expected = paired_test(REFS, CANDS_A, CANDS_B)
+    assert data["score_a"] == expected.score_a and data["p_value"] == expected.p_value
+    assert data["pairs"] == len(REFS) and data["skipped"] == 1
+    assert data["verdict"].startswith("Prompt B is better than Prompt A; the difference is unlikely to be chance")
+    text = run("compare", str(path), "--a", "B", "--b", "Prompt B", "-o", str(tmp_path / "c.xlsx"))
+    assert text.exit_code == 0, text.output
+    assert "Prompt B is better than Prompt A" in text.output and "95% interval" in text.output
+    book = openpyxl.load_workbook(tmp_path / "c.xlsx")
+    summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows()}
+    assert summary["p-value"] == expected.p_value and summary["Verdict"] == data["verdict"]
+    assert "equally good" in summary["Null hypothesis"]
+    scores = book["Scores"]
+    assert [c.value for c in scores[1]][-2:] == ["BLEU-2 Prompt A", "BLEU-2 Prompt B"]
+    assert scores.cell(2, 4).value == bleu_xl.score(REFS[0], CANDS_A[0]).bleu
+    bad = run("compare", str(path), "--a", "Prompt A", "--b", "Nope")
+    assert bad.exit_code == 2 and "no candidate B column 'Nope'" in bad.output
+
+
+def test_compare_names_its_sheet_and_both_columns(tmp_path: Path) -> None:
+    path = xlsx_sheets(
+        tmp_path / "book.xlsx",
+        [
+            ("Start here", [COVER], "visible"),
+            ("Rank", [["Reference", "Candidate"], [REF, CAND]], "visible"),  # no "Prompt A": passed over
+            ("Compare", [["Reference", "Prompt A", "Prompt B"], [REF, CAND, REF], [REF, REF, CAND]], "visible"),
+        ],
+    )
+    result = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--samples", "100")
+    assert result.exit_code == 0, result.output
+    first = result.stderr.splitlines()[0]
+    columns = "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
+    assert first == f"bleu-xl: {path}, sheet 'Compare': {columns}"
+    assert result.stdout.startswith("Prompt A: corpus BLEU-2")
+
+
+def test_compare_json_names_its_sheet_and_columns_in_the_payload(tmp_path: Path) -> None:
+    path = xlsx_sheets(
+        tmp_path / "book.xlsx",
+        [("Compare", [["Reference", "Prompt A", "Prompt B"], [REF, CAND, REF], [REF, REF, CAND]], "visible")],
+    )
+    result = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--samples", "100", "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)  # stdout and stderr together: still one JSON document
+    assert payload["sheet"] == "Compare"
+    assert payload["columns"] == "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
+
+
+def test_compare_on_the_templates_compare_sheet(tmp_path: Path) -> None:
+    """The sheet is found in any case; a column typed wrong is reported on the sheet whose header is closest, past
+    the cover page; --a and --b must name two columns."""
+    book = tmp_path / "ranking.xlsx"
+    template.build_template(book)
+    done = run("compare", str(book), "--sheet", "COMPARE", "--a", "Candidate A", "--b", "Candidate B")
+    assert done.exit_code == 0 and "(12 pairs, 0 skipped" in done.stdout
+    anywhere = run("compare", str(book), "--a", "Candidat A", "--b", "Candidate B")
+    assert anywhere.exit_code == 2
+    assert "sheet 'Compare'" in anywhere.stderr and "did you mean 'Candidate A'?" in anywhere.stderr
+    same = run("compare", str(book), "--sheet", "compare", "--a", "Candidate A", "--b", "Candidate A")
+    assert same.exit_code == 2 and "--a and --b name the same column (B)" in same.stderr

@@ -1,0 +1,225 @@
+"""Bootstrap intervals and the paired test: fixed numbers for a seed, agreement with sacrebleu's paired bootstrap,
+memory that does not grow with the resamples, and p-values that read true."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import _paired_bs_test
+
+import bleu_xl
+from benchmarks.synthetic import make_pairs
+from bleu_xl import BleuError, bootstrap_ci, corpus_score, paired_test, tokenize
+from tests.helpers import compared_columns
+
+ROOT = Path(__file__).resolve().parents[2]
+REFS, CANDS_A, CANDS_B = compared_columns()
+
+
+# --- the interval ------------------------------------------------------------------------------------------------
+
+
+def test_interval_covers_the_corpus_score() -> None:
+    ci = bootstrap_ci(REFS, CANDS_A)
+    assert ci.score == corpus_score(REFS, CANDS_A).bleu
+    assert ci.low < ci.score < ci.high
+    assert ci.high - ci.low < 0.2
+    assert bootstrap_ci(REFS, CANDS_A) == ci  # reproducible for a seed
+    assert bootstrap_ci(REFS, CANDS_A, seed=1) != ci
+    wide = bootstrap_ci(REFS, CANDS_A, level=0.99)
+    assert wide.low <= ci.low and wide.high >= ci.high
+    with pytest.raises(BleuError):
+        bootstrap_ci(REFS, CANDS_A, level=1.5)
+    with pytest.raises(BleuError):
+        bootstrap_ci(REFS, CANDS_A[:-1])
+
+
+def test_seeds_are_whole_numbers() -> None:
+    for seed in (None, "7", 1.5, True):
+        with pytest.raises(BleuError, match="seed must be a whole number"):
+            bootstrap_ci(REFS, CANDS_A, samples=10, seed=seed)
+        with pytest.raises(BleuError, match="seed must be a whole number"):
+            paired_test(REFS, CANDS_A, CANDS_B, samples=10, seed=seed)
+
+
+# --- fixed numbers for a seed ------------------------------------------------------------------------------------
+
+
+# Reference numbers of bleu-xl 0.1.0, where every resample was built up front: drawing the resamples one at a time
+# must give every number the same.
+
+
+GOLDEN = [(r, c) for r, c in make_pairs(300, seed=31, min_len=6) if tokenize(r)][:200]
+
+
+G_REFS = [r for r, _ in GOLDEN]
+
+
+G_A = [c for _, c in GOLDEN]
+
+
+G_B = [r if i % 3 == 0 else c for i, (r, c) in enumerate(GOLDEN)]
+
+
+G_DOUBTFUL = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(G_A)]
+
+
+def _resampled_scores(refs, cands, samples, seed, max_n=2, smoothing="add1"):
+    """The corpus BLEU of every resample bootstrap_ci draws, from compare's own columns and draws."""
+    from bleu_xl.core.bootstrap import _Columns, _draws
+
+    columns = _Columns.of(refs, cands, max_n)
+    return [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
+
+
+def test_bootstrap_gives_the_reference_numbers_for_a_seed() -> None:
+    ci = bootstrap_ci(G_REFS, G_A, samples=500, seed=12345)
+    assert (ci.score, ci.low, ci.high) == (0.6222720333966405, 0.586108577627687, 0.6566807965846718)
+    ci = bootstrap_ci(G_REFS, G_A, samples=500, seed=7)
+    assert (ci.low, ci.high) == (0.5847786546554031, 0.6542767142460736)
+    # At level 0.9 the low bound is the resample at index 15, as many below it as there are above the high bound
+    # ((1 - 0.9) / 2 * 300 = 14.999... must not round down to index 14).
+    ci = bootstrap_ci(G_REFS, G_A, samples=300, seed=5, max_n=4, smoothing="none", level=0.9)
+    assert (ci.score, ci.low, ci.high) == (0.47489083103376784, 0.4479178031658072, 0.5059586119120456)
+    ordered = sorted(_resampled_scores(G_REFS, G_A, 300, 5, max_n=4, smoothing="none"))
+    assert ordered.index(ci.low) >= 15 and len(ordered) - 1 - ordered[::-1].index(ci.high) <= 300 - 16
+    ci = bootstrap_ci(G_REFS[:1], G_A[:1], samples=50, seed=3)  # one pair: every resample is that pair
+    assert (ci.low, ci.high) == (0.35018063965685026, 0.35018063965685026)
+
+
+def test_paired_test_gives_the_reference_numbers_for_a_seed() -> None:
+    p = paired_test(G_REFS, G_A, G_B, samples=500, seed=7)
+    assert (p.score_a, p.score_b, p.p_value) == (0.6222720333966405, 0.7436435088301655, 1 / 501)
+    assert (p.interval_b.low, p.interval_b.high) == (0.6987696279998828, 0.7833555143468811)
+    p = paired_test(G_REFS, G_A, G_DOUBTFUL, samples=400, seed=99)
+    assert (p.score_b, p.p_value) == (0.6226535406074409, 0.04738154613466334)
+    assert (p.interval_b.low, p.interval_b.high) == (0.5857995488697587, 0.6547453145174977)
+
+
+@given(st.lists(st.integers(0, 20), min_size=1, max_size=30), st.data())
+def test_fast_gather_is_the_obvious_gather(column: list[int], data: st.DataObject) -> None:
+    from bleu_xl.core.bootstrap import _fast_gather, _gather
+
+    indices = data.draw(st.lists(st.integers(0, len(column) - 1), min_size=1, max_size=40))
+    assert list(_fast_gather(indices)(column)) == _gather(indices)(column) == [column[i] for i in indices]
+
+
+PEAK_MEMORY_PROGRAM = """
+import sys
+from benchmarks.synthetic import make_pairs
+from bleu_xl import bootstrap_ci, tokenize
+from bleu_xl.excel import cell_values
+from bleu_xl.excel import cells
+
+pairs = [(r, c) for r, c in make_pairs(6000, seed=4, min_len=14, max_len=26) if tokenize(r)][:3000]
+refs = [" ".join(tokenize(r)) for r, _ in pairs]
+cands = [" ".join(tokenize(c)) for _, c in pairs]
+with open("/proc/self/clear_refs", "w") as clear:  # the peak starts afresh: making the texts does not count
+    clear.write("5")
+bootstrap_ci(refs, cands, samples=int(sys.argv[1]))
+with open("/proc/self/status") as status:
+    print(next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's resettable peak RSS (VmHWM)")
+def test_bootstrap_memory_grows_with_the_pairs_not_the_resamples() -> None:
+    """10,000 resamples of 3,000 pairs: the whole process peaks under 200 MB (1.08 GiB more when every resample was
+    built up front), and no higher than for a hundred resamples. Measured as the resident peak of a fresh process
+    (tracemalloc's bookkeeping of ~90 million small allocations took 47 s)."""
+
+    def peak_mib(samples: int) -> float:
+        done = subprocess.run(
+            [sys.executable, "-c", PEAK_MEMORY_PROGRAM, str(samples)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return float(done.stdout)
+
+    few, many = peak_mib(100), peak_mib(10_000)
+    assert many < 200, (few, many)
+    assert many < few + 8, (few, many)  # the 10,000 scores themselves: 80 KB a list
+
+
+def test_numpy_free_core() -> None:
+    assert "numpy" not in bleu_xl.core.bootstrap.__dict__ and np is not None
+
+
+# --- the paired test against sacrebleu -----------------------------------------------------------------------------
+
+
+def _sacrebleu_paired(refs, a, b, samples=1000):
+    metric = BLEU(tokenize="none", max_ngram_order=2, smooth_method="none")
+    pre = lambda texts: [" ".join(tokenize(t)) for t in texts]  # noqa: E731
+    references = [pre(refs)]
+    bl_stats = metric._extract_corpus_statistics(pre(a), references)
+    bl_result = metric._aggregate_and_compute(bl_stats)
+    _, results = _paired_bs_test(
+        {"BLEU": (bl_stats, bl_result)}, "B", pre(b), references, {"BLEU": metric}, n_samples=samples, seed=12345
+    )
+    return bl_result.score / 100, results["BLEU"].score / 100, results["BLEU"].p_value
+
+
+@pytest.mark.parametrize("share", [0, 4, 12])
+def test_paired_test_agrees_with_sacrebleu(share: int) -> None:
+    b = CANDS_A if share == 0 else [r if i % share == 0 else c for i, (r, c) in enumerate(zip(REFS, CANDS_A))]
+    if share == 12:
+        b = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(CANDS_A)]  # a small, doubtful change
+    ours = paired_test(REFS, CANDS_A, b, smoothing="none")
+    score_a, score_b, p = _sacrebleu_paired(REFS, CANDS_A, b)
+    assert abs(ours.score_a - score_a) < 1e-12 and abs(ours.score_b - score_b) < 1e-12
+    if share == 0:
+        # Identical columns: sacrebleu counts strict ">" and reports 1/(n+1); we report no difference.
+        assert p == pytest.approx(1 / 1001) and ours.p_value == 1.0 and not ours.significant
+        assert ours.verdict() == "A and B score the same (p = 1.000)"
+    else:
+        assert abs(ours.p_value - p) < 0.05, (ours.p_value, p)
+        assert ours.significant == (p < 0.05)
+
+
+def test_paired_test_verdicts_and_reproducibility() -> None:
+    result = paired_test(REFS, CANDS_A, CANDS_B)
+    assert result.difference > 0 and result.significant
+    assert result.p_value == 1 / 1001  # no resample of 1,000 favours A
+    assert result.verdict() == "B is better than A; the difference is unlikely to be chance, p < 0.001"
+    assert paired_test(REFS, CANDS_B, CANDS_A).verdict().startswith("A is better than B")
+    assert paired_test(REFS, CANDS_A, CANDS_B) == result
+    assert result.interval_a.low <= result.score_a <= result.interval_a.high
+    assert result.interval_b.low <= result.score_b <= result.interval_b.high
+    self_test = paired_test(REFS, CANDS_A, CANDS_A)
+    assert not self_test.significant and self_test.difference == 0
+    assert result.score_a == corpus_score(REFS, CANDS_A).bleu
+
+
+def test_a_paired_test_whose_resamples_never_vary_is_refused_not_called_significant() -> None:
+    with pytest.raises(BleuError, match="every resample gives the same difference"):
+        paired_test(["a b"], ["a b"], ["x"], samples=99)  # one pair: p would be 1 / 100
+    assert paired_test(["a b"], ["x"], ["x"], samples=99).p_value == 1.0  # the same: nothing to refuse
+
+
+# --- p-values as text --------------------------------------------------------------------------------------------
+
+
+def test_p_values_read_as_they_are_never_rounded_across_the_threshold() -> None:
+    from bleu_xl.core.bootstrap import p_text
+
+    assert p_text(1 / 1001) == "p < 0.001"  # the smallest p of 1,000 resamples: not "p = 0.001"
+    assert p_text(0.0) == "p < 0.001"
+    assert p_text(0.001) == "p = 0.001"
+    assert p_text(0.0123) == "p = 0.012"
+    assert p_text(0.0494) == "p = 0.049"
+    assert p_text(50 / 1001) == "p < 0.05"  # 0.04995: below 0.05, so never shown as 0.050
+    assert p_text(0.05) == "p = 0.050"
+    assert p_text(0.5) == "p = 0.500"
+    interval = bleu_xl.Interval(0.5, 0.4, 0.6, 0.95, 1000, 12345)
+    result = bleu_xl.PairedResult(0.2, 0.8, 1 / 1001, interval, interval, 1000, 12345)
+    assert result.verdict() == "B is better than A; the difference is unlikely to be chance, p < 0.001"

@@ -1,0 +1,41 @@
+"""The error family: every error survives pickling (a process pool sends them back), settings are spelt per face."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from bleu_xl.core.errors import BleuError, BleuXlError, Setting
+from bleu_xl.excel.cell_values import CellError, PassError
+from bleu_xl.table.columns import ColumnNotFound, NoColumnsFound
+from bleu_xl.table.sheet import InputError, TableOptions
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        BleuError("reference has no words"),
+        InputError("sheet 'x': give ", Setting("candidate_col", "B")),
+        NoColumnsFound("sheet 'x' is empty"),
+        ColumnNotFound("Pairs", "candidate", "Candidat A", ["Reference", "Candidate A"]),
+        PassError(CellError("#N/A")),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+def test_every_error_survives_pickling(error: BleuXlError) -> None:
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and str(copy) == str(error) and copy.parts == error.parts
+    assert copy.__dict__ == error.__dict__
+
+
+def test_a_setting_with_several_values_is_spelt_as_a_sequence() -> None:
+    error = InputError("give the reference column by letter, e.g. ", Setting("reference_cols", ("AB",)))
+    assert str(error) == "give the reference column by letter, e.g. reference_cols=('AB',)"
+
+
+def test_reference_columns_given_as_one_string_are_refused() -> None:
+    """A string is a sequence of letters: TableOptions(reference_cols="AB") would read columns A and B."""
+    with pytest.raises(TypeError, match="wrap it in a list"):
+        TableOptions(reference_cols="AB")
+    assert TableOptions(reference_cols=["AB"]).reference_cols == ["AB"]

@@ -1,0 +1,40 @@
+"""explain: what a candidate misses and adds against the reference that decided its score, order by order."""
+
+from __future__ import annotations
+
+import bleu_xl
+from bleu_xl import explain
+from tests.helpers import INTACTO, REF
+
+
+def test_explain_seed_example() -> None:
+    e = explain(REF, INTACTO)
+    assert e.summary() == "missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado"
+    words, bigrams = e.orders
+    assert words.matched[:3] == (("a", 1), ("entrega", 1), ("chegou", 1)) and len(words.matched) == 9
+    assert words.extra == (("intacto", 1),)
+    assert bigrams.extra == (("veio intacto", 1),)
+    assert bigrams.missing == (("veio bem", 1), ("bem embalado", 1))
+    assert e.score == bleu_xl.score(REF, INTACTO)
+    assert e.matched_tokens() == (True,) * 9 + (False,)
+
+
+def test_explain_clipping_several_references_and_cjk() -> None:
+    e = explain(["the cat is on the mat", "there is a cat on the mat"], "the the the cat")
+    words = e.orders[0]
+    assert ("the", 2) in words.matched and ("the", 1) in words.extra  # clipped at 2 (the first reference)
+    assert e.matched_tokens() == (True, True, False, True)
+    assert explain("東京タワー", "東京").summary() == "missing: タ, ワ, ー | bigrams missed: 京タ, タワ, ワー"
+    assert explain("le chat", "Le chat!").summary() == "exact match"
+    assert "missing: the ×2" in explain("the the cat", "cat").summary()
+
+
+def test_explain_with_several_references_reports_gaps_against_the_reference_that_decided_r() -> None:
+    assert explain(["the cat sat", "a dog ran"], "the cat sat").summary() == "exact match"
+    assert explain(["the cat", "the cat sat on the mat"], "the cat").summary() == "exact match"
+    # r = 5 (the closest length to 4): what is missing is missing from that reference only
+    e = explain(["a b c d e", "x y z w v u t s"], "a b c d")
+    assert e.score.r == 5 and e.summary() == "missing: e | bigrams missed: d e"
+    # a one-word candidate has no bigram: the order is left out of the score, and the summary says so
+    left_out = "bigrams left out of the score: the candidate has only 1 word"
+    assert explain("a", "a", smoothing="none").summary() == f"exact match | {left_out}"

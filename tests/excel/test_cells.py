@@ -1,0 +1,124 @@
+"""The cell functions behind every Excel function: ranges in and out, blanks and errors, settings given as cells,
+Excel's limits, and the cache of prepared references."""
+
+from __future__ import annotations
+
+from benchmarks.synthetic import make_pairs
+from bleu_xl import bootstrap_ci, explain, paired_test, score, tokenize
+from bleu_xl.core.bleu import References
+from bleu_xl.excel import cell_values, cells
+from tests.helpers import INTACTO, REF, best_seconds, compared_columns
+
+REFS, CANDS_A, CANDS_B = compared_columns()
+
+
+def test_explain_cells() -> None:
+    assert cells.explain_cells(REF, INTACTO) == explain(REF, INTACTO).summary()
+    out = cells.explain_cells(REF, [[INTACTO], [None], [REF]])
+    assert out == [[explain(REF, INTACTO).summary()], [cells.BLANK], ["exact match"]]
+    assert cells.explain_cells(None, "x") == cell_values.CellError("#VALUE!", "reference is blank")
+    assert cells.explain_cells("...", "x") == cell_values.CellError("#VALUE!", "reference has no words")
+
+
+# --- the interval and the paired test in cells ------------------------------------------------------------------
+
+
+def test_ci_and_paired_cells_skip_blank_pairs_in_both_columns() -> None:
+    refs = [[r] for r in REFS[:40]] + [[None], ["x y"]]
+    a = [[c] for c in CANDS_A[:40]] + [["ignored"], [None]]
+    b = [[c] for c in CANDS_B[:40]] + [["ignored"], ["x y"]]
+    row = cells.paired_cells(refs, a, b)
+    expected = paired_test(REFS[:40], CANDS_A[:40], CANDS_B[:40])
+    assert row == [[expected.score_a, expected.score_b, expected.difference, expected.p_value]]
+    ci = bootstrap_ci(REFS[:40], CANDS_A[:40], level=0.9, samples=200)
+    assert cells.ci_cells(refs[:40], a[:40], 0.9, 200.0) == [[ci.low, ci.score, ci.high]]
+    assert str(cells.ci_cells(refs, a, 2.0)) == "#VALUE! level must be between 0 and 1, e.g. 0.95"
+    assert cells.paired_cells([[REF], [-2146826246]], [["a"], ["b"]], [["a"], ["b"]]) == cell_values.CellError("#N/A")
+    shapes = "#VALUE! ranges differ in shape (1x1 vs 2x1 vs 1x1)"
+    assert str(cells.paired_cells([[REF]], [["a"], ["b"]], [["a"]])) == shapes
+    assert cells.paired_cells([[None]], [[None]], [[None]]) == cells.BLANK
+
+
+def test_ci_cells_give_the_reference_numbers_for_a_seed() -> None:
+    """The numbers bleu-xl 0.1.0 gave for this seed (see tests/core/test_bootstrap.py)."""
+    golden = [(r, c) for r, c in make_pairs(300, seed=31, min_len=6) if tokenize(r)][:50]
+    row = cells.ci_cells([[r] for r, _ in golden], [[c] for _, c in golden], 0.9, 300)
+    assert row == [[0.608680504943393, 0.6603899352190586, 0.7101441834451422]]
+
+
+def test_a_paired_test_whose_resamples_never_vary_is_an_error_cell() -> None:
+    assert cells.paired_cells([["a b"]], [["a b"]], [["x"]], 99).message.startswith("every resample gives")
+
+
+def test_a_single_candidate_cell_is_not_spread_over_a_column_of_references() -> None:
+    for result in (
+        cells.paired_cells([["a b"], ["c d"]], [["a b"], ["x"]], [["a b"]], 100),
+        cells.ci_cells([["a b"], ["c d"]], [["a b"]]),
+        cells.corpus_cells([["a b"], ["c d"]], "a b"),
+    ):
+        assert isinstance(result, cell_values.CellError) and result.message.startswith("ranges differ in shape"), result
+    # one reference cell still serves a column of candidates
+    assert cells.corpus_cells("a b c", [["a b c"], ["a b c"]]) == 1.0
+
+
+# --- ranges, settings and limits ---------------------------------------------------------------------------------
+
+
+def test_a_range_of_candidates_against_a_long_repetitive_reference_is_linear() -> None:
+    """A range of candidates costs, per candidate, about what one pair costs, even against Excel's longest cell
+    whose ideographs repeat about 11 times over (see the same for score_many in tests/core/test_bleu.py)."""
+    from benchmarks.bench_clipping import cjk_texts
+
+    ref_cjk, cands = cjk_texts(32_767, 3)
+    column = [[c] for c in cands]
+    single = best_seconds(lambda: [score(ref_cjk, c) for c in cands]) / len(cands)
+    in_range = best_seconds(lambda: cells.bleu_cells(ref_cjk, column)) / len(cands)
+    assert in_range < 3 * single, (in_range, single)
+    assert cells.bleu_cells(ref_cjk, column) == [[score(ref_cjk, c).bleu] for c in cands]
+
+
+def test_the_reference_cache_is_bounded_by_what_it_holds_not_only_by_entries() -> None:
+    """Entries and bytes held both bound it, least recently used out first; a set over the budget is not kept."""
+
+    def size(text: str) -> int:
+        return cells.held_size((text,), References((text,), 2))
+
+    budget = size("one two") + size("five six") + size("seven eight")
+    cache = cells.ReferenceCache(entries=3, limit=budget)
+    for text in ("one two", "three four", "five six"):
+        cache((text,), 2)
+    cache(("one two",), 2)  # used again: now the most recent
+    cache(("seven eight",), 2)
+    assert [texts for texts, _ in cache.held] == [("five six",), ("one two",), ("seven eight",)]
+    assert cache.size == budget
+    cache((" ".join(["a much longer reference text"] * 40),), 2)  # over the budget alone
+    assert len(cache.held) == 3 and cache.size <= budget
+    long = "nine ten eleven twelve thirteen fourteen fifteen sixteen"
+    assert size(long) + size("seven eight") > budget >= size(long)
+    cache((long,), 2)  # older entries go until it fits
+    assert [texts for texts, _ in cache.held] == [(long,)] and cache.size == size(long)
+    assert cache((long,), 2) is cache.held[(long,), 2][0]
+
+
+def test_text_of_a_str_subclass_scores_as_text() -> None:
+    class Text(str):  # what numpy.str_ and other libraries hand over
+        pass
+
+    assert cells.bleu_cells("a b c", Text("a b c")) == 1.0
+    assert cells.detail_cells("a b c", Text("a b c"))[0][:2] == [1.0, 1.0]
+    assert cells.explain_cells("a b c", Text("a b c")) == "exact match"
+
+
+def test_results_stay_within_excel_limits() -> None:
+    cjk = "東" * 20_000  # 20,000 tokens: more than a row's 16,384 columns
+    spilled = cells.tokens_cells(cjk)
+    assert isinstance(spilled, cell_values.CellError) and "16,384" in spilled.message
+    assert cells.tokens_cells([[cjk]], " ") == cell_values.CellError("#VALUE!", "tokens too long for a cell")
+    summary = cells.explain_cells("".join(chr(0x4E00 + i) for i in range(20_000)), "x")  # 20,000 missing
+    assert len(summary) == 32_767 and summary.endswith("…")
+
+
+def test_a_setting_given_as_a_range_of_several_cells_is_refused() -> None:
+    assert str(cells.tokens_cells([["a b"]], [[",", ";"]])) == "#VALUE! separator must be a single cell"
+    assert str(cells.detail_cells("a b", "a b", [[False, False]])) == "#VALUE! headers must be a single cell"
+    assert cells.bleu_cells("a b", "a b", "bleu", [[2]]) == 1.0  # one cell given as a 1x1 range is that cell

@@ -1,0 +1,50 @@
+"""The header of a scored table: every output column has its own name, and a result column named like an input
+column gets a suffix, so that JSON keys and CSV headers stay distinct."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bleu_xl import score
+from tests.helpers import REF, SHORT, run, scored, xlsx_text
+
+
+def test_result_columns_named_like_input_columns_get_a_suffix(tmp_path: Path) -> None:
+    path = xlsx_text(tmp_path / "t.xlsx", [["Reference", "Candidate", "BLEU-2"], [REF, SHORT, 0.5]])
+    line = json.loads(run("score", str(path), "--format", "jsonl", "-o", "-", "-q").stdout.splitlines()[0])
+    assert line["BLEU-2"] == 0.5 and line["BLEU-2 (bleu-xl)"] == score(REF, SHORT).bleu
+
+
+def test_every_output_column_has_its_own_name(tmp_path: Path) -> None:
+    path = tmp_path / "dup.csv"
+    path.write_text(
+        "Notes,Reference,Notes,,Candidate,Notes (2),BLEU-2\n"
+        "first,the cat sat on the mat,second,blank,the cat sat,third,old\n",
+        encoding="utf-8",
+    )
+    (row,) = scored(path)
+    assert list(row)[:8] == [
+        "Notes",
+        "Reference",
+        "Notes (3)",
+        "D",
+        "Candidate",
+        "Notes (2)",
+        "BLEU-2",
+        "BLEU-2 (bleu-xl)",
+    ]
+    assert [row["Notes"], row["Notes (3)"], row["D"], row["Notes (2)"], row["BLEU-2"]] == [
+        "first",
+        "second",
+        "blank",
+        "third",
+        "old",
+    ]
+    assert row["BLEU-2 (bleu-xl)"] == pytest.approx(score("the cat sat on the mat", "the cat sat").bleu)
+    csv_out = tmp_path / "out.csv"
+    assert run("score", str(path), "-o", str(csv_out), "-q").exit_code == 0
+    header = csv_out.read_text(encoding="utf-8-sig").splitlines()[0]
+    assert header.count('"Notes') == 3 and '"Notes (3)"' in header

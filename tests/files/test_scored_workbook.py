@@ -1,0 +1,263 @@
+"""The scored workbook: its Scores and Summary sheets, values and types kept as they were, text kept as text (never
+a formula), awkward text read back exactly by openpyxl, calamine and LibreOffice, valid styles, and a layout that
+reads and prints well."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+import xlsxwriter
+from python_calamine import CalamineWorkbook
+
+from bleu_xl import score
+from bleu_xl.excel import cells
+from bleu_xl.files import scored_workbook as report
+from bleu_xl.table import compare as table_compare
+from tests.helpers import DDE, FORMULA, INTACTO, REF, SHORT, digest, run, scored, xlsx, xlsx_text
+
+CAND = SHORT
+
+
+def test_score_workbook(copy_workbook: Path) -> None:
+    before = digest(copy_workbook)
+    result = run("score", str(copy_workbook))
+    assert result.exit_code == 0, result.output
+    assert digest(copy_workbook) == before
+    out = copy_workbook.with_name("copy-scored.xlsx")
+    book = openpyxl.load_workbook(out)
+    assert book.sheetnames == ["Scores", "Summary"]
+    ws = book["Scores"]
+    header = [c.value for c in ws[1]]
+    assert header == [
+        "ID",
+        "Reference",
+        "Candidate",
+        "BLEU-2",
+        "rank",
+        "p1",
+        "p1 num",
+        "p1 den",
+        "p2",
+        "p2 num",
+        "p2 den",
+        "BP",
+        "r",
+        "c",
+        "note",
+    ]
+    row = [c.value for c in ws[2]]
+    s = score(REF, INTACTO)
+    assert row[:3] == ["1", REF, INTACTO]
+    assert row[3:] == [s.bleu, 1, 0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10, None]
+    assert [ws.cell(r, 5).value for r in range(2, 9)] == [
+        1,
+        2,
+        3,
+        3,
+        None,
+        None,
+        None,
+    ]  # RANK.EQ within a reference: ties share; a candidate alone with its reference has no rank
+    assert ws.cell(6, 4).value is None  # blank candidate: blank scores
+    assert ws.cell(7, 15).value == "reference has no words"
+    # User text stays text: the formula-looking candidates are strings, no formula in the sheet XML.
+    assert ws.cell(4, 3).value == FORMULA and ws.cell(4, 3).data_type == "s"
+    assert ws.cell(5, 3).value == DDE and ws.cell(5, 3).data_type == "s"
+    with zipfile.ZipFile(out) as z:
+        xml = z.read("xl/worksheets/sheet1.xml").decode()
+        assert "<f>" not in xml and "hyperlink" not in xml.lower().replace("=hyperlink(", "")
+    rules = ws.conditional_formatting
+    assert any(r.type == "dataBar" for cf in rules for r in cf.rules)
+    assert ws.freeze_panes == "A2"
+    summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows(max_row=9)}
+    assert summary["Scored pairs"] == 5 and summary["Blank candidates"] == 1 and summary["Rows with a note"] == 1
+    assert summary["Signature"] == (
+        "bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"
+    )
+    assert summary["Corpus BLEU-2"] == pytest.approx(
+        cells.corpus_cells(
+            [[REF]] * 4 + [["the cat sat"]], [[c] for c in (INTACTO, SHORT, FORMULA, DDE, "the cat sat")]
+        )
+    )
+    assert book["Summary"]._charts, "the score distribution chart"
+
+
+def test_scored_workbook_layout(tmp_path: Path) -> None:
+    multi_line = "Free delivery\non every order"
+    source = xlsx(tmp_path / "in.xlsx", [["Reference", "Candidate"], [REF, CAND], [REF, multi_line], [REF, None]])
+    assert run("score", str(source), "-q").exit_code == 0
+    book = openpyxl.load_workbook(tmp_path / "in-scored.xlsx")
+    scores, summary = book["Scores"], book["Summary"]
+    assert [c.value for c in scores[1]][2:4] == ["BLEU-2", "rank"]  # the rank next to the score
+    assert scores["D2"].number_format == "0" and scores["C2"].number_format == "0.0000"
+    assert scores["F2"].number_format == "0"  # p1 num: a count
+    assert scores["B3"].value == multi_line and scores["B3"].alignment.wrap_text
+    assert scores.page_setup.orientation == "landscape"
+    assert scores.page_setup.fitToWidth in (None, 1) and scores.page_setup.fitToHeight == 0  # absent means 1
+    assert scores.sheet_properties.pageSetUpPr.fitToPage
+    assert scores.print_title_rows == "$1:$1"  # the header row on every printed page
+    facts = {r[0].value: r[1] for r in summary.iter_rows(max_row=9)}
+    assert facts["Rows"].value == 3 and facts["Rows"].number_format == "0"  # a count, not 3.0000
+    assert facts["Scored pairs"].value == 2 and facts["Corpus BLEU-2"].number_format == "0.0000"
+    assert summary.page_setup.orientation == "landscape" and summary.sheet_properties.pageSetUpPr.fitToPage
+    [chart] = summary._charts
+    assert chart.anchor._from.col == 2 and chart.anchor._from.row == 0  # beside the label/value pairs
+
+
+def test_types_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "types.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["ID", "Launch", "Approved", "Reference", "Candidate", "Share", "Price"])
+    sheet.write_number(1, 0, 1)
+    sheet.write_datetime(1, 1, dt.datetime(2026, 3, 1), book.add_format({"num_format": "dd/mm/yyyy"}))
+    sheet.write_boolean(1, 2, True)
+    sheet.write_row(1, 3, [REF, CAND])
+    sheet.write_number(1, 5, 0.25, book.add_format({"num_format": 9}))  # built-in 0%
+    sheet.write_number(1, 6, 12.5, book.add_format({"num_format": '#,##0.00 "€"'}))
+    sheet.write_string(0, 7, "Took")
+    sheet.write_number(1, 7, 1.5, book.add_format({"num_format": "[h]:mm:ss"}))  # 36 hours
+    book.close()
+    [row] = scored(path)
+    assert row["ID"] == 1 and isinstance(row["ID"], int) and row["Launch"] == "2026-03-01" and row["Approved"] is True
+    assert row["Share"] == 0.25 and row["Took"] == "36:00:00"
+    csv_out = tmp_path / "types.csv"
+    assert run("score", str(path), "-o", str(csv_out), "-q").exit_code == 0
+    assert csv_out.read_text(encoding="utf-8-sig").splitlines()[1].startswith('1,"2026-03-01","TRUE"')
+    assert run("score", str(path), "-q").exit_code == 0
+    scores = openpyxl.load_workbook(tmp_path / "types-scored.xlsx")["Scores"]
+    assert scores["A2"].value == 1 and scores["A2"].data_type == "n"
+    assert scores["B2"].value == dt.datetime(2026, 3, 1) and scores["B2"].number_format == "dd/mm/yyyy"  # its own
+    assert scores["C2"].value is True and scores["C2"].data_type == "b"
+    assert scores["F2"].value == 0.25 and scores["F2"].number_format == "0%"
+    assert scores["G2"].value == 12.5 and scores["G2"].number_format == '#,##0.00 "€"'
+    assert scores["H2"].value == dt.timedelta(hours=36) and scores["H2"].number_format == "[h]:mm:ss"
+    assert scores["I1"].value == "BLEU-2" and scores["I2"].number_format == "0.0000"
+
+
+def test_two_columns_with_the_same_number_format_share_one_valid_style(tmp_path: Path) -> None:
+    source = xlsx(
+        tmp_path / "twodates.xlsx",
+        [
+            ["Start", "End", "Reference", "Candidate", "Price", "Cost"],
+            [dt.date(2024, 1, 1), dt.date(2024, 2, 1), REF, CAND, 1.5, 2.25],
+            [dt.date(2024, 3, 1), dt.date(2024, 4, 1), REF, REF, 3.0, 4.125],
+        ],
+        sheet="Data",
+        formats={f"{c}{r}": ("DD/MM/YYYY" if c in "AB" else "0.00") for c in "ABEF" for r in (2, 3)},
+    )
+    out = tmp_path / "scored.xlsx"
+    result = run("score", str(source), "-o", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    with zipfile.ZipFile(out) as archive:
+        sheet_xml = archive.read("xl/worksheets/sheet1.xml").decode()
+        styles_xml = archive.read("xl/styles.xml").decode()
+    cell_xfs = re.search(r'<cellXfs count="(\d+)"', styles_xml)
+    assert cell_xfs
+    styles = re.findall(r' s="([^"]*)"', sheet_xml)
+    assert styles and all(s.isdigit() and int(s) < int(cell_xfs.group(1)) for s in styles), sorted(set(styles))
+    scores = openpyxl.load_workbook(out)["Scores"]
+    second = [(cell.value, cell.number_format) for cell in scores[2][:6]]
+    assert second == [
+        (dt.datetime(2024, 1, 1), "DD/MM/YYYY"),
+        (dt.datetime(2024, 2, 1), "DD/MM/YYYY"),
+        (REF, "General"),
+        (CAND, "General"),
+        (1.5, "0.00"),
+        (2.25, "0.00"),
+    ]
+    assert [(cell.value, cell.number_format) for cell in scores[3][4:6]] == [(3, "0.00"), (4.125, "0.00")]
+
+
+AWKWARD = [
+    "tab\there, new\nline",
+    "control \x01\x02\x0b chars",
+    "literal _x0041_ escape",
+    "<b>&amp; not markup</b>",
+    "  leading and trailing  ",
+    "emoji 🎉 and 東京",
+    "=1+1",
+    "@SUM(A1)",
+]
+
+
+def test_streamed_rows_read_back_exactly(tmp_path: Path) -> None:
+    path = xlsx_text(tmp_path / "awkward.xlsx", [["Reference", "Candidate", "n"], *[[REF, t, 7.5] for t in AWKWARD]])
+    assert run("score", str(path), "-q").exit_code == 0
+    out = tmp_path / "awkward-scored.xlsx"
+    ws = openpyxl.load_workbook(out)["Scores"]
+    got = [ws.cell(r, 2).value for r in range(2, 2 + len(AWKWARD))]
+    # XML cannot hold control characters: they are stored as Excel's _xHHHH_ escapes, which Excel and calamine
+    # read back; openpyxl shows the escape itself (as it does for XlsxWriter's own files).
+    assert got[1:3] == ["control _x0001__x0002__x000B_ chars", "literal _x005F_x0041_ escape"]
+    assert got[:1] + got[3:] == AWKWARD[:1] + AWKWARD[3:]
+    assert [ws.cell(r, 3).value for r in range(2, 2 + len(AWKWARD))] == [7.5] * len(AWKWARD)
+    assert ws.cell(2, 4).value == score(REF, AWKWARD[0]).bleu
+    assert ws.cell(2, 4).number_format == "0.0000"
+    from python_calamine import CalamineWorkbook
+
+    rows = CalamineWorkbook.from_path(str(out)).get_sheet_by_name("Scores").to_python()
+    assert [row[1] for row in rows[1:]] == AWKWARD
+    assert len(rows) == 1 + len(AWKWARD) and rows[0][3] == "BLEU-2"
+
+
+def test_cr_and_control_characters_round_trip_through_the_scored_workbook(tmp_path: Path) -> None:
+    texts = ["a\rb", "a\r\nb", "tab\there", "x_x000D_y", "bell\x07"]
+    path = xlsx_text(tmp_path / "cr.xlsx", [["Reference", "Candidate"], *([REF, text] for text in texts)])
+    assert CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Copy").to_python()[1][1] == "a\rb"
+    assert run("score", str(path), "-q").exit_code == 0
+    out = tmp_path / "cr-scored.xlsx"
+    read_back = [row[1] for row in CalamineWorkbook.from_path(str(out)).get_sheet_by_name("Scores").to_python()[1:]]
+    assert read_back == texts
+    assert openpyxl.load_workbook(out)["Scores"]["B2"].value == "a\rb"
+
+
+def test_libreoffice_reads_the_scored_workbook(copy_workbook: Path, tmp_path: Path) -> None:
+    import csv
+    import os
+    import shutil
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    assert run("score", str(copy_workbook), "-q").exit_code == 0
+    scored_path = copy_workbook.with_name("copy-scored.xlsx")
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile-cli-scored",  # private: runs never collide
+            "--headless",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76",
+            "--outdir",
+            str(tmp_path / "lo"),
+            str(scored_path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    with open(tmp_path / "lo" / "copy-scored.csv", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:4] == ["ID", "Reference", "Candidate", "BLEU-2"]
+    assert rows[1][2] == INTACTO and rows[1][3] == f"{score(REF, INTACTO).bleu:.4f}"  # as the 0.0000 format shows
+    assert rows[3][2] == FORMULA and rows[4][2] == DDE  # text in LibreOffice too, never evaluated
+
+
+def test_report_signatures_have_real_types() -> None:
+    import typing
+
+    for function in (report.write_comparison_workbook, report.write_scored_workbook, report.write_cell):
+        hints = typing.get_type_hints(function)
+        assert typing.Any not in [hint for name, hint in hints.items() if name not in {"value"}], function
+    hints = typing.get_type_hints(report.write_comparison_workbook)
+    assert (hints["header"], hints["comparison"]) == (list[str], table_compare.Comparison)

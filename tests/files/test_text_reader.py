@@ -1,0 +1,97 @@
+"""Reading CSV and TSV as Excel and other programs write them: encodings (with or without a BOM, Windows' ANSI code
+page, UTF-16, Mac Roman), delimiters, and files that are not text; sniffing stays quick whatever the file."""
+
+from __future__ import annotations
+
+import codecs
+import time
+from pathlib import Path
+
+import pytest
+
+from bleu_xl import score
+from bleu_xl.files import text_reader
+from bleu_xl.files.readers import read_input, read_table
+from bleu_xl.table.scoring import score_table
+from bleu_xl.table.sheet import TableOptions
+from tests.helpers import refused, refused_in_process, run, run_process
+
+REF = "Free delivery on every order this week"
+CAND = "Free delivery on every order"
+PAIR = score(REF, CAND).bleu
+
+
+def read(path: Path, **options) -> list[list]:
+    """The rows read from ``path``, and a check that the pair in them scores as the pair itself."""
+    table, layout = read_table(str(path), TableOptions(**options))
+    result = score_table(table, layout, workers=1)
+    pair = table.rows[layout.data_start]
+    assert result.value(0) == score(pair[layout.reference_cols[0]], pair[layout.candidate_col]).bleu
+    return table.rows
+
+
+@pytest.mark.parametrize(
+    ("encoding", "delimiter", "suffix"),
+    [("utf-8", ",", ".csv"), ("utf-8-sig", ";", ".csv"), ("utf-16", "\t", ".txt"), ("utf-8", "\t", ".tsv")],
+)
+def test_text_inputs(tmp_path: Path, encoding: str, delimiter: str, suffix: str) -> None:
+    rows = [["Référence", "Candidat"], [REF, CAND], [REF, "東京タワー, été"]]
+    path = tmp_path / f"in{suffix}"
+    path.write_bytes(("\r\n".join(delimiter.join(f'"{v}"' for v in row) for row in rows) + "\r\n").encode(encoding))
+    if encoding == "utf-16":
+        assert path.read_bytes().startswith(codecs.BOM_UTF16_LE)  # as Excel's "Unicode text" export
+    assert read(path) == rows
+    assert read_input(str(path)).delimiter == delimiter
+
+
+def test_windows_ansi_csv_with_crlf(tmp_path: Path) -> None:
+    """Excel's "CSV (Comma delimited)" on Windows: cp1252 and CRLF."""
+    path = tmp_path / "ansi.csv"
+    path.write_bytes("Référence,Candidat\r\nL’été arrive,L’été arrive déjà\r\n".encode("cp1252"))
+    assert read(path)[1] == ["L’été arrive", "L’été arrive déjà"]
+    table = read_input(str(path))
+    assert (table.encoding, table.delimiter) == ("cp1252", ",")
+
+
+def test_bom_and_utf16_and_given_encoding_and_delimiter(tmp_path: Path) -> None:
+    text = f"Reference\tCandidate\r\n{REF}\t{CAND}\r\n"
+    for name, data in [
+        ("bom.csv", codecs.BOM_UTF8 + text.replace("\t", ",").encode()),
+        ("unicode.txt", text.encode("utf-16")),  # Excel's "Unicode text"
+    ]:
+        (tmp_path / name).write_bytes(data)
+        assert read(tmp_path / name)[1] == [REF, CAND]
+    odd = tmp_path / "odd.csv"
+    odd.write_bytes(f"Reference|Candidate\n{REF}|é\n".encode("latin-1"))
+    assert read(odd, encoding="latin-1", delimiter="|")[1] == [REF, "é"]
+    assert "unknown encoding 'nope'" in refused(odd, "--encoding", "nope")
+
+
+def test_a_macroman_csv_reads_right_with_its_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "mac.csv"
+    path.write_bytes("Reference,Candidate\ncafé crème,café\n".encode("mac_roman"))
+    assert read(path, encoding="mac_roman")[1] == ["café crème", "café"]
+
+
+def test_undecodable_text_files(tmp_path: Path) -> None:
+    bad_utf8 = tmp_path / "bom.csv"
+    bad_utf8.write_bytes(codecs.BOM_UTF8 + b"Reference,Candidate\n\xff\xfe\xfa,x\n")
+    assert "starts with a UTF-8 BOM but is not valid UTF-8" in refused_in_process(run_process("score", str(bad_utf8)))
+    binary = tmp_path / "binary.csv"
+    binary.write_bytes(b"A\x00" * 1500 + b"\x00\xd8" * 10)  # UTF-16-looking, then lone surrogates
+    assert "looks like UTF-16 without a BOM but is not valid UTF-16" in refused_in_process(
+        run_process("score", str(binary))
+    )
+    binary.write_bytes(b"\x01\x00\x00\x00" * 1000)  # decodes, but to control characters and NULs
+    assert "holds NUL characters, so it is not a text file" in refused_in_process(run_process("score", str(binary)))
+
+
+def test_sniffing_a_pathological_csv_is_quick(tmp_path: Path) -> None:
+    path = tmp_path / "quotes.csv"
+    path.write_bytes(b',"' * 32_768)  # 64 KiB: csv.Sniffer spent 17 s on it
+    start = time.process_time()
+    result = run("score", str(path), "-o", str(tmp_path / "o.csv"))
+    assert time.process_time() - start < 2
+    assert result.exit_code == 2 and "no candidate or reference column" in result.stderr
+    assert len(result.stderr) < 1_000  # one readable line, whatever the width
+    assert text_reader.sniff_delimiter("a;b;c\n1;2;3\n" * 10_000) == ";"

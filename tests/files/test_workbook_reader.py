@@ -1,0 +1,169 @@
+"""Reading a workbook: values as Excel saved them (error cells, formulas saved without values), hidden columns and
+sheets, Excel Tables, and a reader that panics, is interrupted or aborts."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+import xlsxwriter
+from python_calamine import CalamineWorkbook
+
+from bleu_xl import score
+from bleu_xl.core.errors import render
+from bleu_xl.files import workbook_reader
+from bleu_xl.files.readers import read_table
+from bleu_xl.table.scoring import score_table
+from bleu_xl.table.sheet import InputError, TableOptions
+from tests.helpers import refused_in_process, run, run_process, scored, xlsx, xlsx_sheets
+
+REF = "Free delivery on every order this week"
+CAND = "Free delivery on every order"
+PAIR = score(REF, CAND).bleu
+
+
+# --- values as saved ----------------------------------------------------------------------------------------------
+
+
+def test_error_values_are_reported_as_errors(tmp_path: Path) -> None:
+    """Cached #N/A and #DIV/0! as Excel saves them (XlsxWriter writes the formula with its cached error)."""
+    path = tmp_path / "errors.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate"])
+    sheet.write_formula(1, 0, "=NA()", None, "#N/A")
+    sheet.write_string(1, 1, CAND)
+    sheet.write_string(2, 0, REF)
+    sheet.write_formula(2, 1, "=1/0", None, "#DIV/0!")
+    sheet.write_row(3, 0, [REF, CAND])
+    book.close()
+    rows = scored(path)
+    assert [r["note"] for r in rows] == ["#N/A in the reference", "#DIV/0! in the candidate", None]
+    assert rows[0]["Reference"] == "#N/A" and rows[2]["BLEU-2"] == PAIR
+    out = tmp_path / "errors-scored.xlsx"
+    assert run("score", str(path), "-q").exit_code == 0
+    scores = openpyxl.load_workbook(out)["Scores"]
+    assert scores["A2"].value == "#N/A" and scores["A2"].data_type == "e"  # still an error cell, not blank
+    assert scores["B3"].value == "#DIV/0!" and scores["B3"].data_type == "e"
+
+
+def test_formulas_saved_without_values_are_detected(tmp_path: Path) -> None:
+    """openpyxl saves a formula without its value: every reader sees the cell blank, so the column is refused."""
+    path = xlsx(tmp_path / "formulas.xlsx", [["Reference", "Candidate"], ['="' + REF + '"', '="' + CAND + '"']])
+    with pytest.raises(InputError) as raised:
+        read_table(str(path))
+    assert "holds formulas saved without their values" in str(raised.value)
+    assert "open the file in Excel or LibreOffice, save it" in str(raised.value)
+
+
+# --- hidden columns and sheets, Excel Tables -----------------------------------------------------------------------
+
+
+def scores(table, layout) -> list[float | None]:
+    result = score_table(table, layout, workers=1)
+    return [result.value(i) for i in range(len(result.outcomes))]
+
+
+def test_hidden_columns_are_read_and_never_chosen(tmp_path: Path) -> None:
+    rows = [["Reference", "Candidate", "Candidate"], [REF, "old draft text", CAND]]
+    path = xlsx(tmp_path / "draft.xlsx", rows, hidden=["B"])
+    table, layout = read_table(str(path))
+    assert table.hidden_columns == frozenset({1})
+    assert layout.candidate_col == 2 and scores(table, layout) == [PAIR]  # the visible C, not the hidden draft
+    table, layout = read_table(str(path), TableOptions(candidate_col="B"))
+    assert scores(table, layout) == [score(REF, "old draft text").bleu]
+
+
+COVER = ["Start here: put your references in column A of the Rank sheet"]
+
+
+def test_hidden_sheets_are_read_only_when_named(tmp_path: Path) -> None:
+    """Hidden and very hidden sheets are passed over: after a cover page, and as the first sheet."""
+    path = xlsx_sheets(
+        tmp_path / "book.xlsx",
+        [
+            ("Start here", [COVER, [], ["Then run bleu-xl score"]], "visible"),
+            ("Old", [["Reference", "Candidate"], ["old", "old"]], "hidden"),
+            ("Lists", [["Reference", "Candidate"], ["older", "older"]], "veryHidden"),
+            ("Copy", [["Reference", "Candidate"], [REF, CAND]], "visible"),
+        ],
+    )
+    table, layout = read_table(str(path))
+    assert table.name == "Copy" and table.hidden_sheets == frozenset({"Old", "Lists"})
+    assert render(layout.describe()).startswith("header row 1; candidate B 'Candidate'")
+    assert [row[layout.candidate_col] for row in table.rows[layout.data_start :]] == [CAND]
+
+    first_hidden = xlsx_sheets(
+        tmp_path / "hidden-first.xlsx",
+        [
+            ("Old", [["Reference", "Candidate"], ["old", "old"]], "hidden"),
+            ("Copy", [["Reference", "Candidate"], [REF, CAND]], "visible"),
+        ],
+    )
+    assert read_table(str(first_hidden))[0].name == "Copy"
+    table, layout = read_table(str(first_hidden), TableOptions(sheet="Old"))  # named: read as asked
+    assert table.name == "Old" and table.rows[1][layout.candidate_col] == "old"
+
+
+def test_an_excel_table_under_a_title_and_a_labelled_reference(tmp_path: Path) -> None:
+    """The template's Rank layout: a title, the labelled reference, then an Excel Table whose header row holds
+    Candidate (and a Rank column left blank)."""
+    path = tmp_path / "rank.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Rank")
+    sheet.write_string(0, 0, "bleu-xl: rank copy variants against one approved reference")
+    sheet.write_row(1, 0, ["Reference", REF])
+    sheet.add_table(4, 0, 6, 2, {"columns": [{"header": "#"}, {"header": "Candidate"}, {"header": "Rank"}]})
+    sheet.write_row(5, 0, ["1", CAND])
+    sheet.write_row(6, 0, ["2", REF])
+    book.close()
+    table, layout = read_table(str(path))
+    assert render(layout.describe()).startswith("header row 5; candidate B 'Candidate'; reference the cell B2")
+    assert scores(table, layout) == [PAIR, 1.0]
+
+
+# --- a reader that fails -----------------------------------------------------------------------------------------
+
+
+def test_reader_panic_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "panic.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate"])
+    sheet.write_number(1, 0, -1e12, book.add_format({"num_format": "yyyy-mm-dd"}))  # calamine panics on it
+    sheet.write_string(1, 1, CAND)
+    book.close()
+    with pytest.raises(BaseException, match="out of bounds") as raised:  # the reader really panics here
+        CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Copy").to_python()
+    assert not isinstance(raised.value, Exception)  # pyo3's PanicException: a BaseException only
+    message = refused_in_process(run_process("score", str(path), env={**os.environ, "RUST_BACKTRACE": "1"}))
+    assert "cannot read this workbook" in message and "panicked" not in message
+
+
+def test_keyboard_interrupt_in_the_reader_is_not_swallowed(tmp_path: Path) -> None:
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        workbook_reader._reader_call(tmp_path, interrupted)
+    with pytest.raises(InputError, match="cannot read this workbook"):
+        workbook_reader._reader_call(tmp_path, lambda: 1 / 0)
+
+
+def test_a_reader_that_aborts_still_leaves_a_line_on_stderr(tmp_path: Path) -> None:
+    # calamine aborted the process (exit 134, nothing on stderr) on sheets whose cells lie far apart; the checks
+    # refuse those before the reader runs (tests/files/test_xlsx_check.py), and should another abort remain,
+    # faulthandler still names where it happened.
+    code = (
+        "import os, pathlib; from bleu_xl.files import workbook_reader; "
+        "workbook_reader._reader_call(pathlib.Path('x.xlsx'), os.abort)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == -signal.SIGABRT
+    assert done.stderr.startswith("Fatal Python error: Aborted")
+    assert "_reader_call" in done.stderr

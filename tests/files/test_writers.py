@@ -1,0 +1,154 @@
+"""CSV and JSON outputs: Excel reads them as they were meant (a BOM for UTF-8, the input's delimiter and decimal
+commas, the encoding asked for), and no cell becomes a formula when a spreadsheet opens the CSV."""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from bleu_xl import score
+from tests.helpers import DDE, FORMULA, INTACTO, refused, run, xlsx, xlsx_text
+from tests.helpers import REF as SEED_REF
+
+REF = "Free delivery on every order this week"
+CAND = "Free delivery on every order"
+PAIR = score(REF, CAND).bleu
+
+
+def test_csv_and_json_output(copy_workbook: Path, tmp_path: Path) -> None:
+    csv_out = tmp_path / "s.csv"
+    assert run("score", str(copy_workbook), "-o", str(csv_out), "-q").exit_code == 0
+    text = csv_out.read_text(encoding="utf-8-sig")
+    assert csv_out.read_bytes().startswith(codecs.BOM_UTF8)  # so that Excel on Windows reads UTF-8
+    assert '"\'=HYPERLINK(""http://x"",""click"")"' in text  # quoted, and neutralised (OWASP)
+    assert text.splitlines()[0].startswith('"ID","Reference","Candidate","BLEU-2","rank"')
+    result = run("score", str(copy_workbook), "--format", "jsonl", "-o", "-", "-q")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[2]["Candidate"] == FORMULA and lines[3]["Candidate"] == DDE
+    assert lines[0]["BLEU-2"] == score(SEED_REF, INTACTO).bleu and lines[0]["rank"] == 1
+    assert lines[4]["BLEU-2"] is None and lines[5]["note"] == "reference has no words"
+
+
+def test_csv_output_delimiter(tmp_path: Path) -> None:
+    source = xlsx(tmp_path / "in.xlsx", [["Reference", "Candidate"], [REF, CAND]])
+    tsv = tmp_path / "out.tsv"
+    assert run("score", str(source), "-o", str(tsv), "-q").exit_code == 0
+    assert tsv.read_text(encoding="utf-8-sig").splitlines()[0].split("\t")[:3] == [
+        '"Reference"',
+        '"Candidate"',
+        '"BLEU-2"',
+    ]
+    semi = tmp_path / "semi.csv"
+    assert run("score", str(source), "-o", str(semi), "--delimiter", ";", "-q").exit_code == 0
+    assert semi.read_text(encoding="utf-8-sig").splitlines()[0].startswith('"Reference";"Candidate"')
+
+
+def test_french_excel_csv_with_semicolons_and_decimal_commas(tmp_path: Path) -> None:
+    """French Excel's CSV: ';' between fields, decimal commas, cp1252; the output comes back the same way."""
+    path = tmp_path / "fr.csv"
+    path.write_bytes(f"Prix;Référence;Candidat\r\n3,5;{REF};{CAND}\r\n".encode("cp1252"))
+    out = tmp_path / "fr-scored.csv"
+    result = run("score", str(path), "-o", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    assert "(cp1252, delimiter ';')" in result.stderr
+    data = out.read_bytes()
+    assert data.startswith(codecs.BOM_UTF8)
+    header, row = data.decode("utf-8-sig").splitlines()
+    assert header.startswith('"Prix";"Référence";"Candidat";"BLEU-2";"p1"')
+    comma = f"{PAIR!r}".replace(".", ",")  # the score with a decimal comma, unquoted: a number to French Excel
+    assert row == f'"3,5";"{REF}";"{CAND}";{comma};1;5;5;1;4;4;{comma};7;5;""'  # the input's "3,5" kept
+
+
+def test_encoding_applies_to_csv_output_too(tmp_path: Path) -> None:
+    path = tmp_path / "ansi.csv"
+    path.write_bytes("Référence,Candidat\r\nL’été,L’été\r\n".encode("cp1252"))
+    out = tmp_path / "out.csv"
+    assert run("score", str(path), "-o", str(out), "--encoding", "cp1252", "-q").exit_code == 0
+    assert out.read_bytes().decode("cp1252").startswith('"Référence","Candidat"')  # no BOM, cp1252 as asked
+    book = xlsx(tmp_path / "cjk.xlsx", [["Reference", "Candidate"], ["東京タワー", "東京"]])
+    message = refused(book, "-o", str(tmp_path / "cjk.csv"), "--encoding", "cp1252")
+    assert "a cell cannot be written in cp1252 ('東京タワー')" in message and "use --encoding utf-8" in message
+    assert not (tmp_path / "cjk.csv").exists()
+
+
+# --- formulas in a CSV -------------------------------------------------------------------------------------------
+
+
+INJECTIONS = ['=HYPERLINK("http://x","click")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "\tTAB", "\rCR"]
+
+
+def injection_workbook(tmp_path: Path) -> Path:
+    return xlsx_text(tmp_path / "inject.xlsx", [["Reference", "Candidate"], *([REF, t] for t in INJECTIONS)])
+
+
+def test_csv_output_neutralises_formula_triggers(tmp_path: Path) -> None:
+    source = injection_workbook(tmp_path)
+    safe, raw = tmp_path / "safe.csv", tmp_path / "raw.csv"
+    assert run("score", str(source), "-o", str(safe), "-q").exit_code == 0
+    assert run("score", str(source), "-o", str(raw), "-q", "--raw").exit_code == 0
+    with safe.open(encoding="utf-8-sig", newline="") as handle:
+        candidates = [row[1] for row in csv.reader(handle)][1:]
+    assert candidates == ["'" + text for text in INJECTIONS]
+    with raw.open(encoding="utf-8-sig", newline="") as handle:
+        assert [row[1] for row in csv.reader(handle)][1:] == INJECTIONS  # --raw: exactly as read
+
+
+def test_libreoffice_runs_no_formula_from_the_csv(tmp_path: Path) -> None:
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    source = injection_workbook(tmp_path)
+    for name, extra in (("safe.csv", []), ("raw.csv", ["--raw"])):
+        assert run("score", str(source), "-o", str(tmp_path / name), "-q", *extra).exit_code == 0
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile-cli-injection",
+            "--headless",
+            "--convert-to",
+            "xlsx",
+            "--infilter=CSV:44,34,76,1,,0,false,true",  # as a user opens it: formulas recognised
+            "--outdir",
+            str(tmp_path / "lo"),
+            str(tmp_path / "safe.csv"),
+            str(tmp_path / "raw.csv"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
+
+    def formulas(name: str) -> list[str]:
+        sheet = openpyxl.load_workbook(tmp_path / "lo" / name).active
+        return [c.value for row in sheet.iter_rows() for c in row if c.data_type == "f"]
+
+    assert formulas("raw.xlsx"), "LibreOffice turns the raw values into formulas (the attack this test guards)"
+    assert formulas("safe.xlsx") == []
+
+
+NUMBERS = ["-5", "-0,5", "-0.5", "+5", "-1,234.56", "-1.234,56", "-1 234,5", "-2e3", "-15%"]
+
+
+FORMULAS = ["-2+3", "=1+1", "@SUM(A1)", "+A1", "-A1", "-5,", "-", "- 5", "-5\n=1", "-1,23456.7", "-٥", "+1+1"]
+
+
+def test_plain_numbers_are_not_neutralised_but_formulas_are(tmp_path: Path) -> None:
+    path = tmp_path / "in.csv"
+    lines = [f"{REF},{CAND},{text}" for text in NUMBERS + FORMULAS]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["Reference", "Candidate", "Notes"], *(row.split(",", 2) for row in lines)])
+    out = tmp_path / "out.csv"
+    assert run("score", str(path), "-o", str(out), "-q").exit_code == 0
+    with out.open(encoding="utf-8-sig", newline="") as handle:
+        notes = [row[2] for row in csv.reader(handle)][1:]
+    assert notes == NUMBERS + ["'" + text for text in FORMULAS]

@@ -1,0 +1,413 @@
+"""The column rules on sheets in memory: which row holds the headers, which columns hold the candidates and the
+references, and what is said when that cannot be told for sure.
+
+A wrong guess would score the wrong pair without a word, so every rule either finds exactly one answer or refuses
+with a message that shows the choice. Messages name the settings to change (``candidate_col='B'``); how the
+command line spells them is checked in ``tests/cli``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bleu_xl import Precision, score
+from bleu_xl.core.errors import Setting, render
+from bleu_xl.table.columns import ColumnNotFound, Layout, NoColumnsFound, find_layout, find_table
+from bleu_xl.table.scoring import Result, score_table
+from bleu_xl.table.sheet import InputError, Sheet, TableOptions
+
+REF = "Free delivery on every order this week"
+CAND = "Free delivery on every order"
+PAIR = score(REF, CAND).bleu  # 0.6703
+OTHER = "Get free shipping on all orders"
+
+
+def sheet(rows: list[list], name: str = "Copy", **fields) -> Sheet:
+    return Sheet(name, rows, [name], **fields)
+
+
+def layout_of(rows: list[list], *, hidden: frozenset[int] = frozenset(), **options) -> Layout:
+    return find_layout(sheet(rows, hidden_columns=hidden), TableOptions(**options))
+
+
+def refusal(rows: list[list], *, kind: type[InputError] = InputError, hidden=frozenset(), **options) -> InputError:
+    with pytest.raises(kind) as raised:
+        layout_of(rows, hidden=hidden, **options)
+    return raised.value
+
+
+def described(layout: Layout) -> str:
+    """The line the faces say on every run, settings spelt as Python passes them."""
+    return render(layout.describe())
+
+
+def scores(rows: list[list], **options) -> Result:
+    table = sheet(rows)
+    return score_table(table, find_layout(table, TableOptions(**options)), workers=1)
+
+
+def bleu(rows: list[list], **options) -> list[float | None]:
+    result = scores(rows, **options)
+    return [result.value(i) for i in range(len(result.outcomes))]
+
+
+# --- headers by name -------------------------------------------------------------------------------------------
+
+
+def test_an_exact_candidate_header_wins_over_a_qualified_one() -> None:
+    rows = [["Product reference", "Reference", "Candidate ID", "Candidate"], ["P-1", REF, "V1", CAND]]
+    layout = layout_of(rows)
+    assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 3, [1])
+    assert described(layout) == "header row 1; candidate D 'Candidate'; reference B 'Reference'"
+    assert bleu(rows) == [PAIR] and round(PAIR, 4) == 0.6703
+
+
+def test_ids_and_notes_beside_a_reference_are_not_references() -> None:
+    rows = [["Reference ID", "Reference", "Candidate", "Reference notes"], ["R1", REF, CAND, "approved by legal"]]
+    assert layout_of(rows).reference_cols == [1]
+    result = scores(rows)
+    assert result.value(0) == PAIR  # as `score(REF, CAND)` gives, not 1.0 from three "references"
+    assert result.signature().endswith("|refs:1")
+
+
+def test_numbered_references_are_all_used() -> None:
+    rows = [["Reference 1", "Reference 2", "Candidate"], [OTHER, REF, REF]]
+    assert layout_of(rows).reference_cols == [0, 1]
+    outcome = scores(rows).outcomes[0]
+    assert outcome.bleu == 1.0 and outcome.precisions[0] == Precision(7, 7) and outcome.refs == 2
+
+
+def test_a_qualified_header_alone_is_accepted() -> None:
+    rows = [["Référence approuvée", "Candidate text"], [REF, CAND]]
+    layout = layout_of(rows)
+    assert (layout.candidate_col, layout.reference_cols) == (1, [0])
+    assert bleu(rows) == [PAIR]
+
+
+def test_reference_beside_reference_2_uses_both_as_references() -> None:
+    other = "Free delivery on all orders"
+    rows = [["Reference", "Reference 2", "Candidate"], [REF, other, CAND]]
+    layout = layout_of(rows)
+    assert layout.reference_cols == [0, 1]
+    assert "reference A 'Reference', B 'Reference 2'" in described(layout)
+    assert bleu(rows) == [pytest.approx(score([REF, other], CAND).bleu)]
+    assert score([REF, other], CAND).bleu != PAIR
+
+
+def test_an_empty_numbered_reference_column_is_left_out_with_a_note() -> None:
+    rows = [["Reference 1", "Reference 2", "Candidate"], [REF, None, CAND], [REF, None, REF]]
+    layout = layout_of(rows)
+    assert layout.reference_cols == [0]
+    assert [render(note) for note in layout.notes] == ["the reference column B 'Reference 2' is empty: left out"]
+    assert described(layout).endswith("reference A 'Reference 1'")
+    assert bleu(rows) == [PAIR, 1.0]
+    all_empty = [["Reference 1", "Reference 2", "Candidate"], [None, None, CAND]]
+    assert "the reference column A 'Reference 1' is empty" in str(refusal(all_empty))
+
+
+def test_a_very_long_header_is_cut_in_the_description() -> None:
+    long = "Candidate " + "very long words " * 40
+    shown = described(layout_of([["Reference", long], [REF, CAND]]))
+    assert f"candidate B '{long[:59]}\u2026'; reference A 'Reference'" in shown and long[:60] not in shown
+
+
+# --- ambiguous and hidden columns ------------------------------------------------------------------------------
+
+
+def test_two_candidates_are_an_error_that_shows_the_choice() -> None:
+    rows = [["Reference", "Candidate A", "Candidate B"], [REF, CAND, OTHER]]
+    problem = refusal(rows)
+    assert str(problem) == (
+        "sheet 'Copy': 2 columns could be the candidate (B 'Candidate A', C 'Candidate B'); "
+        "choose one with candidate_col, e.g. candidate_col='B'"
+    )
+    assert Setting("candidate_col", "B") in problem.parts  # each face spells the setting its own way
+    assert layout_of(rows, candidate_col="Candidate B").candidate_col == 2
+    assert bleu(rows, candidate_col="Candidate B") == [score(REF, OTHER).bleu]
+
+
+def test_candidate_beside_candidate_2_is_ambiguous() -> None:
+    problem = refusal([["Reference", "Candidate", "Candidate 2"], [REF, CAND, REF]])
+    assert str(problem) == (
+        "sheet 'Copy': 2 columns could be the candidate (B 'Candidate', C 'Candidate 2'); "
+        "choose one with candidate_col, e.g. candidate_col='B'"
+    )
+
+
+def test_a_hidden_column_is_never_chosen_and_a_duplicate_header_needs_a_letter() -> None:
+    rows = [["Reference", "Candidate", "Candidate"], [REF, "old draft text", CAND]]
+    hidden = frozenset({1})
+    layout = layout_of(rows, hidden=hidden)
+    assert layout.candidate_col == 2  # the visible C, not the hidden draft in B
+    assert "candidate C 'Candidate'" in described(layout)
+    problem = refusal(rows, hidden=hidden, candidate_col="Candidate")
+    assert "2 columns are headed 'Candidate' (B, C)" in str(problem)
+    assert Setting("candidate_col", "C") in problem.parts and "candidate_col='C'" in str(problem)
+    table = sheet(rows, hidden_columns=hidden)
+    by_letter = find_layout(table, TableOptions(candidate_col="B"))
+    assert by_letter.candidate_col == 1  # given by letter, a hidden column is used
+    assert score_table(table, by_letter, workers=1).value(0) == score(REF, "old draft text").bleu
+
+
+def test_a_hidden_only_candidate_is_named_not_used() -> None:
+    problem = refusal([["Reference", "Candidate"], [REF, CAND]], hidden=frozenset({1}))
+    assert str(problem) == (
+        "sheet 'Copy': the candidate column B 'Candidate' is hidden, and hidden columns are not chosen by "
+        "themselves; give candidate_col='B'"
+    )
+
+
+# --- the header row --------------------------------------------------------------------------------------------
+
+
+def test_title_rows_above_the_headers_are_skipped() -> None:
+    rows = [["Candidate copy – spring campaign"], [], ["Reference", "Candidate"], [REF, CAND], [REF, OTHER]]
+    layout = layout_of(rows)
+    assert layout.header_row == 2 and described(layout).startswith("header row 3;")
+    assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
+    by_letter = layout_of(rows, reference_cols=("A",), candidate_col="B")
+    assert by_letter.header_row == 2  # the header row is not scored as a pair
+    assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(REF, OTHER).bleu]
+    assert layout_of(rows, header_row=3).header_row == 2
+
+
+SPRING = [[1, REF, CAND], [2, "free delivery on every order", "free delivery on all orders"]]
+
+
+@pytest.mark.parametrize(
+    ("title", "given"),
+    [
+        ("Reference copy - spring campaign", {"candidate_col": "C"}),
+        ("Candidate copy - spring campaign", {"reference_cols": ("B",)}),
+        ("Reference copy - spring campaign", {"candidate_col": "C", "reference_cols": ("B",)}),
+    ],
+)
+def test_a_title_row_is_not_the_header_row_when_a_column_is_given_by_letter(title: str, given: dict) -> None:
+    rows = [[title], [], ["ID", "Reference", "Candidate"], *SPRING]
+    layout = layout_of(rows, **given)
+    assert described(layout) == "header row 3; candidate C 'Candidate'; reference B 'Reference'"
+    data = rows[layout.data_start :]
+    assert [(row[0], row[layout.candidate_col]) for row in data] == [(1, CAND), (2, "free delivery on all orders")]
+    assert bleu(rows, **given)[0] == pytest.approx(PAIR)
+
+
+def test_blank_rows_above_the_table_do_not_hide_its_headers() -> None:
+    rows = [[None]] * 55 + [["Reference", "Candidate"], [REF, CAND]]
+    layout = layout_of(rows)
+    assert layout.header_row == 55 and described(layout).startswith("header row 56; candidate B 'Candidate'")
+    assert layout_of(rows, header_row=56).header_row == 55
+    assert bleu(rows) == [PAIR]
+
+
+def test_letters_with_a_fixed_reference_still_skip_the_header_row() -> None:
+    rows = [["ID", "Candidate"], ["1", CAND], ["2", REF]]
+    assert layout_of(rows, reference_text=REF, candidate_col="B").header_row == 0
+    assert bleu(rows, reference_text=REF, candidate_col="B") == [PAIR, 1.0]  # "Candidate" is a header, not a pair
+
+
+def test_a_table_without_a_header_row() -> None:
+    rows = [[REF, CAND], [REF, OTHER], [REF, REF]]
+    layout = layout_of(rows, reference_cols=("A",), candidate_col="B")
+    assert layout.header_row is None and described(layout).startswith("no header row;")
+    assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 in, 3 out
+    assert layout_of(rows, no_header=True, reference_cols=("A",), candidate_col="B").header_row is None
+    problem = refusal(rows, no_header=True, candidate_col="Candidate")
+    assert "with no header row, give the candidate column by letter (not 'Candidate')" in str(problem)
+
+
+def test_header_row_and_no_header_together_are_refused() -> None:
+    problem = refusal([["Reference", "Candidate"], [REF, CAND]], header_row=1, no_header=True)
+    assert str(problem) == "give either header_row or no_header, not both"
+
+
+# --- a reference labelled above the headers (the template's Rank sheet) ----------------------------------------
+
+
+def test_a_reference_cell_labelled_above_the_headers() -> None:
+    rows = [
+        ["bleu-xl ranking"],
+        ["Reference", REF],
+        [],
+        [],
+        ["#", "Candidate", "BLEU-2"],
+        ["1", CAND, 0.5],
+        ["2", REF, 0.5],
+    ]
+    layout = layout_of(rows)
+    assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (4, 1, [])
+    assert (layout.reference_text, layout.reference_cell) == (REF, "B2")
+    assert described(layout) == (
+        "header row 5; candidate B 'Candidate'; reference the cell B2 (labelled Reference above the headers)"
+    )
+    result = scores(rows)
+    assert result.ranks == [2, 1] and [o.r for o in result.outcomes] == [7, 7]
+    assert [result.value(i) for i in range(2)] == [PAIR, 1.0]
+    assert layout.reference_source == "B2"
+
+
+# --- columns given by letter or header -------------------------------------------------------------------------
+
+
+def test_columns_by_letter_and_by_name_and_a_fixed_reference() -> None:
+    rows = [
+        ["src", "ref A", "ref B", "mt"],
+        ["x", "the cat is on the mat", "there is a cat on the mat", "the the the the the the the"],
+    ]
+    layout = layout_of(rows, reference_cols=("B", "ref B"), candidate_col="D")
+    assert (layout.candidate_col, layout.reference_cols) == (3, [1, 2])
+    assert scores(rows, reference_cols=("B", "ref B"), candidate_col="D").outcomes[0].precisions[0] == Precision(2, 7)
+    # "mt" could be the column MT; a row holds it as a header, so it is that column
+    fixed = layout_of(rows, reference_text="the cat", candidate_col="mt")
+    assert (fixed.candidate_col, fixed.reference_text) == (3, "the cat")
+    assert described(fixed) == "header row 1; candidate D 'mt'; reference the reference_text text"
+    assert scores(rows, reference_text="the cat", candidate_col="mt").outcomes[0].r == 2
+
+
+def test_both_kinds_of_reference_are_refused() -> None:
+    problem = refusal([["Reference", "Candidate"], [REF, CAND]], reference_text="x", reference_cols=("B",))
+    assert str(problem) == "give either reference_text or reference_cols, not both"
+
+
+def test_a_column_given_but_empty_is_an_error() -> None:
+    rows = [["Reference", "Candidate", "Notes", "Spare"], [REF, CAND, "n", None]]
+    assert str(refusal(rows, reference_cols=("D",))) == (
+        "sheet 'Copy': the reference column D 'Spare' is empty below the header row 1"
+    )
+    assert "the candidate column Z is empty" in str(refusal(rows, candidate_col="Z"))
+
+
+def test_missing_columns_list_the_headers_found() -> None:
+    problem = refusal([["Source", "Target"], ["a", "b"]], kind=NoColumnsFound)
+    assert str(problem) == (
+        "sheet 'Copy': no candidate or reference column; headers found: A 'Source', B 'Target'; "
+        "give them with candidate_col and reference_cols (a letter or a header)"
+    )
+    rows = [["Source", "Candidate"], ["a", "b"]]
+    problem = refusal(rows)
+    assert not isinstance(problem, NoColumnsFound)  # it has a candidate: not a cover page to pass over
+    assert "no reference column" in str(problem) and "headers found: A 'Source', B 'Candidate'" in str(problem)
+    missing = refusal(rows, kind=ColumnNotFound, candidate_col="Z1")
+    assert "no candidate column 'Z1'; headers found: A 'Source', B 'Candidate'" in str(missing)
+
+
+def test_a_mistyped_column_names_the_header_row_and_the_closest_header() -> None:
+    rows = [["bleu-xl ranking"], ["Reference", REF], [], ["#", "Candidate", "BLEU-2"], ["1", CAND, None]]
+    problem = refusal(rows, kind=ColumnNotFound, candidate_col="Candidates")
+    assert "headers found: A '#', B 'Candidate', C 'BLEU-2'" in str(problem)  # the header row, not row 2
+    assert str(problem).endswith("did you mean 'Candidate'?")
+    assert problem.close_match == "Candidate" and problem.closeness > 0.9
+
+
+def test_an_empty_sheet() -> None:
+    for rows in ([], [[None, ""], []]):
+        assert str(refusal(rows, kind=NoColumnsFound)) == "sheet 'Copy' is empty"
+
+
+def test_formulas_saved_without_their_values_are_refused() -> None:
+    """Blank cells that are formulas saved without a value (openpyxl saves them so): scores would be wrong."""
+    rows = [["Reference", "Candidate"], [None, None]]
+    table = sheet(rows, uncached=frozenset({(1, 0), (1, 1)}), uncached_count=2)
+    with pytest.raises(InputError) as raised:
+        find_layout(table)
+    assert "the candidate column B 'Candidate' holds formulas saved without their values (row 2" in str(raised.value)
+    assert "open the file in Excel or LibreOffice, save it, and score it again" in str(raised.value)
+
+
+# --- which sheet: past a cover page ----------------------------------------------------------------------------
+
+COVER = [["Start here: put your references in column A of the Rank sheet"], [], ["Then run bleu-xl score"]]
+
+
+def book(*sheets: tuple[str, list[list]], hidden: frozenset[str] = frozenset()) -> tuple[Sheet, Callable, list]:
+    """The first sheet of a workbook, the function that loads the others, and the names it was asked for."""
+    names = [name for name, _ in sheets]
+    tables = {name: Sheet(name, rows, names, hidden_sheets=hidden) for name, rows in sheets}
+    loaded: list[str] = []
+
+    def load(name: str) -> Sheet:
+        loaded.append(name)
+        return tables[name]
+
+    return tables[names[0]], load, loaded
+
+
+def test_a_cover_page_is_passed_over_for_the_next_visible_sheet_with_columns() -> None:
+    first, load, loaded = book(
+        ("Start here", COVER),
+        ("Old", [["Reference", "Candidate"], ["old", "old"]]),
+        ("Lists", [["Reference", "Candidate"], ["older", "older"]]),
+        ("Copy", [["Reference", "Candidate"], [REF, CAND]]),
+        hidden=frozenset({"Old", "Lists"}),
+    )
+    table, layout = find_table(first, load, TableOptions())
+    assert table.name == "Copy" and described(layout).startswith("header row 1; candidate B 'Candidate'")
+    assert loaded == ["Copy"]  # hidden sheets are never read unless named
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([["Reference", "Candidate", "Candidate"], [REF, "a dog", REF]], "2 columns could be the candidate"),
+        ([["Reference", "Candidate"], [REF, None]], "the candidate column B 'Candidate' is empty"),
+        ([["Candidate"], [CAND]], "no reference column"),
+        ([["Reference", "Notes"], [REF, "x"]], "no candidate column"),
+    ],
+    ids=["ambiguous", "empty candidate column", "no reference", "no candidate header"],
+)
+def test_a_first_sheet_with_headers_but_a_problem_is_reported_not_passed_over(rows: list[list], message: str) -> None:
+    first, load, loaded = book(("Current", rows), ("Archive 2023", [["Reference", "Candidate"], [REF, REF]]))
+    with pytest.raises(InputError) as raised:
+        find_table(first, load, TableOptions())
+    assert str(raised.value).startswith("sheet 'Current': ") and message in str(raised.value)
+    assert loaded == []
+
+
+def test_a_first_sheet_whose_candidate_is_hidden_is_reported_not_passed_over() -> None:
+    first, load, loaded = book(("Current", [["Reference", "Candidate"], [REF, CAND]]), ("Archive", [["Candidate"]]))
+    first.hidden_columns = frozenset({1})
+    with pytest.raises(InputError, match=r"^sheet 'Current': the candidate column B 'Candidate' is hidden"):
+        find_table(first, load, TableOptions())
+    assert loaded == []
+
+
+def test_when_no_sheet_has_the_columns_the_first_sheets_message_is_given() -> None:
+    first, load, loaded = book(("Copy", [["Title"], ["nothing to score"]]), ("Notes", [["more notes"]]))
+    with pytest.raises(NoColumnsFound, match=r"^sheet 'Copy': no candidate or reference column"):
+        find_table(first, load, TableOptions())
+    assert loaded == ["Notes"]
+
+
+def test_a_sheet_asked_for_and_a_text_file_are_never_passed_over() -> None:
+    first, load, loaded = book(("Start here", COVER), ("Copy", [["Reference", "Candidate"], [REF, CAND]]))
+    with pytest.raises(NoColumnsFound):
+        find_table(first, load, TableOptions(sheet="Start here"))
+    text = Sheet("notes.csv", COVER, ["notes.csv"], encoding="utf-8", delimiter=",")
+    with pytest.raises(NoColumnsFound):
+        find_table(text, load, TableOptions())
+    assert loaded == []
+
+
+def test_a_sheet_without_a_column_given_by_name_is_passed_over() -> None:
+    first, load, loaded = book(
+        ("Start here", COVER),
+        ("Rank", [["Reference", "Candidate"], [REF, CAND]]),  # no "Prompt A"
+        ("Compare", [["Reference", "Prompt A", "Prompt B"], [REF, CAND, REF]]),
+    )
+    table, layout = find_table(first, load, TableOptions(candidate_col="Prompt A"))
+    assert table.name == "Compare" and (layout.candidate_col, layout.reference_cols) == (1, [0])
+    assert loaded == ["Rank", "Compare"]
+
+
+def test_when_no_sheet_has_the_named_column_the_closest_header_is_reported() -> None:
+    first, load, _ = book(
+        ("Start here", COVER),
+        ("Rank", [["Reference", REF], [], ["#", "Candidate"], ["1", CAND]]),
+        ("Compare", [["Reference", "Candidate A", "Candidate B"], [REF, CAND, REF]]),
+        ("Pairs", [["Reference", "Candidate"], [REF, CAND]]),
+    )
+    with pytest.raises(ColumnNotFound) as raised:
+        find_table(first, load, TableOptions(candidate_col="Candidat A"))
+    assert str(raised.value).startswith("sheet 'Compare': no candidate column 'Candidat A'")
+    assert str(raised.value).endswith("did you mean 'Candidate A'?")

@@ -1,0 +1,45 @@
+"""Scoring a table: each row's outcome (a score, a blank candidate, or the error that is its note), ranks within a
+reference, and the same results from the process pool as from one process."""
+
+from __future__ import annotations
+
+from benchmarks.synthetic import make_pairs
+from bleu_xl import score
+from bleu_xl.excel import cell_values, cells
+from bleu_xl.table import columns, scoring
+from bleu_xl.table import sheet as table_sheet
+from tests.helpers import INTACTO, REF, SHORT
+
+
+def test_rows_are_named_and_notes_are_typed_errors() -> None:
+    table = table_sheet.Sheet(
+        "t",
+        [["Reference", "Candidate"], [REF, INTACTO], [cell_values.CellError("#N/A"), SHORT], [REF, None], ["...", "x"]],
+        ["t"],
+    )
+    result = scoring.score_table(table, columns.find_layout(table), workers=1)
+    scored, missing, blank, no_words = result.outcomes
+    s = score(REF, INTACTO)
+    assert scored == s and scored.refs == 1
+    assert scored.stats == (((9, 8), (10, 9), 10, 11))  # matches, totals, c, r
+    assert cells.detail_row(scored) == [0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10]
+    assert isinstance(missing, cell_values.CellError) and (missing.code, missing.message) == (
+        "#N/A",
+        "#N/A in the reference",
+    )
+    assert isinstance(blank, cell_values.Blank)
+    assert isinstance(no_words, cell_values.CellError) and no_words.code == "#VALUE!"
+    assert no_words.message == "reference has no words"
+    assert result.result_row(0) == [s.bleu, *cells.detail_row(s), None]  # one candidate: no rank
+    assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
+    assert (result.scored, result.blank, result.problems) == (1, 1, 2)
+
+
+def test_process_pool_matches_single_process() -> None:
+    pairs = make_pairs(scoring.PARALLEL_MIN_PAIRS + 500, seed=9)
+    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
+    layout = columns.find_layout(table)
+    one = scoring.score_table(table, layout, workers=1)
+    two = scoring.score_table(table, layout, workers=2)
+    assert one.outcomes == two.outcomes and one.ranks == two.ranks
+    assert one.corpus == two.corpus

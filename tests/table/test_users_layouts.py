@@ -1,0 +1,256 @@
+"""Layouts people make, scored as they mean them: a reference typed once, a reference per row, a table's totals
+row, hidden and filtered-out rows, an empty column given by letter, a machine where the process pool cannot start.
+
+Every score is checked against sacrebleu's statistics (with bleu-xl's tokens and add-1 smoothing applied to
+sacrebleu's counts), so the layout, not the formula, is what these tests are about.
+"""
+
+from __future__ import annotations
+
+import _multiprocessing
+import errno
+import json
+import multiprocessing.synchronize  # noqa: F401 - imported before SemLock is replaced, as a pool imports it
+from pathlib import Path
+
+import pytest
+import xlsxwriter
+from click.testing import CliRunner
+from sacrebleu.metrics import BLEU
+
+from benchmarks.synthetic import make_pairs
+from bleu_xl import tokenize
+from bleu_xl.cli import main
+from bleu_xl.core.bleu import Score, Stats, score_from_stats
+from bleu_xl.core.errors import render
+from bleu_xl.table import columns, scoring
+from bleu_xl.table.sheet import InputError, Sheet, TableOptions
+
+REF = "Free delivery on every order this week"
+VARIANTS = [
+    "Free delivery on every order",
+    "Free delivery this week on every order",
+    "Get free shipping on all orders",
+    "Free delivery on every order this week",
+    "This week: free delivery, every order",
+]
+
+
+def oracle(references: list[str], candidate: str, max_n: int = 2) -> Score:
+    """sacrebleu's counts for bleu-xl's tokens, with bleu-xl's add-1 smoothing: an independent count."""
+    metric = BLEU(tokenize="none", max_ngram_order=max_n, smooth_method="none", effective_order=False)
+    res = metric.sentence_score(" ".join(tokenize(candidate)), [" ".join(tokenize(r)) for r in references])
+    stats = Stats(tuple(res.counts), tuple(res.totals), res.sys_len, res.ref_len)
+    return score_from_stats(stats, smoothing="add1", refs=len(references))
+
+
+def run(*args: str, input: bytes | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def workbook(path: Path, rows: list[list]) -> Path:
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            if value is not None:
+                sheet.write(r, c, value)
+    book.close()
+    return path
+
+
+# --- a reference typed once, in the first data row ---------------------------------------------------------------
+
+
+def typed_once(count: int = 199) -> list[list]:
+    candidates = [pair[1] or "x" for pair in make_pairs(count, seed=20)]
+    return [["Reference", "Candidate"], [REF, candidates[0]], *[[None, c] for c in candidates[1:]]]
+
+
+def test_a_reference_typed_once_is_the_reference_of_every_candidate() -> None:
+    rows = typed_once()
+    sheet = Sheet("Copy", rows, ["Copy"])
+    layout = columns.find_layout(sheet)
+    assert layout.shared_row == 1 and layout.reference_source == "A2"
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert (result.scored, result.blank, result.problems) == (199, 0, 0)
+    assert all(outcome == oracle([REF], row[1]) for outcome, row in zip(result.outcomes, rows[1:]))
+    assert sorted(r for r in result.ranks if r is not None)[0] == 1  # one reference: ranked together
+
+
+def test_the_reference_typed_once_is_said_in_one_line(tmp_path: Path) -> None:
+    path = workbook(tmp_path / "once.xlsx", typed_once())
+    result = run("score", str(path), "-o", str(tmp_path / "once.csv"))
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines == [
+        f"bleu-xl: {path}, sheet 'Copy': header row 1; candidate B 'Candidate'; reference A2, the only filled cell "
+        "of A 'Reference', for every candidate"
+    ]
+    assert "BLEU-2: 199 scored, 0 blank, 0 with a note" in result.stdout
+
+
+def test_a_single_pair_or_two_references_are_no_reference_typed_once() -> None:
+    one = Sheet("t", [["Reference", "Candidate"], [REF, VARIANTS[0]], [None, None]], ["t"])
+    assert columns.find_layout(one).shared_row is None
+    two = Sheet("t", [["Reference", "Candidate"], [REF, VARIANTS[0]], [REF, VARIANTS[1]], [None, "x"]], ["t"])
+    layout = columns.find_layout(two)
+    assert layout.shared_row is None
+    assert scoring.score_table(two, layout, workers=1).problems == 1  # the third row's blank reference
+
+
+def test_numbered_references_typed_once_serve_every_candidate() -> None:
+    rows = [["Reference 1", "Reference 2", "Candidate"], [REF, "Free shipping this week", VARIANTS[0]]]
+    rows += [[None, None, v] for v in VARIANTS[1:]]
+    sheet = Sheet("t", rows, ["t"])
+    layout = columns.find_layout(sheet)
+    assert layout.shared_row == 1 and layout.reference_source == "A2, B2"
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert result.outcomes == [oracle([REF, "Free shipping this week"], v) for v in VARIANTS]
+
+
+# --- ranks only among candidates that share a reference ----------------------------------------------------------
+
+TRANSLATIONS = [
+    ("Le colis est arrivé à l'heure", "Le colis est arrivé à l'heure"),
+    ("Livraison offerte sur toute commande", "Livraison gratuite pour chaque commande"),
+    ("Votre commande a été expédiée", "Votre commande est partie"),
+    ("Merci de votre achat", "Merci pour votre achat"),
+    ("Paiement sécurisé", "Paiement sûr"),
+    ("Retours gratuits sous 30 jours", "Retour gratuit en 30 jours"),
+]
+
+
+def test_ranks_are_given_only_among_candidates_that_share_a_reference() -> None:
+    rows = [["Product", "Reference", "Candidate"]]
+    rows += [["A", REF, v] for v in VARIANTS[:3]]
+    rows += [["B", "Our new summer collection is here", v] for v in ("Our summer collection is here", "New in")]
+    rows += [["C", "Paiement sécurisé", "Paiement sûr"]]  # alone with its reference
+    result = scoring.score_table(Sheet("t", rows, ["t"]), columns.find_layout(Sheet("t", rows, ["t"])), workers=1)
+    bleu = [o.bleu for o in result.outcomes]
+    assert result.ranks[:3] == [sorted(bleu[:3], reverse=True).index(b) + 1 for b in bleu[:3]]
+    assert result.ranks[3:5] == [1, 2] and bleu[3] > bleu[4]
+    assert result.ranks[5] is None  # nothing to rank it against
+    assert result.ranked and [c.name for c in result.columns][:2] == ["BLEU-2", "rank"]
+
+
+def test_a_reference_per_row_gives_no_rank_and_lists_the_lowest_rows(tmp_path: Path) -> None:
+    rows = [["Référence", "Candidat"], *[list(pair) for pair in TRANSLATIONS]]
+    sheet = Sheet("t", rows, ["t"])
+    result = scoring.score_table(sheet, columns.find_layout(sheet), workers=1)
+    assert result.ranks == [None] * len(TRANSLATIONS) and not result.ranked
+    assert "rank" not in [c.name for c in result.columns]
+    assert result.outcomes == [oracle([r], c) for r, c in TRANSLATIONS]
+
+    path = tmp_path / "translations.csv"
+    path.write_text("\n".join(",".join(row) for row in rows) + "\n", encoding="utf-8")
+    done = run("score", str(path), "-o", str(tmp_path / "out.json"))
+    assert done.exit_code == 0, done.output
+    document = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert all("rank" not in row for row in document["rows"])
+    assert "the lowest 5 of 6 (all in" in done.stdout and "rank" not in done.stdout
+    lowest = sorted(range(len(TRANSLATIONS)), key=lambda i: result.outcomes[i].bleu)[:5]
+    table_rows = [line for line in done.stdout.splitlines() if line.startswith("│")]
+    assert [int(line.split("│")[1]) for line in table_rows] == [i + 2 for i in lowest]  # as Excel numbers rows
+
+
+# --- a table's totals row; hidden and filtered-out rows ----------------------------------------------------------
+
+
+def marked_sheet() -> Sheet:
+    """Rows 2-8 are data (1-based, as Excel shows them): 4 and 6 hidden, 7 filtered out, 8 the totals row."""
+    rows = [["Reference", "Candidate"], *[[REF, v] for v in VARIANTS], [REF, "Free delivery"], ["Total", "7"]]
+    return Sheet("Copy", rows, ["Copy"], hidden_rows=frozenset({3, 5, 6}), totals_rows=frozenset({7}))
+
+
+def test_a_totals_row_is_never_a_candidate_and_hidden_rows_are_scored_and_counted() -> None:
+    sheet = marked_sheet()
+    layout = columns.find_layout(sheet)
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert list(result.row_numbers) == [2, 3, 4, 5, 6, 7]  # the totals row (8) is not there
+    assert result.outcomes == [oracle([REF], v) for v in [*VARIANTS, "Free delivery"]]
+    assert [render(note) for note in layout.notes] == [
+        "row 8, the totals row of an Excel table, is not a candidate",
+        "3 hidden rows scored (hidden by hand or by a filter; skip_hidden leaves them out)",
+    ]
+
+
+def test_skip_hidden_leaves_hidden_and_filtered_rows_out() -> None:
+    sheet = marked_sheet()
+    layout = columns.find_layout(sheet, TableOptions(skip_hidden=True))
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert list(result.row_numbers) == [2, 3, 5]
+    assert result.outcomes == [oracle([REF], v) for v in (VARIANTS[0], VARIANTS[1], VARIANTS[3])]
+    assert result.ranks == [3, 2, 1]
+    assert render(layout.notes[-1]) == "3 hidden rows left out (hidden by hand or by a filter)"
+
+
+# --- an empty column given by letter ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (
+            [["Reference", "Candidate", "Notes"], [REF, VARIANTS[0], "ok"]],
+            "the reference column D is empty below the header row 1 (the sheet's cells end at column C)",
+        ),
+        (
+            [["Reference", "Candidate", "Notes", "Spare"], [REF, VARIANTS[0], "ok", None]],
+            "the reference column D 'Spare' is empty below the header row 1",
+        ),
+        (
+            [["Reference", "Candidate", "Notes", None, "More"], [REF, VARIANTS[0], "ok", None, "x"]],
+            "the reference column D is empty below the header row 1",
+        ),
+    ],
+)
+def test_an_empty_reference_column_given_by_letter_is_one_line(tmp_path: Path, rows: list, expected: str) -> None:
+    with pytest.raises(InputError) as refused:
+        columns.find_layout(Sheet("Copy", rows, ["Copy"]), TableOptions(reference_cols=["D"]))
+    assert expected in str(refused.value)
+    for path in (workbook(tmp_path / "copy.xlsx", rows), tmp_path / "copy.csv"):
+        if path.suffix == ".csv":
+            path.write_text("\n".join(",".join(v or "" for v in row) for row in rows) + "\n", encoding="utf-8")
+        for command in (["score", str(path)], ["compare", str(path), "--a", "B", "--b", "C"]):
+            done = run(*command, "--reference-col", "D", "-o", str(tmp_path / "never.csv"))
+            assert done.exit_code == 2, done.output
+            assert done.stderr.count("\n") == 1 and "column D" in done.stderr and expected in done.stderr
+            assert "internal error" not in done.stderr and not (tmp_path / "never.csv").exists()
+
+
+# --- no writable /dev/shm: the process pool cannot start ----------------------------------------------------------
+
+
+def read_only_shm(*args, **kwargs):
+    raise OSError(errno.EROFS, "Read-only file system")
+
+
+def test_without_a_process_pool_the_scores_are_the_same_in_one_process(monkeypatch) -> None:
+    pairs = make_pairs(scoring.PARALLEL_MIN_PAIRS + 100, seed=11)
+    sheet = Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
+    layout = columns.find_layout(sheet)
+    one = scoring.score_table(sheet, layout, workers=1)
+    # Every lock of a process pool is a POSIX semaphore in /dev/shm: on a read-only one, creating it fails so.
+    monkeypatch.setattr(_multiprocessing, "SemLock", read_only_shm)
+    steps: list[int] = []
+    fallback = scoring.score_table(sheet, layout, workers=2, progress=steps.append)
+    assert fallback.single_process == "Read-only file system"
+    assert fallback.outcomes == one.outcomes and fallback.ranks == one.ranks and fallback.corpus == one.corpus
+    assert sum(steps) == len(pairs)
+
+
+def test_without_a_process_pool_the_command_says_so_once(tmp_path: Path, monkeypatch) -> None:
+    pairs = make_pairs(scoring.PARALLEL_MIN_PAIRS + 100, seed=12)
+    path = tmp_path / "big.csv"
+    path.write_text(
+        "Reference\tCandidate\n" + "".join(f"{r}\t{c}\n" for r, c in pairs if "\t" not in r + c), encoding="utf-8"
+    )
+    expected = run("score", str(path), "-o", str(tmp_path / "pool.csv"), "-q")
+    assert expected.exit_code == 0, expected.output
+    monkeypatch.setattr(_multiprocessing, "SemLock", read_only_shm)
+    done = run("score", str(path), "-o", str(tmp_path / "one.csv"), "-q")
+    assert done.exit_code == 0, done.output
+    notes = [line for line in done.stderr.splitlines() if line.startswith("bleu-xl: note:")]
+    assert notes == ["bleu-xl: note: scored in one process: no process pool here (Read-only file system)"]
+    assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "pool.csv").read_bytes()
