@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from .excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text
 from .files.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from .files.output import OutputFile, write_folder
 from .files.readers import display_name, read_table
-from .files.results import check_workbook_size, write_comparison, write_result
+from .files.results import TextOptions, check_workbook_size, write_comparison, write_result
 from .files.scored_workbook import CutCells
 from .files.signals import Terminated, stop_on_signals
 from .files.text_reader import text_codec
@@ -255,8 +256,24 @@ def _read_limits() -> ReadLimits:
     )
 
 
-def _table_options(fn: Any) -> Any:
-    """The options that say how to read the input table, shared by score and compare."""
+def _table_options(run: Any) -> Any:
+    """The options that say how to read the input table, shared by score and compare, handed to the command as
+    one :class:`ReadFlags` named ``read``."""
+
+    @functools.wraps(run)
+    def command(
+        *args: Any,
+        sheet: str | None,
+        header_row: int | None,
+        no_header: bool,
+        encoding: str | None,
+        delimiter: str | None,
+        skip_hidden: bool,
+        **kwargs: Any,
+    ) -> Any:
+        return run(*args, read=ReadFlags(sheet, header_row, no_header, encoding, delimiter, skip_hidden), **kwargs)
+
+    fn: Any = command
     for option in reversed(
         [
             click.option("--sheet", help="Sheet to read (default: the first visible one, past a cover page)."),
@@ -294,33 +311,44 @@ def _table_options(fn: Any) -> Any:
 
 def _chrf_options(fn: Any) -> Any:
     """chrF's settings, shared by score, pair and compare (sacrebleu's defaults: chrF2)."""
-    for option in reversed(
-        [
-            click.option(
-                "--char-order",
-                default=6,
-                show_default=True,
-                type=click.IntRange(1, MAX_CHAR_ORDER),
-                help="chrF: longest character n-gram.",
-            ),
-            click.option(
-                "--word-order",
-                default=0,
-                show_default=True,
-                type=click.IntRange(0, MAX_WORD_ORDER),
-                help="chrF: longest word n-gram (2 gives chrF++).",
-            ),
-            click.option(
-                "--beta",
-                default=2,
-                show_default=True,
-                type=click.IntRange(1, MAX_BETA),
-                help="chrF: recall counts beta times as much as precision.",
-            ),
-        ]
-    ):
+    settings = [
+        ("--char-order", 6, 1, MAX_CHAR_ORDER, "chrF: longest character n-gram."),
+        ("--word-order", 0, 0, MAX_WORD_ORDER, "chrF: longest word n-gram (2 gives chrF++)."),
+        ("--beta", 2, 1, MAX_BETA, "chrF: recall counts beta times as much as precision."),
+    ]
+    for flag, default, low, high, text in reversed(settings):
+        option = click.option(flag, default=default, show_default=True, type=click.IntRange(low, high), help=text)
         fn = option(fn)
     return fn
+
+
+@dataclass(frozen=True)
+class ReadFlags:
+    """The options that say how to read the input table, as score and compare receive them."""
+
+    sheet: str | None
+    header_row: int | None
+    no_header: bool
+    encoding: str | None
+    delimiter: str | None
+    skip_hidden: bool
+
+
+def _read_options(
+    read: ReadFlags, reference_cols: tuple[str, ...], candidate_col: str | None, reference_text: str | None
+) -> TableOptions:
+    """The table options the command's flags give, the delimiter's name read as the character it names."""
+    return TableOptions(
+        sheet=read.sheet,
+        encoding=read.encoding,
+        delimiter=_delimiter(read.delimiter),
+        header_row=read.header_row,
+        no_header=read.no_header,
+        reference_cols=reference_cols,
+        candidate_col=candidate_col,
+        reference_text=reference_text,
+        skip_hidden=read.skip_hidden,
+    )
 
 
 def _read_table(input_path: str, options: TableOptions, *, announce: bool = True) -> tuple[Sheet, Layout]:
@@ -379,12 +407,7 @@ def _announce(
 def score_command(
     input_path: str,
     output: str | None,
-    sheet: str | None,
-    header_row: int | None,
-    no_header: bool,
-    encoding: str | None,
-    delimiter: str | None,
-    skip_hidden: bool,
+    read: ReadFlags,
     reference_cols: tuple[str, ...],
     candidate_col: str | None,
     reference_text: str | None,
@@ -421,25 +444,15 @@ def score_command(
         metric_names, max_n=max_n, smoothing=smoothing, char_order=char_order, word_order=word_order, beta=beta
     )
     output, fmt = _output_target(input_path, output, fmt)
-    if encoding is not None:
-        text_codec(encoding)
+    if read.encoding is not None:
+        text_codec(read.encoding)
     if output == "-" and 1 in CLOSED_AT_START:
         raise InputError("standard output is closed: nothing could be written; give a file with -o")
     target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
     try:
         start = time.perf_counter()
-        options = TableOptions(
-            sheet,
-            encoding,
-            _delimiter(delimiter),
-            header_row,
-            no_header,
-            reference_cols,
-            candidate_col,
-            reference_text,
-            skip_hidden,
-        )
+        options = _read_options(read, reference_cols, candidate_col, reference_text)
         table, layout = _read_table(input_path, options)
         if fmt == "xlsx":  # before scoring: a table that cannot fit a workbook is refused at once
             columns = len(layout.headers) + len(result_columns(metrics, ranked=False))
@@ -468,9 +481,7 @@ def score_command(
             fmt,
             input_name=display_name(input_path),
             sheet=table,
-            encoding=encoding,
-            delimiter=output_delimiter(_delimiter(delimiter), output, table),
-            raw=raw,
+            text=TextOptions(read.encoding, output_delimiter(_delimiter(read.delimiter), output, table), raw),
         )
         timings["write"] = time.perf_counter() - start
     finally:
@@ -711,12 +722,7 @@ def compare_command(
     b_col: str,
     reference_cols: tuple[str, ...],
     reference_text: str | None,
-    sheet: str | None,
-    header_row: int | None,
-    no_header: bool,
-    encoding: str | None,
-    delimiter: str | None,
-    skip_hidden: bool,
+    read: ReadFlags,
     samples: int,
     seed: int,
     metric_name: str,
@@ -752,17 +758,7 @@ def compare_command(
         target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     cuts = CutCells()
     try:
-        options = TableOptions(
-            sheet,
-            encoding,
-            _delimiter(delimiter),
-            header_row,
-            no_header,
-            reference_cols,
-            a_col,
-            reference_text,
-            skip_hidden,
-        )
+        options = _read_options(read, reference_cols, a_col, reference_text)
         table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed, metric=metric)
         if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
@@ -776,9 +772,7 @@ def compare_command(
                 layout,
                 comparison,
                 input_name=display_name(input_path),
-                encoding=encoding,
-                delimiter=output_delimiter(_delimiter(delimiter), output, table),
-                raw=raw,
+                text=TextOptions(read.encoding, output_delimiter(_delimiter(read.delimiter), output, table), raw),
             )
     finally:
         if target:

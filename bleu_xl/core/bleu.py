@@ -415,13 +415,18 @@ def corpus_stats(
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`References` of ``candidates[i]``.
     """
+    check_corpus(references, candidates)
+    return _each_pair_stats(references, candidates, max_n)
+
+
+def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
+    """The corpus input checks every metric makes: sequences (not one string), of equal length, not empty."""
     _refuse_text(references, "references")
     _refuse_text(candidates, "candidates")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if not candidates:
         raise BleuError("no pairs to score")
-    return _each_pair_stats(references, candidates, max_n)
 
 
 def _each_pair_stats(

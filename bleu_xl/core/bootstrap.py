@@ -180,7 +180,7 @@ class _ChrfColumns:
     ) -> _ChrfColumns:
         orders = char_order + word_order
         columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
-        pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
+        pairs = corpus_chrf_stats(references, candidates, char_order, word_order, beta)
         for stats, _ in pairs:
             for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
                 for column, value in zip(field, values):

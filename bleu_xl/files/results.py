@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,16 @@ from .scored_workbook import CutCells
 from .writers import write_csv, write_json_document, write_json_lines
 
 __all__ = ["check_workbook_size", "columns_used", "output_rows", "write_comparison", "write_result"]
+
+
+@dataclass(frozen=True)
+class TextOptions:
+    """How a CSV output is written: its encoding (UTF-8 with a BOM for a file by default), its delimiter, and
+    whether text is written exactly as read (``raw``) instead of neutralised against formula injection."""
+
+    encoding: str | None = None
+    delimiter: str = ","
+    raw: bool = False
 
 
 def output_rows(result: Result) -> Iterator[list[Any]]:
@@ -70,23 +81,15 @@ def _headers(input_header: list[str], result_names: Sequence[str]) -> list[str]:
 
 
 def _write_text(
-    target: OutputFile,
-    fmt: str,
-    header: list[str],
-    rows: Iterator[list[Any]],
-    about: dict[str, Any],
-    *,
-    encoding: str | None,
-    delimiter: str,
-    raw: bool,
+    target: OutputFile, fmt: str, header: list[str], rows: Iterator[list[Any]], about: dict[str, Any], text: TextOptions
 ) -> None:
     if fmt == "csv":
         # UTF-8 with a BOM, so that Excel on Windows reads it as UTF-8 (not to standard output: pipelines).
-        codec = encoding or ("utf-8" if target.path == "-" else "utf-8-sig")
+        codec = text.encoding or ("utf-8" if target.path == "-" else "utf-8-sig")
         if codec.replace("_", "-").lower() in {"utf-8", "utf8"} and target.path != "-":
             codec = "utf-8-sig"
         with target.open(binary=False, encoding=codec) as out:
-            write_csv(out, header, rows, delimiter=delimiter, raw=raw)
+            write_csv(out, header, rows, delimiter=text.delimiter, raw=text.raw)
     elif fmt == "jsonl":
         with target.open(binary=False) as out:
             write_json_lines(out, header, rows)
@@ -102,9 +105,7 @@ def write_result(
     *,
     input_name: str,
     sheet: Sheet,
-    encoding: str | None = None,
-    delimiter: str = ",",
-    raw: bool = False,
+    text: TextOptions = TextOptions(),
 ) -> CutCells:
     """Write the scored rows to ``target`` as ``fmt``: ``xlsx``, ``csv``, ``json`` (one document: what was scored,
     the first metric's corpus score and signature, each metric's, the columns used, then the rows) or ``jsonl``
@@ -138,7 +139,7 @@ def write_result(
             "with_note": result.problems,
         },
     }
-    _write_text(target, fmt, header, output_rows(result), about, encoding=encoding, delimiter=delimiter, raw=raw)
+    _write_text(target, fmt, header, output_rows(result), about, text)
     return CutCells()
 
 
@@ -150,9 +151,7 @@ def write_comparison(
     comparison: Comparison,
     *,
     input_name: str,
-    encoding: str | None = None,
-    delimiter: str = ",",
-    raw: bool = False,
+    text: TextOptions = TextOptions(),
 ) -> CutCells:
     """Write a comparison as ``fmt``: a workbook (the rows with both columns' scores, and the paired test on a
     Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test too."""
@@ -181,5 +180,5 @@ def write_comparison(
         "signature": comparison.signature,
         "comparison": comparison.as_dict(),
     }
-    _write_text(target, fmt, header, rows(), about, encoding=encoding, delimiter=delimiter, raw=raw)
+    _write_text(target, fmt, header, rows(), about, text)
     return CutCells()

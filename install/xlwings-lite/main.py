@@ -766,13 +766,18 @@ def corpus_stats(
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`References` of ``candidates[i]``.
     \"\"\"
+    check_corpus(references, candidates)
+    return _each_pair_stats(references, candidates, max_n)
+
+
+def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
+    \"\"\"The corpus input checks every metric makes: sequences (not one string), of equal length, not empty.\"\"\"
     _refuse_text(references, "references")
     _refuse_text(candidates, "candidates")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if not candidates:
         raise BleuError("no pairs to score")
-    return _each_pair_stats(references, candidates, max_n)
 
 
 def _each_pair_stats(
@@ -973,7 +978,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple, Union
 
-from .bleu import _count_elements
+from .bleu import _count_elements, check_corpus
 from .errors import BleuError
 
 __all__ = [
@@ -1400,32 +1405,21 @@ def sum_chrf_stats(stats: Iterable[ChrfStats], orders: int) -> ChrfStats:
     return ChrfStats(tuple(candidate), tuple(reference), tuple(matches))
 
 
-def _refuse_text(value: object, name: str) -> None:
-    if isinstance(value, (str, bytes, bytearray)):
-        kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
-        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
-
-
 def corpus_chrf_stats(
     references: Sequence[ReferenceLike | ChrfReferences],
     candidates: Sequence[str],
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: int = 2,
+    char_order: int,
+    word_order: int,
+    beta: int,
 ) -> list[tuple[ChrfStats, int]]:
-    \"\"\"The statistics and number of references of every pair of a corpus, after the corpus input checks.
+    \"\"\"The statistics and number of references of every pair of a corpus, after the corpus input checks (every
+    setting given: the functions that call it hold the defaults).
 
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`ChrfReferences` of ``candidates[i]``.
     \"\"\"
     check_chrf_settings(char_order, word_order, beta)
-    _refuse_text(references, "references")
-    _refuse_text(candidates, "candidates")
-    if len(references) != len(candidates):
-        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
-    if not candidates:
-        raise BleuError("no pairs to score")
+    check_corpus(references, candidates)
     pairs = []
     for reference, candidate in zip(references, candidates):
         refs = as_chrf_references(reference, char_order, word_order)
@@ -1445,7 +1439,7 @@ def corpus_chrf(
 
     ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
     \"\"\"
-    pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
+    pairs = corpus_chrf_stats(references, candidates, char_order, word_order, beta)
     total = sum_chrf_stats((stats for stats, _ in pairs), char_order + word_order)
     refs = max(n for _, n in pairs)
     return chrf_from_stats(total, char_order=char_order, word_order=word_order, beta=beta, refs=refs)
@@ -1633,7 +1627,7 @@ class _ChrfColumns:
     ) -> _ChrfColumns:
         orders = char_order + word_order
         columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
-        pairs = corpus_chrf_stats(references, candidates, char_order=char_order, word_order=word_order, beta=beta)
+        pairs = corpus_chrf_stats(references, candidates, char_order, word_order, beta)
         for stats, _ in pairs:
             for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
                 for column, value in zip(field, values):
