@@ -54,4 +54,9 @@ def parse_size(text: str) -> int:
     unit = found.group(2).lower() if found else ""
     if found is None or unit not in _UNITS:
         raise InputError(f"{text!r} is not a size; write it as 2GB, 500MB or 1.5GiB (", Setting("read_memory"), ")")
-    return int(float(found.group(1)) * _UNITS[unit])
+    size = int(float(found.group(1)) * _UNITS[unit])
+    if size <= 0:
+        raise InputError(
+            f"{text!r} is no room to read in; give a size such as 2GB or 500MB (", Setting("read_memory"), ")"
+        )
+    return size

@@ -91,7 +91,10 @@ def _beside(file: Path, call: Callable[[], Any]) -> Callable[[], Any]:
             outcome.append((False, exc))
 
     thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError:  # no thread can start: under the memory limit, there is no room for its stack
+        raise MemoryError("no room to start the reader's thread") from None
 
     def wait() -> Any:
         thread.join()

@@ -156,3 +156,17 @@ def test_sigterm_while_reading_a_workbook_stops_the_reader(tmp_path: Path) -> No
         time.sleep(0.05)
     assert not any(Path(f"/proc/{pid}").exists() for pid in readers)
     assert listing(tmp_path) == ["big.xlsx"]
+
+
+def test_a_memory_limit_too_small_to_start_the_reader_is_one_line(tmp_path: Path) -> None:
+    """Under a tiny limit the reader's thread cannot start: that is running out of memory, not a bug."""
+    book = tmp_path / "small.xlsx"
+    workbook = xlsxwriter.Workbook(str(book))
+    sheet = workbook.add_worksheet("Pairs")
+    sheet.write_row(0, 0, ["Reference", "Candidate"])
+    sheet.write_row(1, 0, ["the cat sat", "the cat"])
+    workbook.close()
+    line = one_line_refusal(run_process("score", str(book), "--read-memory", "1MB", "-o", "-", "--format", "csv"))
+    assert "cannot read this workbook within 1 MB" in line and "--read-memory" in line
+    assert "is no room to read in" in one_line_refusal(run_process("score", str(book), "--read-memory", "0"))
+    assert listing(tmp_path) == ["small.xlsx"]  # no lock, no temporary file left
