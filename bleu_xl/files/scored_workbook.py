@@ -357,7 +357,7 @@ def _write_summary(
     for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures()):
         corpora += [
             (f"Corpus {metric.name}", float(corpus) if corpus is not None else None, score_format),
-            ("Signature", signature, None),
+            ("Signature" if len(result.metrics) == 1 else f"Signature {metric.name}", signature, None),
         ]
     facts: list[Fact] = [
         ("Input", input_name, None),

@@ -229,3 +229,13 @@ def test_the_documented_pair_example_with_chrf_is_real() -> None:
     )
     shown = run(*shlex.split(block[1])[1:]).output.splitlines()
     assert all(line in shown for line in block[2].splitlines())
+
+
+def test_the_summary_names_each_metric_s_signature(tmp_path: Path) -> None:
+    """With two metrics the Summary sheet has two signatures: each row says which metric it pins."""
+    source = tmp_path / "pairs.csv"
+    source.write_text("Reference,Candidate\nthe cat sat,the cat\nthe cat sat,a cat sat\n", encoding="utf-8")
+    out = tmp_path / "scored.xlsx"
+    assert run("score", str(source), "--metric", "bleu2,chrf", "-o", str(out), "-q").exit_code == 0
+    labels = [row[0] for row in openpyxl.load_workbook(out)["Summary"].iter_rows(values_only=True) if row[0]]
+    assert [label for label in labels if label.startswith("Signature")] == ["Signature BLEU-2", "Signature chrF2"]
