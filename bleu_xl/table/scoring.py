@@ -84,6 +84,11 @@ class Result:
         """The result columns of this table (:func:`result_columns`)."""
         return result_columns(self.metrics, ranked=self.ranked)
 
+    @functools.cached_property
+    def _detail_widths(self) -> tuple[int, ...]:
+        """How many detail columns each metric has (the blanks of a row it did not score)."""
+        return tuple(len(metric.detail_columns()) for metric in self.metrics)
+
     @property
     def outcomes(self) -> list[Outcome]:
         """Each row's outcome under the first metric (the one that ranks)."""
@@ -129,8 +134,7 @@ class Result:
         outcomes = [scores[i] for scores in self.scores]
         values: list[Any] = [float(o) if isinstance(o, Scored) else None for o in outcomes]
         details: list[Any] = []
-        for metric, outcome in zip(self.metrics, outcomes):
-            width = len(metric.detail_columns())
+        for metric, outcome, width in zip(self.metrics, outcomes, self._detail_widths):
             details += metric.detail(outcome) if isinstance(outcome, Scored) else [None] * width
         rank = [self.ranks[i]] if self.ranked else []
         return [values[0], *rank, *values[1:], *details, self.note(i)]
