@@ -122,6 +122,10 @@ def read_input(
             return _as_stdin(given, lambda: _read_bounded(given, sheet, limits, "-"))
     if kind == "workbook":
         return _read_bounded(file, sheet, limits, shown)
+    return _text_file(file, shown, encoding, delimiter, limits)
+
+
+def _text_file(file: Path, shown: str, encoding: str | None, delimiter: str | None, limits: ReadLimits) -> Sheet:
     if delimiter is None and file.suffix.lower() in {".tsv", ".tab"}:
         delimiter = "\t"
     return _text_sheet(shown, display_name(file.name), file.read_bytes(), encoding, delimiter, limits)
@@ -201,7 +205,7 @@ def read_table(
             return _as_stdin(given, lambda: _table_bounded(given, options, limits, "-"))
     if kind == "workbook":
         return _table_bounded(file, options, limits, display_name(path))
-    first = read_input(path, options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits)
+    first = _text_file(file, display_name(path), options.encoding, options.delimiter, limits)  # checked above
     return find_table(first, lambda name: first, options)
 
 
