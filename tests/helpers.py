@@ -291,3 +291,22 @@ def with_members(source: Path, target: Path, replace: dict[str, bytes]) -> Path:
             if name not in zin.namelist():
                 zout.writestr(name, data)
     return target
+
+
+def living_parents() -> dict[int, int]:
+    """Every living process (not a zombie) and its parent, from /proc: no extra dependency."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    return parents
+
+
+def children_of(pid: int) -> list[int]:
+    """The living children of ``pid``."""
+    return [child for child, parent in living_parents().items() if parent == pid]

@@ -15,6 +15,7 @@ import xlsxwriter
 from benchmarks.synthetic import make_pairs
 from tests.files import parts
 from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
+from tests.helpers import children_of
 
 
 def test_endless_standard_input_stops_at_the_text_limit() -> None:
@@ -46,19 +47,6 @@ def long_input(folder: Path, rows: int) -> Path:
     return source
 
 
-def workers_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
-
-
 def test_a_killed_worker_ends_the_run_in_one_line(tmp_path: Path) -> None:
     """Row 9: a worker killed by the out-of-memory killer or ``kill -9`` left the run waiting for ever."""
     source = long_input(tmp_path, 150_000)
@@ -69,7 +57,7 @@ def test_a_killed_worker_ends_the_run_in_one_line(tmp_path: Path) -> None:
         text=True,
     )
     deadline = time.monotonic() + 120
-    while not (workers := workers_of(process.pid)) and time.monotonic() < deadline and process.poll() is None:
+    while not (workers := children_of(process.pid)) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.01)
     assert workers, "the run never started its worker pool"
     os.kill(workers[0], signal.SIGKILL)
@@ -145,7 +133,7 @@ def test_sigterm_while_reading_a_workbook_stops_the_reader(tmp_path: Path) -> No
         text=True,
     )
     deadline = time.monotonic() + 60
-    while not (readers := workers_of(process.pid)) and time.monotonic() < deadline and process.poll() is None:
+    while not (readers := children_of(process.pid)) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.005)
     assert readers, "the run never started its reader"
     process.send_signal(signal.SIGTERM)

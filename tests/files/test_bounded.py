@@ -9,7 +9,6 @@ import math
 import os
 import signal
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,22 +21,14 @@ from bleu_xl.files import bounded
 from bleu_xl.files.limits import ReadLimits
 from bleu_xl.table.columns import ColumnNotFound
 from bleu_xl.table.sheet import InputError, Sheet
+from tests.helpers import children_of
 
 LIMITS = ReadLimits(memory=300 * 10**6, seconds=20)
 
 
 def children() -> set[int]:
-    """This process's living children (from /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == os.getpid() and fields[0] != "Z":
-                found.add(int(entry.name))
-    return found
+    """This process's living children."""
+    return set(children_of(os.getpid()))
 
 
 def run(call: Any, limits: ReadLimits = LIMITS, explain: Any = None) -> tuple[Sheet, Any]:

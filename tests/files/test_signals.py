@@ -11,20 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import COMMAND, long_csv
+from tests.helpers import COMMAND, living_parents, long_csv
 
 
 def descendants(pid: int) -> set[int]:
-    """Every living process below ``pid`` (from /proc: no extra dependency)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents[int(entry.name)] = int(fields[1])
+    """Every living process below ``pid``."""
+    parents = living_parents()
     found, frontier = set(), {pid}
     while frontier:
         frontier = {child for child, parent in parents.items() if parent in frontier} - found
