@@ -30,7 +30,7 @@ ERROR_CODES = {
 ERROR_TEXTS = frozenset(
     [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
 )
-EXCEL_MAX_TEXT = 32_767  # characters in a cell
+EXCEL_MAX_TEXT = 32_767  # UTF-16 code units in a cell: a character past U+FFFF (an emoji) takes two
 MAX_SAMPLES = 100_000  # bounds time, not memory: resamples come one at a time
 
 
@@ -85,6 +85,19 @@ class DetailColumn:
 
     name: str
     kind: str  # a ColumnKind
+
+
+def fit_cell(text: str, limit: int = EXCEL_MAX_TEXT) -> str:
+    """Text cut to what an Excel cell holds: ``limit`` UTF-16 code units (a character past U+FFFF, an emoji, takes
+    two), never between the two halves of one character."""
+    if len(text) <= limit // 2:  # two units a character at most: fits
+        return text
+    units = 0
+    for i, ch in enumerate(text):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return text[:i]
+    return text
 
 
 def value_error(message: str) -> CellError:

@@ -41,6 +41,7 @@ from .cell_values import (
     PassError,
     as_grid,
     cell_text,
+    fit_cell,
     parse_beta,
     parse_char_order,
     parse_flag,
@@ -405,7 +406,7 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
 
     def summary(refs: References, cand: str) -> str:
         text = explain(refs, cand).summary()
-        return text if len(text) <= EXCEL_MAX_TEXT else text[: EXCEL_MAX_TEXT - 1] + "…"
+        return text if fit_cell(text) == text else fit_cell(text, EXCEL_MAX_TEXT - 1) + "…"
 
     return squeeze(reshape(each_pair(pairs, 2, summary), rows_cols))
 
@@ -460,7 +461,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
                 out_row.append(BLANK if cell is None else cell)
                 continue
             joined = sep.join(tokenize(cell))
-            out_row.append(joined if len(joined) <= EXCEL_MAX_TEXT else value_error("tokens too long for a cell"))
+            out_row.append(joined if fit_cell(joined) == joined else value_error("tokens too long for a cell"))
         out.append(out_row)
     return squeeze(out)
 

@@ -16,13 +16,13 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from ..excel.cell_values import EXCEL_MAX_TEXT, CellError, ColumnKind, cell_text
+from ..excel.cell_values import EXCEL_MAX_TEXT, CellError, ColumnKind, cell_text, fit_cell
 from ..table.compare import Comparison
 from ..table.scoring import Result
 from ..table.sheet import column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
-__all__ = ["CutCells", "fit_cell", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
+__all__ = ["CutCells", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
 
 BINS = 10
 
@@ -37,19 +37,6 @@ class CutCells:
     def add(self, ref: str) -> None:
         self.count += 1
         self.first = self.first or ref
-
-
-def fit_cell(text: str) -> str:
-    """Text cut to what an Excel cell holds: 32,767 UTF-16 code units (a character past U+FFFF, an emoji, takes
-    two), never between the two halves of one character."""
-    if len(text) <= EXCEL_MAX_TEXT // 2:  # two units a character at most: fits
-        return text
-    units = 0
-    for i, ch in enumerate(text):
-        units += 2 if ord(ch) > 0xFFFF else 1
-        if units > EXCEL_MAX_TEXT:
-            return text[:i]
-    return text
 
 
 def write_cell(

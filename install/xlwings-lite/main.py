@@ -1848,7 +1848,7 @@ ERROR_CODES = {
 ERROR_TEXTS = frozenset(
     [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
 )
-EXCEL_MAX_TEXT = 32_767  # characters in a cell
+EXCEL_MAX_TEXT = 32_767  # UTF-16 code units in a cell: a character past U+FFFF (an emoji) takes two
 MAX_SAMPLES = 100_000  # bounds time, not memory: resamples come one at a time
 
 
@@ -1903,6 +1903,19 @@ class DetailColumn:
 
     name: str
     kind: str  # a ColumnKind
+
+
+def fit_cell(text: str, limit: int = EXCEL_MAX_TEXT) -> str:
+    \"\"\"Text cut to what an Excel cell holds: ``limit`` UTF-16 code units (a character past U+FFFF, an emoji, takes
+    two), never between the two halves of one character.\"\"\"
+    if len(text) <= limit // 2:  # two units a character at most: fits
+        return text
+    units = 0
+    for i, ch in enumerate(text):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return text[:i]
+    return text
 
 
 def value_error(message: str) -> CellError:
@@ -2075,6 +2088,7 @@ from .cell_values import (
     PassError,
     as_grid,
     cell_text,
+    fit_cell,
     parse_beta,
     parse_char_order,
     parse_flag,
@@ -2439,7 +2453,7 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
 
     def summary(refs: References, cand: str) -> str:
         text = explain(refs, cand).summary()
-        return text if len(text) <= EXCEL_MAX_TEXT else text[: EXCEL_MAX_TEXT - 1] + "…"
+        return text if fit_cell(text) == text else fit_cell(text, EXCEL_MAX_TEXT - 1) + "…"
 
     return squeeze(reshape(each_pair(pairs, 2, summary), rows_cols))
 
@@ -2494,7 +2508,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
                 out_row.append(BLANK if cell is None else cell)
                 continue
             joined = sep.join(tokenize(cell))
-            out_row.append(joined if len(joined) <= EXCEL_MAX_TEXT else value_error("tokens too long for a cell"))
+            out_row.append(joined if fit_cell(joined) == joined else value_error("tokens too long for a cell"))
         out.append(out_row)
     return squeeze(out)
 

@@ -118,6 +118,16 @@ def test_results_stay_within_excel_limits() -> None:
     assert len(summary) == 32_767 and summary.endswith("…")
 
 
+def test_text_results_are_cut_by_utf16_units_as_excel_counts() -> None:
+    """A character past U+FFFF takes two of a cell's 32,767 units: an explanation of such characters is cut to
+    the units, and their tokens joined past them are refused."""
+    astral = "".join(chr(0x20000 + i) for i in range(20_000))  # CJK Extension B: 20,000 tokens, two units each
+    summary = cells.explain_cells(astral, "x")
+    units = sum(2 if ord(ch) > 0xFFFF else 1 for ch in summary)
+    assert summary.endswith("…") and 32_765 <= units <= 32_767
+    assert cells.tokens_cells([[astral[:16_384]]], "") == cell_values.CellError("#VALUE!", "tokens too long for a cell")
+
+
 def test_a_setting_given_as_a_range_of_several_cells_is_refused() -> None:
     assert str(cells.tokens_cells([["a b"]], [[",", ";"]])) == "#VALUE! separator must be a single cell"
     assert str(cells.detail_cells("a b", "a b", [[False, False]])) == "#VALUE! headers must be a single cell"

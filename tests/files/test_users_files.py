@@ -248,7 +248,7 @@ def test_a_cell_past_excels_text_limit_is_cut_by_utf16_units_with_a_note(tmp_pat
 
 
 def test_fit_cell_counts_utf16_units() -> None:
-    from bleu_xl.files.scored_workbook import fit_cell
+    from bleu_xl.excel.cell_values import fit_cell
 
     assert fit_cell("a" * 32_767) == "a" * 32_767
     assert fit_cell("a" * 32_768) == "a" * 32_767
