@@ -13,7 +13,7 @@ import difflib
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
@@ -37,6 +37,7 @@ REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referenci
 CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
 HEADER_SEARCH_ROWS = 50
 LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whatever the sheet
+LISTED_CELLS = 3  # in a message: the first cells of a column that hold text in hidden rows
 
 
 class NoColumnsFound(InputError):
@@ -398,23 +399,52 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
                     Setting("reference_text"),
                 )
             layout.reference_text, layout.reference_cell = labelled
+    # A reference typed once is found among every row below the headers, hidden ones too: it serves every
+    # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
+    # above the others), so that leaving rows out never changes the scores of the rows kept.
+    shared = _shared_row(rows, layout, _typed_rows(sheet, layout)) if layout.reference_cols else None
+    serving = data if shared is None else [shared]  # the rows whose reference cells are read
     if len(layout.reference_cols) > 1 and not reference_cols:
         # Numbered references found by their headers: an empty one (Reference 3 prepared but never filled) is
         # left out, and said so, rather than refusing the sheet; at least one must hold text.
-        empty = [c for c in layout.reference_cols if _is_empty(rows, c, data)]
+        empty = [c for c in layout.reference_cols if _is_empty(rows, c, serving)]
         if len(empty) < len(layout.reference_cols):
             layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
             layout.notes += [(f"the reference column {layout.name(c)} is empty: left out",) for c in empty]
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
         _check_cached(sheet, layout, col, what)
-        if _is_empty(rows, col, data):
-            below = "" if index is None else f" below the header row {index + 1}"
-            beyond = f" (the sheet's cells end at column {column_letter(width - 1)})" if col >= width else ""
-            raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}{beyond}")
-    if layout.reference_cols:
-        layout.shared_row = _shared_row(rows, layout, data)
+        if _is_empty(rows, col, data if what == "candidate" else serving):
+            _refuse_empty(sheet, layout, col, what, width)
+    layout.shared_row = shared
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
+
+
+def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:
+    """The rows below the header row that are not a table's totals row, hidden ones included."""
+    return Layout(layout.header_row, layout.candidate_col, skipped=_rows_left_out(sheet, layout, False)).data_rows(
+        len(sheet.rows)
+    )
+
+
+def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int) -> NoReturn:
+    """Refuse a column with no text in the rows read; when its text is all in hidden rows that skip_hidden leaves
+    out, name those cells, which the user may not see."""
+    rows = sheet.rows
+    hidden = [r for r in _typed_rows(sheet, layout) if r in layout.skipped and _filled(rows[r], col)]
+    if hidden:
+        cells = [f"{column_letter(col)}{r + 1}" for r in hidden[:LISTED_CELLS]]
+        more = f" and {len(hidden) - LISTED_CELLS:,} more" if len(hidden) > LISTED_CELLS else ""
+        where = "a hidden row" if len(hidden) == 1 else "hidden rows"
+        raise InputError(
+            f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds text only in {where} "
+            f"({', '.join(cells)}{more}), which ",
+            Setting("skip_hidden"),
+            " leaves out",
+        )
+    below = "" if layout.header_row is None else f" below the header row {layout.header_row + 1}"
+    beyond = f" (the sheet's cells end at column {column_letter(width - 1)})" if col >= width else ""
+    raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}{beyond}")
 
 
 def _is_empty(rows: list[list[Any]], col: int, data: Sequence[int]) -> bool:
@@ -480,6 +510,13 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
                     " leaves them out)",
                 )
             )
+    if layout.shared_row is not None and layout.shared_row in layout.skipped:
+        notes.append(
+            (
+                f"row {layout.shared_row + 1} is hidden and left out, but {layout.shared_cells()}, the reference "
+                "typed once, still serves every candidate",
+            )
+        )
     return notes
 
 

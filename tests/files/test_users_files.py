@@ -22,6 +22,7 @@ from bleu_xl import score
 from bleu_xl.cli import main
 from bleu_xl.files import text_reader
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError
+from tests.helpers import refused
 
 REF = "Cet été livraison offerte à partir de 50 €"
 CAND = "Livraison offerte dès 50 € cet été"
@@ -312,3 +313,40 @@ def test_a_workbooks_totals_row_and_hidden_rows_are_read_from_its_xml(tmp_path: 
     visible = jsonl(run("score", str(path), "--skip-hidden", "--format", "jsonl", "-o", "-", "-q"))
     assert [r["Candidate"] for r in visible] == [CAND, "Livraison offerte", REF, "dès 50 €"]
     assert [r["BLEU-2"] for r in visible] == [score(REF, r["Candidate"]).bleu for r in visible]
+
+
+def filtered_workbook(path: Path, rows: list[list], hidden: list[int]) -> Path:
+    """``rows`` under a filter on column B that hides the rows ``hidden`` (0-based), as Excel saves a filter."""
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            if value is not None:
+                sheet.write_string(r, c, value)
+    sheet.autofilter(0, 0, len(rows) - 1, 1)
+    sheet.filter_column(1, "x != Offerte")
+    for r in hidden:
+        sheet.set_row(r, None, None, {"hidden": True})
+    book.close()
+    return path
+
+
+def test_a_reference_typed_once_in_a_filtered_out_row_serves_the_rows_left_in(tmp_path: Path) -> None:
+    rows = [["Reference", "Candidate"], [REF, "Offerte"], [None, CAND], [None, "Livraison offerte"]]
+    path = filtered_workbook(tmp_path / "once.xlsx", rows, [1])
+    result = run("score", str(path), "--skip-hidden", "--format", "jsonl", "-o", "-")
+    assert [(r["Candidate"], r["BLEU-2"]) for r in jsonl(result)] == [
+        (c, score(REF, c).bleu) for c in (CAND, "Livraison offerte")
+    ]
+    assert "bleu-xl: note: row 2 is hidden and left out, but A2, the reference typed once, still serves every " in (
+        result.stderr
+    )
+
+
+def test_a_reference_only_in_filtered_out_rows_is_refused_with_its_cells(tmp_path: Path) -> None:
+    rows = [["Reference", "Candidate"], [REF, "Offerte"], [REF, "Offerte"], [None, CAND], [None, "Cet été"]]
+    path = filtered_workbook(tmp_path / "twice.xlsx", rows, [1, 2])
+    assert refused(path, "--skip-hidden") == (
+        "bleu-xl: error: sheet 'Copy': the reference column A 'Reference' holds text only in hidden rows (A2, A3), "
+        "which --skip-hidden leaves out"
+    )

@@ -185,6 +185,65 @@ def test_skip_hidden_leaves_hidden_and_filtered_rows_out() -> None:
     assert render(layout.notes[-1]) == "3 hidden rows left out (hidden by hand or by a filter)"
 
 
+def test_a_reference_typed_once_in_a_row_a_filter_hid_still_serves_the_rows_left_in() -> None:
+    # A filter on the candidates hid row 2, the row where the reference was typed once: the row's candidate is
+    # left out, not the reference every other candidate is scored against.
+    rows = [["Reference", "Candidate"], [REF, VARIANTS[0]], *[[None, v] for v in VARIANTS[1:]]]
+    sheet = Sheet("Copy", rows, ["Copy"], hidden_rows=frozenset({1, 3}))
+    layout = columns.find_layout(sheet, TableOptions(skip_hidden=True))
+    assert layout.shared_row == 1 and layout.reference_source == "A2"
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert list(result.row_numbers) == [3, 5, 6]
+    assert result.outcomes == [oracle([REF], v) for v in (VARIANTS[1], VARIANTS[3], VARIANTS[4])]
+    assert [render(note) for note in layout.notes] == [
+        "2 hidden rows left out (hidden by hand or by a filter)",
+        "row 2 is hidden and left out, but A2, the reference typed once, still serves every candidate",
+    ]
+
+
+def test_leaving_hidden_rows_out_never_changes_the_scores_of_the_rows_left_in() -> None:
+    # A reference per row, one of them in a hidden row: the visible one in row 4 is no reference typed once
+    # for rows 3 and 5, whose references are blank whether or not row 2 is left out.
+    rows = [["Reference", "Candidate"], [REF, VARIANTS[0]], [None, VARIANTS[1]], [REF, VARIANTS[2]], [None, "x y"]]
+    sheet = Sheet("Copy", rows, ["Copy"], hidden_rows=frozenset({1}))
+    every = scoring.score_table(sheet, columns.find_layout(sheet), workers=1)
+    left_in = scoring.score_table(sheet, columns.find_layout(sheet, TableOptions(skip_hidden=True)), workers=1)
+    assert list(left_in.row_numbers) == [3, 4, 5] and left_in.layout.shared_row is None
+    assert left_in.outcomes == every.outcomes[1:]
+    assert left_in.outcomes[1] == oracle([REF], VARIANTS[2]) and left_in.problems == 2
+
+
+@pytest.mark.parametrize(
+    ("rows", "hidden", "expected"),
+    [
+        (  # the reference of one candidate, typed in a hidden row
+            [["Reference", "Candidate"], [REF, None], [None, VARIANTS[0]]],
+            {1},
+            "the reference column A 'Reference' holds text only in a hidden row (A2), which skip_hidden leaves out",
+        ),
+        (
+            [["Reference", "Candidate"], *[[REF, v] for v in VARIANTS], [None, "x"]],
+            {1, 2, 3, 4, 5},
+            "the reference column A 'Reference' holds text only in hidden rows (A2, A3, A4 and 2 more), which "
+            "skip_hidden leaves out",
+        ),
+        (
+            [["Reference", "Candidate"], [REF, VARIANTS[0]], [REF, VARIANTS[1]], [REF, None]],
+            {1, 2},
+            "the candidate column B 'Candidate' holds text only in hidden rows (B2, B3), which skip_hidden leaves out",
+        ),
+    ],
+)
+def test_a_column_with_text_only_in_hidden_rows_left_out_names_those_cells(
+    rows: list[list], hidden: set[int], expected: str
+) -> None:
+    sheet = Sheet("Copy", rows, ["Copy"], hidden_rows=frozenset(hidden))
+    with pytest.raises(InputError) as raised:
+        columns.find_layout(sheet, TableOptions(skip_hidden=True))
+    assert str(raised.value) == f"sheet 'Copy': {expected}"
+    columns.find_layout(sheet)  # hidden rows scored: the same sheet is read
+
+
 # --- an empty column given by letter ------------------------------------------------------------------------------
 
 
