@@ -24,7 +24,7 @@ from ..table.sheet import InputError, Sheet, TableOptions
 from .bounded import memory_bound, run_bounded
 from .limits import DEFAULT_LIMITS, MAX_TEXT_BYTES, ReadLimits
 from .text_reader import parse_text
-from .workbook_reader import check_sheets, read_workbook, read_workbook_table
+from .workbook_reader import check_sheets, load_reader, read_workbook, read_workbook_table
 
 __all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_input", "read_table"]
 
@@ -133,6 +133,7 @@ def _text_file(file: Path, shown: str, encoding: str | None, delimiter: str | No
 
 def _read_bounded(file: Path, sheet: str | None, limits: ReadLimits, shown: str) -> Sheet:
     explain = functools.partial(check_sheets, file)
+    load_reader()
     return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown, explain)[0]
 
 
@@ -211,4 +212,5 @@ def read_table(
 
 def _table_bounded(file: Path, options: TableOptions, limits: ReadLimits, shown: str) -> tuple[Sheet, Layout]:
     explain = functools.partial(check_sheets, file)
+    load_reader()
     return run_bounded(lambda: read_workbook_table(file, options), limits, shown, explain)

@@ -27,7 +27,7 @@ from ..table.sheet import InputError, Sheet, TableOptions
 from .bounded import in_child, note
 from .xlsx_check import FORMAT_SAMPLE_ROWS, Package, SheetScan, open_package, scan_sheet
 
-__all__ = ["Workbook", "check_sheets", "read_workbook", "read_workbook_table"]
+__all__ = ["Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
 
 
 @contextlib.contextmanager
@@ -234,6 +234,14 @@ class Workbook:
 
 
 _NUMBER_TYPES = (int, float, dt.date, dt.time, dt.timedelta)  # datetime is a date
+
+
+def load_reader() -> None:
+    """Load the reader's library in this process, before a child bounded in memory reads with it: mapped under
+    the child's limit, a library fails to load for want of address space (an ImportError, not a MemoryError)
+    where the read itself would have fitted. Loaded here, it is in the address space the budget starts from:
+    the limit bounds what reading the input takes, not the program."""
+    import python_calamine  # noqa: F401
 
 
 def check_sheets(file: Path, indexes: list[int]) -> None:
