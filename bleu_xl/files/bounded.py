@@ -196,7 +196,11 @@ def _child_setup(budget: int, seconds: float) -> None:
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG: die with the parent
-    # The reader's own messages (a Rust panic's, faulthandler's) go nowhere: the parent says what happened.
+    # The reader's own messages (a Rust panic's, faulthandler's) go nowhere: the parent says what happened. Nor
+    # does the reader print a backtrace (RUST_BACKTRACE set by the user): on a failed allocation, Rust's backtrace
+    # allocates too, fails again under the limit and waits for the lock it holds, which left the child hung until
+    # the deadline, reported as out of time.
+    os.environ["RUST_BACKTRACE"] = "0"
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 2)
     os.close(null)

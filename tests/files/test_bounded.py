@@ -113,6 +113,15 @@ def test_an_abort_is_one_line() -> None:
     assert "SIGABRT" in message and "allow more with read_memory or read_time" in message
 
 
+def test_the_child_asks_the_reader_for_no_backtrace(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With RUST_BACKTRACE=1, Rust prints a backtrace for a failed allocation before it aborts; under the limit that
+    # backtrace fails to allocate too and waits for the lock it holds: the child hung until the deadline, and the
+    # run said it ran out of time. Nobody would read the backtrace: the child's standard error goes nowhere.
+    monkeypatch.setenv("RUST_BACKTRACE", "1")
+    _, seen = run(lambda: (Sheet("S", [], ["S"]), os.environ.get("RUST_BACKTRACE")))
+    assert seen == "0" and os.environ["RUST_BACKTRACE"] == "1"
+
+
 def test_memory_past_the_limit_is_one_line() -> None:
     def greedy() -> tuple[Sheet, Any]:
         hoard = [bytearray(50 * 10**6) for _ in range(20)]  # 1 GB, past the 300 MB allowed
