@@ -52,6 +52,7 @@ _RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
 ERROR_CODES = frozenset(["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"])
 FORMAT_SAMPLE_ROWS = 1_000  # the rows whose cell styles are kept, for the number format of each column's first number
 MAX_UNCACHED_KEPT = 100_000
+_EXPAT_NO_MEMORY = expat.errors.codes[expat.errors.XML_ERROR_NO_MEMORY]
 _XML_ENCODING = re.compile(rb'^\s*<\?xml[^>]*?\sencoding\s*=\s*["\']([^"\']*)["\']')
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 #: Parts of other formats: a zip that holds them as well as a workbook could be read as either.
@@ -322,12 +323,21 @@ def _parse(package: Package, lower: str, parser: Any, *, prolog_only: bool = Fal
         except _Stop:
             return
         except expat.ExpatError as exc:
+            refusal = _malformed(exc)
             if prolog_only:  # a part nobody reads: only its DTD matters
                 return
-            message = expat.errors.messages.get(exc.code, str(exc))
-            raise _Refused(f"is not well-formed XML ({message}, line {exc.lineno})") from None
+            raise refusal from None
     except _Refused as exc:
         raise InputError(f"{package.file}: refused: {info.filename} {exc}") from None
+
+
+def _malformed(exc: expat.ExpatError) -> _Refused:
+    """The refusal of XML that expat could not parse. expat out of memory (under the reader's memory limit) says
+    nothing of the file: that is a MemoryError, which the bounded reader reports as running out of memory."""
+    if exc.code == _EXPAT_NO_MEMORY:
+        raise MemoryError("the XML parser ran out of memory") from None
+    message = expat.errors.messages.get(exc.code, str(exc))
+    return _Refused(f"is not well-formed XML ({message}, line {exc.lineno})")
 
 
 class _Stop(Exception):
@@ -581,8 +591,7 @@ def scan_sheet(package: Package, sheet: SheetPart) -> SheetScan:
                 _check_extent(package.file, sheet.member, *handlers.extent())
             handlers.parser.Parse(b"", True)
         except expat.ExpatError as exc:
-            message = expat.errors.messages.get(exc.code, str(exc))
-            raise _Refused(f"is not well-formed XML ({message}, line {exc.lineno})") from None
+            raise _malformed(exc) from None
     except _Refused as exc:
         raise InputError(f"{package.file}: refused: {sheet.member} {exc}") from None
     handlers.finish()
