@@ -761,7 +761,7 @@ def compare_command(
         options = _read_options(read, reference_cols, a_col, reference_text)
         table, layout = _read_table(input_path, options, announce=False)  # below, once --b is known too
         comparison = compare_table(table, layout, b_col, samples=samples, seed=seed, metric=metric)
-        if not as_json:  # with --json, the payload names the sheet and columns (stdout stays one JSON document)
+        if not as_json:  # with --json, the payload names the input, sheet and columns (stdout stays one JSON document)
             _announce(input_path, table, layout, compared=comparison.b_col, flags=COMPARE_FLAGS)
         result = comparison.result
         if target and fmt and output:
@@ -784,7 +784,8 @@ def compare_command(
     if as_json:
         payload = {
             **comparison.as_dict(),
-            "sheet": table.name,
+            "input": display_name(input_path),
+            "sheet": table.workbook_sheet,  # a text file has none
             "columns": render(layout.describe(comparison.b_col), flag_spelling(COMPARE_FLAGS)),
             "notes": [render(note, flag_spelling(COMPARE_FLAGS)) for note in layout.notes],
         }

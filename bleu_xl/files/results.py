@@ -120,11 +120,11 @@ def write_result(
         check_workbook_size(target.path, len(result.rows) + 1, len(header))
         with target.open(binary=True) as out:
             return write_scored_workbook(
-                out, result, header, output_rows(result), input_name=input_name, sheet=sheet.name
+                out, result, header, output_rows(result), input_name=input_name, sheet=sheet.workbook_sheet
             )
     about = {
         "input": input_name,
-        "sheet": None if sheet.is_text else sheet.name,
+        "sheet": sheet.workbook_sheet,
         "columns": columns_used(result.layout),
         "signature": result.signature(),
         "corpus": result.corpus.as_dict() if result.corpus else None,
@@ -163,7 +163,7 @@ def write_comparison(
 
         check_workbook_size(target.path, len(comparison.rows) + 1, len(header))
         with target.open(binary=True) as out:
-            return write_comparison_workbook(out, header, comparison, input_name=input_name, sheet=table.name)
+            return write_comparison_workbook(out, header, comparison, input_name=input_name, sheet=table.workbook_sheet)
     width = len(input_header)
 
     def rows() -> Iterator[list[Any]]:
@@ -175,7 +175,7 @@ def write_comparison(
     columns["b"] = _column(layout, comparison.b_col)
     about = {
         "input": input_name,
-        "sheet": None if table.is_text else table.name,
+        "sheet": table.workbook_sheet,
         "columns": columns,
         "signature": comparison.signature,
         "comparison": comparison.as_dict(),

@@ -98,7 +98,7 @@ def write_scored_workbook(
     rows: Iterator[list[Any]],
     *,
     input_name: str,
-    sheet: str,
+    sheet: str | None,
 ) -> CutCells:
     """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart; returns the cells cut to
     fit Excel's limit of text in a cell.
@@ -318,6 +318,11 @@ def _stream_rows(
 Fact = tuple[str, Any, Format | None]
 
 
+def _input_facts(input_name: str, sheet: str | None) -> list[Fact]:
+    """What was read: the input, and its sheet (a text file has none: its name is the input's)."""
+    return [("Input", input_name, None), *([] if sheet is None else [("Sheet", sheet, None)])]
+
+
 def _write_facts(book: Workbook, summary: Worksheet, facts: list[Fact], bold: Format) -> None:
     """Label and value side by side in columns A and B (values wrap), one page wide when printed."""
     wrap = book.add_format({"text_wrap": True, "valign": "top"})
@@ -334,7 +339,7 @@ def _write_summary(
     summary: Worksheet,
     result: Result,
     input_name: str,
-    sheet: str,
+    sheet: str | None,
     bold: Format,
     score_format: Format,
     count_format: Format,
@@ -347,8 +352,7 @@ def _write_summary(
             ("Signature" if len(result.metrics) == 1 else f"Signature {metric.name}", signature, None),
         ]
     facts: list[Fact] = [
-        ("Input", input_name, None),
-        ("Sheet", sheet, None),
+        *_input_facts(input_name, sheet),
         ("Reference", result.layout.reference_source, None),
         *corpora,
         ("Rows", len(result.rows), count_format),
@@ -387,7 +391,7 @@ def _write_summary(
 
 
 def write_comparison_workbook(
-    out: IO[bytes], header: list[str], comparison: Comparison, *, input_name: str, sheet: str
+    out: IO[bytes], header: list[str], comparison: Comparison, *, input_name: str, sheet: str | None
 ) -> CutCells:
     """The input rows with both columns' scores (BLEU-2 unless the comparison says another metric; ``header`` names
     them all), and a Summary sheet with the paired test, each interval as two numbers (low, high); returns the
@@ -412,8 +416,7 @@ def write_comparison_workbook(
     result = comparison.result
     level = f"{result.interval_a.level:.0%} interval"
     facts: list[Fact] = [
-        ("Input", input_name, None),
-        ("Sheet", sheet, None),
+        *_input_facts(input_name, sheet),
         ("Reference", comparison.reference_source, None),
         (f"Corpus {comparison.metric.name} {comparison.a_name}", result.score_a, score_format),
         (f"{level} {comparison.a_name}, low", result.interval_a.low, score_format),

@@ -53,6 +53,12 @@ class Sheet:
         """True for a CSV or TSV file (or standard input), which has one sheet only."""
         return self.encoding is not None
 
+    @property
+    def workbook_sheet(self) -> str | None:
+        """The name of the sheet in its workbook, for a summary; ``None`` for a text file, which has no sheet (its
+        ``name`` is the file's)."""
+        return None if self.is_text else self.name
+
 
 @dataclass(frozen=True)
 class TableOptions:

@@ -51,6 +51,7 @@ def test_compare_command(tmp_path: Path) -> None:
     summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows()}
     assert summary["p-value"] == expected.p_value and summary["Verdict"] == data["verdict"]
     assert "equally good" in summary["Null hypothesis"]
+    assert (summary["Input"], summary["Sheet"]) == (str(path), "Sheet1")
     scores = book["Scores"]
     assert [c.value for c in scores[1]][-2:] == ["BLEU-2 Prompt A", "BLEU-2 Prompt B"]
     assert scores.cell(2, 4).value == bleu_xl.score(REFS[0], CANDS_A[0]).bleu
@@ -99,3 +100,22 @@ def test_compare_on_the_templates_compare_sheet(tmp_path: Path) -> None:
     assert "sheet 'Compare'" in anywhere.stderr and "did you mean 'Candidate A'?" in anywhere.stderr
     same = run("compare", str(book), "--sheet", "compare", "--a", "Candidate A", "--b", "Candidate A")
     assert same.exit_code == 2 and "--a and --b name the same column (B)" in same.stderr
+
+
+def test_a_csv_compared_is_named_as_the_input_and_has_no_sheet(tmp_path: Path) -> None:
+    """A CSV file has no sheet: the outputs name it as the input, and give no sheet (its name is the file's)."""
+    path = tmp_path / "variants.csv"
+    path.write_text(f"Reference,Prompt A,Prompt B\n{REF},{CAND},{REF}\n{REF},{REF},{CAND}\n", encoding="utf-8")
+    compare = ("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--samples", "100")
+    payload = json.loads(run(*compare, "--json").stdout)
+    assert (payload["input"], payload["sheet"]) == (str(path), None)
+    assert run(*compare, "-q", "-o", str(tmp_path / "c.json")).exit_code == 0
+    document = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert (document["input"], document["sheet"]) == (str(path), None)
+    assert run(*compare, "-q", "-o", str(tmp_path / "c.csv")).exit_code == 0
+    assert "variants.csv" not in (tmp_path / "c.csv").read_text(encoding="utf-8")
+    assert run(*compare, "-q", "-o", str(tmp_path / "c.xlsx")).exit_code == 0
+    assert run("score", str(path), "--candidate-col", "Prompt A", "-q", "-o", str(tmp_path / "s.xlsx")).exit_code == 0
+    for out in ("c.xlsx", "s.xlsx"):
+        facts = [row[:2] for row in openpyxl.load_workbook(tmp_path / out)["Summary"].iter_rows(values_only=True)]
+        assert facts[0] == ("Input", str(path)) and "Sheet" not in [label for label, _ in facts], out
