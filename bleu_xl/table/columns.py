@@ -386,6 +386,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         layout.reference_text = reference_text
     elif reference_cols:
         layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
+        _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)
     else:
         layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, skip=cand)
         if not layout.reference_cols:
@@ -418,6 +419,34 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     layout.shared_row = shared
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
+
+
+def _refuse_repeated(sheet: Sheet, layout: Layout, specs: Sequence[str], candidate_given: bool) -> None:
+    """Refuse reference columns given so that one column is read twice: as the candidate (every candidate would
+    be its own reference, and score 1) or as two references (one reference counted as two)."""
+    cols = layout.reference_cols
+    if layout.candidate_col in cols:
+        name = layout.name(layout.candidate_col)
+        if candidate_given:
+            raise InputError(
+                Setting("candidate_col"),
+                " and ",
+                Setting("reference_cols"),
+                f" name the same column ({name}): each candidate would be scored against itself",
+            )
+        raise InputError(
+            Setting("reference_cols"),
+            f" names the candidate column ({name}): each candidate would be scored against itself; give the "
+            "candidate column with ",
+            Setting("candidate_col"),
+        )
+    for col in cols:
+        if cols.count(col) > 1:
+            given = " and ".join(repr(spec) for spec, c in zip(specs, cols) if c == col)
+            raise InputError(
+                Setting("reference_cols"),
+                f" names the column {layout.name(col)} more than once ({given}): give each reference column once",
+            )
 
 
 def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:

@@ -270,6 +270,28 @@ def test_both_kinds_of_reference_are_refused() -> None:
     assert str(problem) == "give either reference_text or reference_cols, not both"
 
 
+def test_a_column_read_twice_is_refused() -> None:
+    # The candidate as its own reference would score 1.0 on every row; one column given as two references would
+    # count one reference as two (refs:2 in the signature).
+    rows = [["Reference 1", "Candidate"], [REF, CAND], [OTHER, CAND]]
+    assert str(refusal(rows, candidate_col="B", reference_cols=("B",))) == (
+        "candidate_col and reference_cols name the same column (B 'Candidate'): each candidate would be scored "
+        "against itself"
+    )
+    assert str(refusal(rows, reference_cols=("candidate",))) == (
+        "reference_cols names the candidate column (B 'Candidate'): each candidate would be scored against itself; "
+        "give the candidate column with candidate_col"
+    )
+    assert str(refusal(rows, reference_cols=("Reference 1", "A"))) == (
+        "reference_cols names the column A 'Reference 1' more than once ('Reference 1' and 'A'): give each "
+        "reference column once"
+    )
+    assert str(refusal(rows, reference_cols=("a", "A"), candidate_col="B")).startswith(
+        "reference_cols names the column A 'Reference 1' more than once ('a' and 'A')"
+    )
+    assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(OTHER, CAND).bleu]
+
+
 def test_a_column_given_but_empty_is_an_error() -> None:
     rows = [["Reference", "Candidate", "Notes", "Spare"], [REF, CAND, "n", None]]
     assert str(refusal(rows, reference_cols=("D",))) == (

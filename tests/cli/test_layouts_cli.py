@@ -1,0 +1,47 @@
+"""`bleu-xl score` on layouts that read one way to a user and could be read another way: a column given as both
+the candidate and a reference, a reference given twice, a reference typed once below the candidates, merged
+reference cells, references spelt differently that BLEU reads as one, a second reference column found by its
+header. Each is either read as the user sees it, said in a note, or refused in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import refused, run
+
+REF = "Free delivery on every order this week"
+CAND = "Free delivery on every order"
+
+
+def csv_file(path: Path, rows: list[list[str]]) -> Path:
+    path.write_text("".join(",".join(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+# --- one column read twice ----------------------------------------------------------------------------------------
+
+
+def test_the_candidate_column_given_as_the_reference_is_refused(tmp_path: Path) -> None:
+    path = csv_file(tmp_path / "same.csv", [["Reference", "Candidate"], [REF, CAND], [REF, "Free delivery"]])
+    assert refused(path, "--candidate-col", "B", "--reference-col", "B", "-o", "-") == (
+        "bleu-xl: error: --candidate-col and --reference-col name the same column (B 'Candidate'): each candidate "
+        "would be scored against itself"
+    )
+    assert refused(path, "--reference-col", "Candidate", "-o", "-") == (
+        "bleu-xl: error: --reference-col names the candidate column (B 'Candidate'): each candidate would be "
+        "scored against itself; give the candidate column with --candidate-col"
+    )
+    compared = run("compare", str(path), "--a", "B", "--b", "A", "--reference-col", "B")
+    assert compared.exit_code == 2 and compared.stderr == (
+        "bleu-xl: error: --a and --reference-col name the same column (B 'Candidate'): each candidate would be "
+        "scored against itself\n"
+    )
+
+
+def test_a_reference_column_given_twice_is_refused(tmp_path: Path) -> None:
+    rows = [["ID", "Reference 1", "Reference 2", "Candidate"], ["1", REF, "", CAND], ["2", REF, "", "Free"]]
+    path = csv_file(tmp_path / "twice.csv", rows)
+    assert refused(path, "--reference-col", "Reference 1", "--reference-col", "B", "-o", "-") == (
+        "bleu-xl: error: --reference-col names the column B 'Reference 1' more than once ('Reference 1' and 'B'): "
+        "give each reference column once"
+    )
