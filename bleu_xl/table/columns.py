@@ -403,7 +403,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
-    shared = _shared_row(rows, layout, _typed_rows(sheet, layout)) if layout.reference_cols else None
+    shared = _shared_row(sheet, layout) if layout.reference_cols else None
     serving = data if shared is None else [shared]  # the rows whose reference cells are read
     if len(layout.reference_cols) > 1 and not reference_cols:
         # Numbered references found by their headers: an empty one (Reference 3 prepared but never filled) is
@@ -493,19 +493,42 @@ def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset
     return frozenset(below)
 
 
-def _shared_row(rows: list[list[Any]], layout: Layout, data: Sequence[int]) -> int | None:
+def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
     """The one data row whose reference cells hold anything, when two or more rows have a candidate: the
-    reference typed once (in the first data row, say) for every candidate of the column."""
+    reference typed once, above or beside the first candidate read, for every candidate of the column. It is
+    found among every row below the headers, hidden ones too (a filter that hid its row hid a candidate, not the
+    reference above the others).
+
+    A lone reference below the first candidate is refused: it could be the reference of its own row only (the
+    others not filled in yet) or of every candidate (typed in the wrong row, or moved by a sort), and the two
+    readings give different scores."""
+    rows = sheet.rows
     found = None
     candidates = 0
-    for r in data:
+    for r in _typed_rows(sheet, layout):
         row = rows[r]
         if any(_filled(row, c) for c in layout.reference_cols):
             if found is not None:
                 return None
             found = r
         candidates += _filled(row, layout.candidate_col)
-    return found if candidates >= 2 else None
+    if found is None or candidates < 2:
+        return None
+    first = next((r for r in layout.data_rows(len(rows)) if _filled(rows[r], layout.candidate_col)), found)
+    if found > first:
+        cells = ", ".join(f"{column_letter(c)}{found + 1}" for c in layout.reference_cols if _filled(rows[found], c))
+        columns = ", ".join(layout.name(c) for c in layout.reference_cols)
+        many = len(layout.reference_cols) > 1
+        hidden = ", in a hidden row" if first in sheet.hidden_rows else ""
+        raise InputError(
+            f"sheet {sheet.name!r}: the reference {'columns' if many else 'column'} {columns} "
+            f"{'are' if many else 'is'} filled only in {cells}, below the first candidate "
+            f"({column_letter(layout.candidate_col)}{first + 1}{hidden}): the reference of row {found + 1} alone, or "
+            f"of every candidate? Type it in row {first + 1} or above for every candidate, fill in the reference "
+            "of each row, or give it with ",
+            Setting("reference_text"),
+        )
+    return found
 
 
 def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:

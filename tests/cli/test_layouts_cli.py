@@ -45,3 +45,16 @@ def test_a_reference_column_given_twice_is_refused(tmp_path: Path) -> None:
         "bleu-xl: error: --reference-col names the column B 'Reference 1' more than once ('Reference 1' and 'B'): "
         "give each reference column once"
     )
+
+
+# --- a reference typed once ---------------------------------------------------------------------------------------
+
+
+def test_a_lone_reference_below_the_first_candidate_is_refused(tmp_path: Path) -> None:
+    rows = [["Reference", "Candidate"], ["", "the cat sat"], ["", "a dog ran"], ["the cat sat on the mat"] * 2]
+    path = csv_file(tmp_path / "mid.csv", [*rows, ["", "foo bar"]])
+    assert refused(path, "-o", "-") == (
+        "bleu-xl: error: sheet 'mid.csv': the reference column A 'Reference' is filled only in A4, below the first "
+        "candidate (B2): the reference of row 4 alone, or of every candidate? Type it in row 2 or above for every "
+        "candidate, fill in the reference of each row, or give it with --reference"
+    )

@@ -109,6 +109,50 @@ def test_numbered_references_typed_once_serve_every_candidate() -> None:
     assert result.outcomes == [oracle([REF, "Free shipping this week"], v) for v in VARIANTS]
 
 
+def test_a_reference_typed_once_above_the_first_candidate_serves_every_candidate() -> None:
+    rows = [["Reference", "Candidate"], [REF, None], *[[None, v] for v in VARIANTS]]
+    sheet = Sheet("t", rows, ["t"])
+    layout = columns.find_layout(sheet)
+    assert layout.shared_row == 1
+    assert scoring.score_table(sheet, layout, workers=1).outcomes[1:] == [oracle([REF], v) for v in VARIANTS]
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (  # the only reference beside the second of three candidates: its own row's, or everyone's?
+            [["Reference", "Candidate"], [None, VARIANTS[0]], [REF, VARIANTS[1]], [None, VARIANTS[2]]],
+            "the reference column A 'Reference' is filled only in A3, below the first candidate (B2): the reference "
+            "of row 3 alone, or of every candidate? Type it in row 2 or above for every candidate, fill in the "
+            "reference of each row, or give it with reference_text",
+        ),
+        (
+            [["Reference 1", "Reference 2", "Candidate"], [None, None, VARIANTS[0]], [None, REF, VARIANTS[1]]],
+            "the reference columns A 'Reference 1', B 'Reference 2' are filled only in B3, below the first candidate "
+            "(C2): the reference of row 3 alone, or of every candidate? Type it in row 2 or above for every "
+            "candidate, fill in the reference of each row, or give it with reference_text",
+        ),
+    ],
+)
+def test_a_lone_reference_below_the_first_candidate_is_refused(rows: list[list], expected: str) -> None:
+    with pytest.raises(InputError) as raised:
+        columns.find_layout(Sheet("t", rows, ["t"]))
+    assert str(raised.value) == f"sheet 't': {expected}"
+
+
+def test_below_a_hidden_first_candidate_the_reference_serves_the_rows_read() -> None:
+    # A filter hid row 2; the reference was typed beside the first candidate the user sees, in row 3. Left out,
+    # row 2 is not a candidate and the reference serves every row read; scored, row 2 is the first candidate.
+    rows = [["Reference", "Candidate"], [None, VARIANTS[0]], [REF, VARIANTS[1]], *[[None, v] for v in VARIANTS[2:]]]
+    sheet = Sheet("Copy", rows, ["Copy"], hidden_rows=frozenset({1}))
+    layout = columns.find_layout(sheet, TableOptions(skip_hidden=True))
+    assert layout.shared_row == 2
+    assert scoring.score_table(sheet, layout, workers=1).outcomes == [oracle([REF], v) for v in VARIANTS[1:]]
+    with pytest.raises(InputError) as raised:
+        columns.find_layout(sheet)
+    assert "filled only in A3, below the first candidate (B2, in a hidden row)" in str(raised.value)
+
+
 # --- ranks only among candidates that share a reference ----------------------------------------------------------
 
 TRANSLATIONS = [
