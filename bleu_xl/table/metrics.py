@@ -6,7 +6,7 @@ semantics of :mod:`bleu_xl.excel.cells`, and so do their blanks and errors.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from ..core.bleu import Score, Stats, check_settings, score_from_stats, signature, sum_stats
@@ -18,9 +18,11 @@ from ..core.chrf import (
     chrf_from_stats,
     chrf_name,
     chrf_signature,
+    chrf_words,
     sum_chrf_stats,
 )
 from ..core.errors import BleuError, Setting
+from ..core.tokenizer import tokenize
 from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn
 from ..excel.cells import (
     Pair,
@@ -82,6 +84,15 @@ class Bleu:
     def signature(self, refs: int = 1) -> str:
         return signature(self.max_n, self.smoothing, refs)
 
+    def reference_key(self, texts: tuple[str, ...]) -> Hashable:
+        """What BLEU reads of a reference set, equal for references it scores every candidate against alike: the
+        tokens of each reference (after NFKC and casefold, so case, spacing, punctuation and how an accent is
+        encoded do not count), a reference with no words left out, in any order. Candidates whose references
+        have the same key share a reference (:func:`~bleu_xl.table.scoring.rank_within_reference`)."""
+        keys = {" ".join(tokenize(text)) for text in texts}  # a token holds no space: the join is one-to-one
+        keys.discard("")
+        return next(iter(keys)) if len(keys) == 1 else frozenset(keys)  # one text: less memory than a set
+
     def prepare(self, texts: tuple[str, ...]) -> object:
         """The references prepared for :meth:`bootstrap` (``BleuError`` for a reference with no words)."""
         return bleu_references(self.max_n)(texts)
@@ -129,6 +140,17 @@ class Chrf:
 
     def signature(self, refs: int = 1) -> str:
         return chrf_signature(self.char_order, self.word_order, self.beta, refs)
+
+    def reference_key(self, texts: tuple[str, ...]) -> Hashable:
+        """What chrF reads of a reference set (as :meth:`Bleu.reference_key` says of BLEU): each reference's
+        characters without whitespace and, for chrF++, its words (which hold the same characters), in order (the
+        first of two equally good references is the one scored). Case, punctuation and how an accent is encoded
+        count, as sacrebleu's chrF counts them."""
+        if self.word_order:
+            keys = tuple(" ".join(chrf_words(text)) for text in texts)  # a word holds no whitespace
+        else:
+            keys = tuple("".join(text.split()) for text in texts)
+        return keys[0] if len(keys) == 1 else keys
 
     def prepare(self, texts: tuple[str, ...]) -> object:
         return chrf_references((self.char_order, self.word_order))(texts)

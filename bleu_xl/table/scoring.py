@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -247,7 +247,7 @@ def score_table(
         if a >= done:
             add(score_chunk(pairs[a:b], chosen), b - a)
 
-    ranks = rank_within_reference(pairs, scores[0])
+    ranks = rank_within_reference(pairs, scores[0], chosen[0])
     corpora: list[Scored | None] = []
     for metric, outcomes in zip(chosen, scores):
         scored = [o for o in outcomes if isinstance(o, Scored)]
@@ -271,14 +271,25 @@ def score_table(
     )
 
 
-def rank_within_reference(pairs: Sequence[Pair], outcomes: Sequence[Outcome]) -> list[int | None]:
+def rank_within_reference(pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric) -> list[int | None]:
     """RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
     candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
-    against (a reference per row, as in a translation)."""
-    groups: dict[Any, list[tuple[int, float]]] = {}
+    against (a reference per row, as in a translation).
+
+    Candidates share a reference when ``metric`` (the one that ranks) reads their references alike
+    (:meth:`Bleu.reference_key`): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same
+    reference as ``été``, since it scores every candidate the same against either."""
+    keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
+    groups: dict[Hashable, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
         if isinstance(outcome, Scored):
-            groups.setdefault(pair.references, []).append((i, float(outcome)))
+            refs = pair.references
+            if type(refs) is not tuple:  # scored, so never blank or an error
+                raise TypeError(f"a scored pair with references {refs!r}")
+            key = keys.get(refs)
+            if key is None:
+                key = keys[refs] = metric.reference_key(refs)
+            groups.setdefault(key, []).append((i, float(outcome)))
     ranks: list[int | None] = [None] * len(outcomes)
     for members in groups.values():
         if len(members) < 2:

@@ -5,9 +5,10 @@ header. Each is either read as the user sees it, said in a note, or refused in o
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
-from tests.helpers import refused, run
+from tests.helpers import refused, run, scored
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
@@ -58,3 +59,19 @@ def test_a_lone_reference_below_the_first_candidate_is_refused(tmp_path: Path) -
         "candidate (B2): the reference of row 4 alone, or of every candidate? Type it in row 2 or above for every "
         "candidate, fill in the reference of each row, or give it with --reference"
     )
+
+
+# --- which candidates share a reference ------------------------------------------------------------------------
+
+
+def test_a_reference_spelt_two_ways_is_one_reference_for_the_ranks(tmp_path: Path) -> None:
+    # One reference typed on Windows (NFC), with a trailing space, and pasted from a Mac (NFD), in Excel's CSV.
+    ref = "Livraison offerte cet \u00e9t\u00e9"
+    refs = [ref, ref + " ", unicodedata.normalize("NFD", ref), ref]
+    cands = [ref, "Livraison gratuite cet \u00e9t\u00e9", "Livraison offerte", "Offerte"]
+    path = tmp_path / "grp.csv"
+    path.write_bytes(b"Reference,Candidate\r\n" + "".join(f"{r},{c}\r\n" for r, c in zip(refs, cands)).encode())
+    rows = scored(path)
+    assert [(round(row["BLEU-2"], 4), row["rank"]) for row in rows] == [(1.0, 1), (0.5, 2), (0.3679, 3), (0.0498, 4)]
+    chrf = scored(path, "--metric", "chrf")  # chrF reads the NFD spelling otherwise: not ranked with the others
+    assert [row["rank"] for row in chrf] == [1, 2, None, 3]

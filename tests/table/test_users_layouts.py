@@ -11,12 +11,13 @@ import _multiprocessing
 import errno
 import json
 import multiprocessing.synchronize  # noqa: F401 - imported before SemLock is replaced, as a pool imports it
+import unicodedata
 from pathlib import Path
 
 import pytest
 import xlsxwriter
 from click.testing import CliRunner
-from sacrebleu.metrics import BLEU
+from sacrebleu.metrics import BLEU, CHRF
 
 from benchmarks.synthetic import make_pairs
 from bleu_xl import tokenize
@@ -24,6 +25,7 @@ from bleu_xl.cli import main
 from bleu_xl.core.bleu import Score, Stats, score_from_stats
 from bleu_xl.core.errors import render
 from bleu_xl.table import columns, scoring
+from bleu_xl.table.metrics import Chrf
 from bleu_xl.table.sheet import InputError, Sheet, TableOptions
 
 REF = "Free delivery on every order this week"
@@ -176,6 +178,57 @@ def test_ranks_are_given_only_among_candidates_that_share_a_reference() -> None:
     assert result.ranks[3:5] == [1, 2] and bleu[3] > bleu[4]
     assert result.ranks[5] is None  # nothing to rank it against
     assert result.ranked and [c.name for c in result.columns][:2] == ["BLEU-2", "rank"]
+
+
+#: One reference typed three ways: as typed on Windows (NFC), with a trailing space, pasted from a Mac (NFD).
+SUMMER = "Livraison offerte cet \u00e9t\u00e9"
+SUMMER_SPACE = SUMMER + " "
+SUMMER_NFD = unicodedata.normalize("NFD", SUMMER)
+SPELT = [
+    (SUMMER, "Livraison offerte cet \u00e9t\u00e9"),
+    (SUMMER_SPACE, "Livraison gratuite cet \u00e9t\u00e9"),
+    (SUMMER_NFD, "Livraison offerte"),
+    (SUMMER, "Offerte"),
+]
+
+
+def test_references_bleu_reads_alike_are_one_reference_for_the_ranks() -> None:
+    assert SUMMER_NFD != SUMMER and tokenize(SUMMER_NFD) == tokenize(SUMMER_SPACE) == tokenize(SUMMER)
+    rows = [["Reference", "Candidate"], *[list(pair) for pair in SPELT]]
+    sheet = Sheet("t", rows, ["t"])
+    result = scoring.score_table(sheet, columns.find_layout(sheet), workers=1)
+    # Each row scores against its own cell exactly as against the NFC text: one reference to BLEU.
+    assert result.outcomes == [oracle([ref], cand) for ref, cand in SPELT] == [oracle([SUMMER], c) for _, c in SPELT]
+    bleu = [o.bleu for o in result.outcomes]
+    assert result.ranks == [sorted(bleu, reverse=True).index(b) + 1 for b in bleu] == [1, 2, 3, 4]
+
+
+def test_references_chrf_reads_apart_are_ranked_apart() -> None:
+    # sacrebleu's chrF reads no whitespace, so the trailing space is the same reference; it does not normalise
+    # Unicode, so the NFD spelling scores otherwise and is another reference.
+    metric = CHRF()
+    cand = SPELT[2][1]
+    assert metric.sentence_score(cand, [SUMMER_SPACE]).score == metric.sentence_score(cand, [SUMMER]).score
+    assert metric.sentence_score(cand, [SUMMER_NFD]).score != metric.sentence_score(cand, [SUMMER]).score
+    rows = [["Reference", "Candidate"], *[list(pair) for pair in SPELT]]
+    sheet = Sheet("t", rows, ["t"])
+    result = scoring.score_table(sheet, columns.find_layout(sheet), metrics=[Chrf()], workers=1)
+    chrf = [float(o) for o in result.outcomes]
+    assert chrf == [pytest.approx(metric.sentence_score(c, [r]).score / 100, abs=1e-12) for r, c in SPELT]
+    shared = sorted((chrf[i] for i in (0, 1, 3)), reverse=True)
+    assert result.ranks == [shared.index(chrf[0]) + 1, shared.index(chrf[1]) + 1, None, shared.index(chrf[3]) + 1]
+
+
+def test_the_words_of_chrf_plus_plus_tell_references_apart() -> None:
+    # "on line" and "online" hold the same characters: one reference to chrF, two to chrF++.
+    pairs = [("Order on line today", "Order online"), ("Order online today", "Order online today now")]
+    assert Chrf().reference_key((pairs[0][0],)) == Chrf().reference_key((pairs[1][0],))
+    assert Chrf(word_order=2).reference_key((pairs[0][0],)) != Chrf(word_order=2).reference_key((pairs[1][0],))
+    sheet = Sheet("t", [["Reference", "Candidate"], *[list(pair) for pair in pairs]], ["t"])
+    ranked = scoring.score_table(sheet, columns.find_layout(sheet), metrics=[Chrf()], workers=1)
+    assert sorted(ranked.ranks) == [1, 2] and float(ranked.outcomes[0]) != float(ranked.outcomes[1])
+    apart = scoring.score_table(sheet, columns.find_layout(sheet), metrics=[Chrf(word_order=2)], workers=1)
+    assert apart.ranks == [None, None] and not apart.ranked
 
 
 def test_a_reference_per_row_gives_no_rank_and_lists_the_lowest_rows(tmp_path: Path) -> None:
