@@ -412,6 +412,15 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if len(empty) < len(layout.reference_cols):
             layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
             layout.notes += [(f"the reference column {layout.name(c)} is empty: left out",) for c in empty]
+        if len(layout.reference_cols) > 1:  # "Reference 2023" beside "Reference" reads as a second reference
+            names = ", ".join(layout.name(c) for c in layout.reference_cols)
+            layout.notes.append(
+                (
+                    f"{len(layout.reference_cols)} reference columns found by their headers ({names}): each "
+                    "candidate is scored against all of them; to use fewer, give them with ",
+                    Setting("reference_cols"),
+                )
+            )
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
         _check_cached(sheet, layout, col, what)
         if _is_empty(rows, col, data if what == "candidate" else serving):

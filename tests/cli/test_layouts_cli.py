@@ -75,3 +75,17 @@ def test_a_reference_spelt_two_ways_is_one_reference_for_the_ranks(tmp_path: Pat
     assert [(round(row["BLEU-2"], 4), row["rank"]) for row in rows] == [(1.0, 1), (0.5, 2), (0.3679, 3), (0.0498, 4)]
     chrf = scored(path, "--metric", "chrf")  # chrF reads the NFD spelling otherwise: not ranked with the others
     assert [row["rank"] for row in chrf] == [1, 2, None, 3]
+
+
+# --- several references found by their headers ------------------------------------------------------------------
+
+
+def test_a_second_reference_found_by_its_header_is_named_in_a_note(tmp_path: Path) -> None:
+    path = csv_file(tmp_path / "years.csv", [["Reference", "Reference 2023", "Candidate"], [REF, "Old copy", CAND]])
+    result = run("score", str(path), "-o", "-", "-q")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[1:] == [
+        "bleu-xl: note: 2 reference columns found by their headers (A 'Reference', B 'Reference 2023'): each "
+        "candidate is scored against all of them; to use fewer, give them with --reference-col"
+    ]
+    assert run("score", str(path), "-o", "-", "-q", "--reference-col", "A").stderr.count("\n") == 1

@@ -96,6 +96,20 @@ def test_reference_beside_reference_2_uses_both_as_references() -> None:
     assert score([REF, other], CAND).bleu != PAIR
 
 
+def test_several_references_found_by_their_headers_are_named_in_a_note() -> None:
+    # A year reads as a number: "Reference 2023" beside "Reference" is a second reference, and says so.
+    rows = [["Reference", "Reference 2023", "Candidate"], [REF, OTHER, CAND]]
+    layout = layout_of(rows)
+    assert layout.reference_cols == [0, 1]
+    assert [render(note) for note in layout.notes] == [
+        "2 reference columns found by their headers (A 'Reference', B 'Reference 2023'): each candidate is scored "
+        "against all of them; to use fewer, give them with reference_cols"
+    ]
+    assert bleu(rows) == [pytest.approx(score([REF, OTHER], CAND).bleu)]
+    assert layout_of(rows, reference_cols=("A", "B")).notes == []  # given: nothing to tell
+    assert bleu(rows, reference_cols=("Reference",)) == [PAIR]
+
+
 def test_an_empty_numbered_reference_column_is_left_out_with_a_note() -> None:
     rows = [["Reference 1", "Reference 2", "Candidate"], [REF, None, CAND], [REF, None, REF]]
     layout = layout_of(rows)
