@@ -211,6 +211,7 @@ class Workbook:
             uncached=frozenset(scan.uncached),
             uncached_count=scan.uncached_count,
             number_formats=self._number_formats(scan, rows),
+            merged=tuple(scan.merged),
         )
 
     def _number_formats(self, scan: SheetScan, rows: list[list[Any]]) -> dict[int, int | str]:

@@ -8,9 +8,9 @@ not UTF-8. :func:`scan_sheet` then streams the one sheet part to be read through
 DTD, so comments, CDATA, processing instructions, references and prefixes mean what they mean in XML) and takes
 from that single pass what the reader drops or gets wrong: the real extent (a sheet past the cell budget is
 refused before the reader allocates it), error cells, formulas saved without their values, hidden columns and
-rows, the rows of its Excel Tables' totals, and the style of the first cells. Cells are placed as calamine places
-them (its own ``r``, else one after the previous); markup calamine reads otherwise than XML (a comment or a
-character reference inside a value, ``<x:c>`` in a foreign namespace) is refused.
+rows, merged ranges, the rows of its Excel Tables' totals, and the style of the first cells. Cells are placed as
+calamine places them (its own ``r``, else one after the previous); markup calamine reads otherwise than XML (a
+comment or a character reference inside a value, ``<x:c>`` in a foreign namespace) is refused.
 
 Every pass is linear in the bytes of the part, whatever their content.
 """
@@ -29,7 +29,7 @@ from typing import IO, Any
 from xml.parsers import expat
 
 from ..core.errors import BleuXlError
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, column_letter
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, CellRange, InputError, column_letter
 from .limits import MAX_CELLS, MAX_RATIO, MAX_UNCOMPRESSED, SCAN_CHUNK
 
 __all__ = [
@@ -81,7 +81,7 @@ _NAMES = {
     local: _q(local)
     for local in (
         "worksheet", "sheetData", "row", "c", "v", "f", "is", "t", "cols", "col", "tableParts", "tablePart", "sheet",
-        "sst", "si", "numFmts", "numFmt", "cellXfs", "xf", "table", "workbook", "styleSheet",
+        "sst", "si", "numFmts", "numFmt", "cellXfs", "xf", "table", "workbook", "styleSheet", "mergeCell",
     )
 }  # fmt: skip
 #: expat's table of interned names, seeded so that it hands out these very objects (the handlers compare them by
@@ -89,6 +89,7 @@ _NAMES = {
 _INTERN = {f"{ns} {local}": name for ns in (MAIN, _STRICT_MAIN) for local, name in _NAMES.items()}
 _C, _ROW, _V, _F, _IS, _T = _NAMES["c"], _NAMES["row"], _NAMES["v"], _NAMES["f"], _NAMES["is"], _NAMES["t"]
 _SHEET_DATA, _COLS, _COL, _TABLE_PART = _NAMES["sheetData"], _NAMES["cols"], _NAMES["col"], _NAMES["tablePart"]
+_MERGE_CELL = _NAMES["mergeCell"]
 #: Local names calamine (which ignores namespaces) acts on in a worksheet, anywhere and inside the cells: outside
 #: SpreadsheetML's namespace, such an element would be read by calamine and be nothing to an XML reader.
 _SHEET_NAMES = frozenset(["sheetData", "dimension", "mergeCell"])
@@ -149,6 +150,7 @@ class SheetScan:
     uncached: set[tuple[int, int]] = field(default_factory=set)
     uncached_count: int = 0
     styles: dict[tuple[int, int], int] = field(default_factory=dict)
+    merged: list[CellRange] = field(default_factory=list)
     member: str = ""
 
 
@@ -720,6 +722,8 @@ class _SheetHandlers:
                 in_cols = True
             elif name is _TABLE_PART:
                 table_ids.extend([v for k, v in attrs.items() if k.endswith(" id")][:1])
+            elif name is _MERGE_CELL and not in_data:
+                scan.merged.append(_cell_range(attrs.get("ref", "")))
             else:
                 namespace, local = _local(name)
                 if namespace not in (MAIN, _STRICT_MAIN) and (
@@ -807,6 +811,15 @@ class _SheetHandlers:
         self.chunk: Callable[[bool], None] = chunk
         self.extent: Callable[[], tuple[int, int]] = extent
         self.finish: Callable[[], None] = finish
+
+
+def _cell_range(ref: str) -> CellRange:
+    """A merged range's ``ref`` (``A2:A4``, or one cell); :class:`_Refused` for anything else."""
+    corners = ref.split(":")
+    if len(corners) > 2:
+        raise _Refused(f"has a merged range bleu-xl cannot read ({ref[:40]!r})")
+    (top, left), (bottom, right) = cell_position(corners[0]), cell_position(corners[-1])
+    return CellRange(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
 
 
 def _bound(value: str | None) -> int:

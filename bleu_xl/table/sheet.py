@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import BleuXlError
 
-__all__ = ["EXCEL_MAX_COLS", "InputError", "Sheet", "TableOptions", "column_index", "column_letter"]
+__all__ = ["EXCEL_MAX_COLS", "CellRange", "InputError", "Sheet", "TableOptions", "column_index", "column_letter"]
 
 EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLS = 16_384
@@ -24,6 +24,19 @@ class InputError(BleuXlError):
     line)."""
 
 
+class CellRange(NamedTuple):
+    """A rectangle of cells, 0-based and inclusive (``A2:A4`` is rows 1 to 3 of column 0): a merged range."""
+
+    top: int
+    left: int
+    bottom: int
+    right: int
+
+    def __str__(self) -> str:
+        first, last = f"{column_letter(self.left)}{self.top + 1}", f"{column_letter(self.right)}{self.bottom + 1}"
+        return first if first == last else f"{first}:{last}"
+
+
 @dataclass
 class Sheet:
     """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
@@ -31,7 +44,8 @@ class Sheet:
     Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
     ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved
     without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many
-    there are (past a bound only the count is kept). Without a sheet named, a workbook is read from its first
+    there are (past a bound only the count is kept). ``merged`` holds the sheet's merged ranges, whose value is
+    in their top-left cell (the others read blank). Without a sheet named, a workbook is read from its first
     visible sheet.
     """
 
@@ -47,6 +61,7 @@ class Sheet:
     encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
     delimiter: str | None = None
     number_formats: dict[int, int | str] = field(default_factory=dict)
+    merged: tuple[CellRange, ...] = ()
 
     @property
     def is_text(self) -> bool:

@@ -179,6 +179,22 @@ def test_the_totals_rows_of_the_sheets_tables(tmp_path: Path) -> None:
     assert scan.totals_rows == {3}
 
 
+def test_merged_ranges_are_the_ones_the_reader_reads(tmp_path: Path) -> None:
+    cells = parts.pair_rows(*[(parts.REF, parts.CAND)] * 6)
+    merges = '<mergeCells count="4"><mergeCell ref="A2:A4"/><mergeCell ref="a5:A7"/><mergeCell ref="C1:D1"/>' + (
+        '<mergeCell ref="E9"/></mergeCells>'
+    )
+    scan = scan_of(tmp_path, "", sheet=parts.sheet_xml(cells, tail=merges))
+    assert [str(cells) for cells in scan.merged] == ["A2:A4", "A5:A7", "C1:D1", "E9"]
+    reader = CalamineWorkbook.from_path(str(tmp_path / "scan.xlsx")).get_sheet_by_name("Pairs")
+    assert [((m.top, m.left), (m.bottom, m.right)) for m in scan.merged] == reader.merged_cell_ranges
+    for ref in ("A2:A4:A6", "", "2:4"):
+        with pytest.raises(InputError, match="cannot read"):
+            scan_of(
+                tmp_path, "", sheet=parts.sheet_xml(cells, tail=f'<mergeCells><mergeCell ref="{ref}"/></mergeCells>')
+            )
+
+
 def test_markup_the_reader_reads_otherwise_than_xml_is_refused(tmp_path: Path) -> None:
     """Row 1: a comment that looks like a cell is no cell; CDATA in a text is text; but a comment or a reference
     inside a value, which the reader stops at, is refused."""
