@@ -9,7 +9,9 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import itertools
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +19,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
+from .sheet import EXCEL_MAX_ROWS, CellRange, InputError, Sheet, TableOptions, column_index, column_letter
 
 __all__ = [
     "CANDIDATE_NAMES",
@@ -102,7 +104,8 @@ class Layout:
     names it, ``B2``). ``shared_row`` (0-based) is the one data row whose reference cells hold text, when the
     reference was typed once for the candidates below it: that row's references serve every candidate.
     ``skipped`` holds the rows below the header row that are not data: a table's totals rows, and hidden rows
-    when they are left out.
+    when they are left out. ``merged`` holds, per reference column, the (top, bottom) rows of its merged cells
+    below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
     """
 
     header_row: int | None
@@ -114,6 +117,7 @@ class Layout:
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # said besides the columns (a column left out)
     shared_row: int | None = None
     skipped: frozenset[int] = frozenset()
+    merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
 
     @property
     def data_start(self) -> int:
@@ -123,6 +127,17 @@ class Layout:
         """The 0-based rows that hold data in a sheet of ``count`` rows: below the header row, less ``skipped``."""
         rows = range(self.data_start, count)
         return [r for r in rows if r not in self.skipped] if self.skipped else rows
+
+    def cell(self, rows: list[list[Any]], r: int, col: int) -> Any:
+        """The value of a cell as the sheet shows it: in a reference column, a merged cell's value in every row it
+        spans (the file holds it in the first row only)."""
+        spans = self.merged.get(col)
+        if spans:
+            i = bisect.bisect_right(spans, (r, EXCEL_MAX_ROWS)) - 1  # the last span that starts at or above r
+            if i >= 0 and spans[i][0] < r <= spans[i][1]:
+                r = spans[i][0]
+        row = rows[r] if r < len(rows) else []
+        return row[col] if col < len(row) else None
 
     def shared_cells(self) -> str:
         """The cells of the references every candidate shares (``B2``), when they are typed once."""
@@ -403,12 +418,13 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
+    layout.merged, merge_notes = _merged_cells(sheet, layout)
     shared = _shared_row(sheet, layout) if layout.reference_cols else None
     serving = data if shared is None else [shared]  # the rows whose reference cells are read
     if len(layout.reference_cols) > 1 and not reference_cols:
         # Numbered references found by their headers: an empty one (Reference 3 prepared but never filled) is
         # left out, and said so, rather than refusing the sheet; at least one must hold text.
-        empty = [c for c in layout.reference_cols if _is_empty(rows, c, serving)]
+        empty = [c for c in layout.reference_cols if _is_empty(layout, rows, c, serving)]
         if len(empty) < len(layout.reference_cols):
             layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
             layout.notes += [(f"the reference column {layout.name(c)} is empty: left out",) for c in empty]
@@ -423,9 +439,10 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             )
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
         _check_cached(sheet, layout, col, what)
-        if _is_empty(rows, col, data if what == "candidate" else serving):
+        if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
+    layout.notes += merge_notes
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
 
@@ -485,7 +502,9 @@ def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int)
     raise InputError(f"sheet {sheet.name!r}: the {what} column {layout.name(col)} is empty{below}{beyond}")
 
 
-def _is_empty(rows: list[list[Any]], col: int, data: Sequence[int]) -> bool:
+def _is_empty(layout: Layout, rows: list[list[Any]], col: int, data: Sequence[int]) -> bool:
+    if col in layout.merged:
+        return all(cell_text(layout.cell(rows, r, col)) is None for r in data)
     return all(col >= len(rows[r]) or cell_text(rows[r][col]) is None for r in data)
 
 
@@ -516,7 +535,7 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
     candidates = 0
     for r in _typed_rows(sheet, layout):
         row = rows[r]
-        if any(_filled(row, c) for c in layout.reference_cols):
+        if any(cell_text(layout.cell(rows, r, c)) is not None for c in layout.reference_cols):
             if found is not None:
                 return None
             found = r
@@ -538,6 +557,63 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
             Setting("reference_text"),
         )
     return found
+
+
+def _merged_cells(sheet: Sheet, layout: Layout) -> tuple[dict[int, list[tuple[int, int]]], list[tuple[Part, ...]]]:
+    """The merged cells of the columns read, below the headers, as the user reads them, and the notes that say so.
+
+    A reference merged over several rows ("this reference for these rows") is the reference of every row it
+    spans. A candidate merged over several rows is one candidate, scored once, in its first row: the same text
+    several times would weigh several times in the ranks and the corpus score. Merged cells that show another
+    column's text over a column read leave that column blank there, and a note says so (two reference columns
+    merged into one cell show one reference, and are read as one)."""
+    refs, cand, start = layout.reference_cols, layout.candidate_col, layout.data_start
+    spans: dict[int, list[tuple[int, int]]] = {}
+    references: list[CellRange] = []
+    candidates: list[CellRange] = []
+    covering: list[tuple[CellRange, int]] = []
+    for cells in sheet.merged:
+        if cells.bottom < start:  # a title or a header
+            continue
+        if cells.top >= start and cells.bottom > cells.top:
+            if cells.left in refs:
+                spans.setdefault(cells.left, []).append((cells.top, cells.bottom))
+                references.append(cells)
+            elif cells.left == cand:
+                candidates.append(cells)
+        over = [c for c in (cand, *refs) if cells.left < c <= cells.right]
+        if over and not (cells.left in refs and all(c in refs for c in over)):
+            covering.append((cells, over[0]))
+    for col, found in spans.items():
+        found.sort()
+        for (top, bottom), (next_top, next_bottom) in itertools.pairwise(found):
+            if next_top <= bottom:  # Excel never saves that; a file that does could be read either way
+                letter = column_letter(col)
+                raise InputError(
+                    f"sheet {sheet.name!r}: the merged cells {letter}{top + 1}:{letter}{bottom + 1} and "
+                    f"{letter}{next_top + 1}:{letter}{next_bottom + 1} overlap; unmerge them"
+                )
+    notes: list[tuple[Part, ...]] = []
+    if references:
+        notes.append((f"merged reference cells {_ranges(references)}: each is the reference of every row it spans",))
+    if candidates:
+        notes.append((f"merged candidate cells {_ranges(candidates)}: each is one candidate, scored in its first row",))
+    if covering:
+        cells, col = covering[0]
+        what = "candidate" if col == cand else "reference"
+        more = f" (and {len(covering) - 1:,} more such merged cells)" if len(covering) > 1 else ""
+        notes.append(
+            (
+                f"the merged cells {cells} show the text of {column_letter(cells.left)}{cells.top + 1} over the "
+                f"{what} column {layout.name(col)}, which is blank there{more}",
+            )
+        )
+    return spans, notes
+
+
+def _ranges(ranges: Sequence[CellRange]) -> str:
+    shown = ", ".join(str(cells) for cells in ranges[:LISTED_CELLS])
+    return shown + (f" and {len(ranges) - LISTED_CELLS:,} more" if len(ranges) > LISTED_CELLS else "")
 
 
 def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:

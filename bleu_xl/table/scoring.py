@@ -185,6 +185,8 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
         cand = cell_text(row[col]) if col < len(row) else None
         if layout.reference_text is not None or layout.shared_row is not None:
             refs = fixed
+        elif layout.merged:
+            refs = reference_set([layout.cell(rows, r, i) for i in layout.reference_cols])
         else:
             refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])
         pairs.append(Pair(refs, cand))

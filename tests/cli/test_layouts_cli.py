@@ -5,9 +5,16 @@ header. Each is either read as the user sees it, said in a note, or refused in o
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import unicodedata
 from pathlib import Path
 
+import openpyxl
+import pytest
+
+from bleu_xl import score
 from tests.helpers import refused, run, scored
 
 REF = "Free delivery on every order this week"
@@ -89,3 +96,68 @@ def test_a_second_reference_found_by_its_header_is_named_in_a_note(tmp_path: Pat
         "candidate is scored against all of them; to use fewer, give them with --reference-col"
     ]
     assert run("score", str(path), "-o", "-", "-q", "--reference-col", "A").stderr.count("\n") == 1
+
+
+# --- merged reference cells -----------------------------------------------------------------------------------
+
+MERGED = [
+    ["free delivery on every order", "free delivery on every order"],
+    [None, "free delivery on all orders"],
+    [None, "free shipping"],
+    ["the summer sale starts now", "the summer sale starts now"],
+    [None, "summer sale now"],
+    [None, "the sale starts"],
+]
+
+
+def merged_workbook(path: Path) -> Path:
+    """A reference merged over the rows of its candidates (A2:A4, A5:A7), as openpyxl saves it."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Reference", "Candidate"])
+    for row in MERGED:
+        sheet.append(row)
+    sheet.merge_cells("A2:A4")
+    sheet.merge_cells("A5:A7")
+    book.save(path)
+    return path
+
+
+def saved_by_libreoffice(source: Path, folder: Path) -> Path:
+    """``source`` opened and saved again as .xlsx by LibreOffice."""
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{folder}/lo-profile-merged",  # private: runs never collide
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(folder / "lo"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(folder)},
+    )
+    return folder / "lo" / source.name
+
+
+def test_a_merged_reference_is_the_reference_of_every_row_it_spans(tmp_path: Path) -> None:
+    source = merged_workbook(tmp_path / "merge.xlsx")
+    for path in (source, saved_by_libreoffice(source, tmp_path)):
+        result = run("score", str(path), "--format", "jsonl", "-o", "-", "-q")
+        assert result.exit_code == 0, result.output
+        assert result.stderr.splitlines()[1:] == [
+            "bleu-xl: note: merged reference cells A2:A4, A5:A7: each is the reference of every row it spans"
+        ]
+        rows = scored(path)
+        refs = [MERGED[0][0]] * 3 + [MERGED[3][0]] * 3
+        assert [row["BLEU-2"] for row in rows] == [score(r, c).bleu for r, (_, c) in zip(refs, MERGED)]
+        assert [row["note"] for row in rows] == [None] * 6 and [row["rank"] for row in rows] == [1, 2, 3, 1, 2, 2]

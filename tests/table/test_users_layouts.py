@@ -25,8 +25,8 @@ from bleu_xl.cli import main
 from bleu_xl.core.bleu import Score, Stats, score_from_stats
 from bleu_xl.core.errors import render
 from bleu_xl.table import columns, scoring
-from bleu_xl.table.metrics import Chrf
-from bleu_xl.table.sheet import InputError, Sheet, TableOptions
+from bleu_xl.table.metrics import Bleu, Chrf
+from bleu_xl.table.sheet import CellRange, InputError, Sheet, TableOptions
 
 REF = "Free delivery on every order this week"
 VARIANTS = [
@@ -339,6 +339,90 @@ def test_a_column_with_text_only_in_hidden_rows_left_out_names_those_cells(
         columns.find_layout(sheet, TableOptions(skip_hidden=True))
     assert str(raised.value) == f"sheet 'Copy': {expected}"
     columns.find_layout(sheet)  # hidden rows scored: the same sheet is read
+
+
+# --- merged cells ---------------------------------------------------------------------------------------------------
+
+SALE = "The summer sale starts now"
+SALE_VARIANTS = ["The summer sale starts now", "Summer sale now", "The sale starts"]
+
+
+def merged_sheet(merged: list[CellRange], rows: list[list] | None = None, **fields) -> Sheet:
+    """References merged over the rows of their candidates (A2:A4 and A5:A7), as a workbook holds them: the
+    value in the first cell of each range, the others blank."""
+    if rows is None:
+        rows = [["Reference", "Candidate"], [REF, VARIANTS[0]], [None, VARIANTS[1]], [None, VARIANTS[2]]]
+        rows += [[SALE, SALE_VARIANTS[0]], [None, SALE_VARIANTS[1]], [None, SALE_VARIANTS[2]]]
+    return Sheet("Copy", rows, ["Copy"], merged=tuple(merged), **fields)
+
+
+def test_a_merged_reference_is_the_reference_of_every_row_it_spans() -> None:
+    sheet = merged_sheet([CellRange(1, 0, 3, 0), CellRange(4, 0, 6, 0)])
+    layout = columns.find_layout(sheet)
+    assert [render(note) for note in layout.notes] == [
+        "merged reference cells A2:A4, A5:A7: each is the reference of every row it spans"
+    ]
+    result = scoring.score_table(sheet, layout, workers=1)
+    expected = [oracle([REF], v) for v in VARIANTS[:3]] + [oracle([SALE], v) for v in SALE_VARIANTS]
+    assert result.outcomes == expected and result.problems == 0
+    assert result.ranks[:3] == [2, 1, 3] and result.ranks[3:] == [1, 2, 2]  # ranked within each merged reference
+    assert [row[0] for row in result.rows] == [REF, None, None, SALE, None, None]  # the input as it was
+    # Unmerged, the same sheet has blank references: the merge is what makes them one.
+    assert scoring.score_table(merged_sheet([]), columns.find_layout(merged_sheet([])), workers=1).problems == 4
+
+
+def test_a_merged_reference_over_every_candidate_serves_them_all() -> None:
+    rows = [["Reference", "Candidate"], [REF, VARIANTS[0]], *[[None, v] for v in VARIANTS[1:]]]
+    sheet = merged_sheet([CellRange(1, 0, len(VARIANTS), 0)], rows)
+    result = scoring.score_table(sheet, columns.find_layout(sheet), workers=1)
+    assert result.outcomes == [oracle([REF], v) for v in VARIANTS] and None not in result.ranks
+
+
+def test_a_merged_reference_whose_first_row_is_left_out_still_serves_its_rows() -> None:
+    sheet = merged_sheet([CellRange(1, 0, 3, 0), CellRange(4, 0, 6, 0)], hidden_rows=frozenset({1}))
+    layout = columns.find_layout(sheet, TableOptions(skip_hidden=True))
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert list(result.row_numbers) == [3, 4, 5, 6, 7]
+    assert result.outcomes[:2] == [oracle([REF], v) for v in VARIANTS[1:3]]
+
+
+def test_a_merged_candidate_is_one_candidate_scored_in_its_first_row() -> None:
+    # A candidate merged over three rows is one text: scored three times it would weigh three times in the ranks
+    # and the corpus score. Its other rows are blank, and a note says why.
+    rows = [["Reference", "Candidate"], [REF, VARIANTS[0]], [REF, None], [REF, None], [REF, VARIANTS[1]]]
+    sheet = merged_sheet([CellRange(1, 1, 3, 1)], rows)
+    layout = columns.find_layout(sheet)
+    assert [render(note) for note in layout.notes] == [
+        "merged candidate cells B2:B4: each is one candidate, scored in its first row"
+    ]
+    result = scoring.score_table(sheet, layout, workers=1)
+    assert (result.scored, result.blank) == (2, 2)
+    assert result.corpus == Bleu().corpus([oracle([REF], VARIANTS[0]), oracle([REF], VARIANTS[1])])
+
+
+def test_merged_cells_that_show_another_columns_text_over_a_column_read_are_said() -> None:
+    rows = [["ID", "Reference", "Candidate"], ["P-1", None, VARIANTS[0]], ["P-2", REF, VARIANTS[1]]]
+    sheet = merged_sheet([CellRange(1, 0, 1, 1)], [*rows, ["P-3", REF, VARIANTS[2]]])  # A2:B2: an ID shown over B2
+    layout = columns.find_layout(sheet)
+    assert [render(note) for note in layout.notes] == [
+        "the merged cells A2:B2 show the text of A2 over the reference column B 'Reference', which is blank there"
+    ]
+    assert scoring.score_table(sheet, layout, workers=1).note(0) == "reference is blank"
+    # Two reference columns merged into one cell show one reference: read as one, nothing to say.
+    rows = [["Reference 1", "Reference 2", "Candidate"], [REF, None, VARIANTS[0]], [REF, SALE, VARIANTS[1]]]
+    sheet = merged_sheet([CellRange(1, 0, 1, 1)], rows)
+    layout = columns.find_layout(sheet)
+    assert not any("merged" in render(note) for note in layout.notes)
+    assert scoring.score_table(sheet, layout, workers=1).outcomes[0] == oracle([REF], VARIANTS[0])
+
+
+def test_merged_cells_above_the_data_and_overlapping_ones() -> None:
+    title = [["Spring campaign", None], ["Reference", "Candidate"], [REF, VARIANTS[0]], [REF, VARIANTS[1]]]
+    assert columns.find_layout(merged_sheet([CellRange(0, 0, 0, 1)], title)).notes == []  # a title: not data
+    overlapping = merged_sheet([CellRange(1, 0, 4, 0), CellRange(3, 0, 6, 0)])
+    with pytest.raises(InputError) as raised:
+        columns.find_layout(overlapping)
+    assert str(raised.value) == "sheet 'Copy': the merged cells A2:A5 and A4:A7 overlap; unmerge them"
 
 
 # --- an empty column given by letter ------------------------------------------------------------------------------
