@@ -7,7 +7,9 @@ time. Standard library only (the Lite bundle embeds it).
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,13 +109,35 @@ def value_error(message: str) -> CellError:
 # --- one cell ---------------------------------------------------------------------------------------------------
 
 
+#: Excel writes a number as text with at most 15 significant digits, in plain decimals when that takes at most 20
+#: characters (sign aside), else in scientific notation (``1.23456789012346E-05``), which keeps to 20 as well: 14
+#: digits once the exponent has three. As Apache POI's NumberToTextConverter documents it, measured in Excel.
+SIGNIFICANT_DIGITS = 15
+PLAIN_MAX_CHARS = 20
+
+
 def general_format(number: float) -> str:
-    """A number as Excel's General format writes it into text: 2026.0 -> "2026", 0.5 -> "0.5", 15 digits."""
+    """A number as Excel writes it into text (``=A1&""``, the formula bar): 2026.0 -> "2026", 0.5 -> "0.5",
+    0.00001 -> "0.00001", 1/3 -> "0.333333333333333", 1e-10 -> "0.0000000001", 1e21 -> "1E+21"."""
     if math.isnan(number) or math.isinf(number):
         return str(number)
+    if abs(number) < sys.float_info.min:  # zero, and the subnormal numbers Excel shows as 0
+        return "0"
     if number == int(number) and abs(number) < 1e15:
         return str(int(number))
-    return f"{number:.15g}".replace("e", "E")
+    exact = decimal.Decimal(number)  # the double's exact value, rounded once, half up, as Excel rounds
+    digits = SIGNIFICANT_DIGITS - (abs(exact.adjusted()) >= 99)  # a three-digit exponent takes a digit's place
+    rounded = decimal.Context(prec=digits, rounding=decimal.ROUND_HALF_UP).plus(abs(exact))
+    shown = "".join(map(str, rounded.as_tuple().digits)).rstrip("0")
+    exponent = rounded.adjusted()  # 10 to this is the first digit's place
+    sign = "-" if number < 0 else ""
+    if 0 <= exponent < PLAIN_MAX_CHARS:
+        whole, fraction = shown[: exponent + 1], shown[exponent + 1 :]
+        return sign + whole.ljust(exponent + 1, "0") + ("." + fraction if fraction else "")
+    if exponent < 0 and 2 + (-exponent - 1) + len(shown) <= PLAIN_MAX_CHARS:  # "0." then the zeros and the digits
+        return f"{sign}0.{'0' * (-exponent - 1)}{shown}"
+    mantissa = shown[0] + ("." + shown[1:] if len(shown) > 1 else "")
+    return f"{sign}{mantissa}E{'+' if exponent >= 0 else '-'}{abs(exponent):02d}"
 
 
 def cell_text(value: Any) -> str | CellError | None:

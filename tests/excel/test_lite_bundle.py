@@ -128,6 +128,7 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2_TOKENS", ("L'été, 2026 — 東京タワー!", OMITTED)),
     ("BLEU2_TOKENS", (col("Le Chat!", None, 2026.0), " ")),
     ("BLEU2_TOKENS", (col("a b", "c"), OMITTED)),
+    ("BLEU2_TOKENS", (col(0.00001, 1 / 3, 1e21), OMITTED)),  # numbers as Excel writes them into text
     ("BLEU2_TOKENS", (NA, OMITTED)),
     ("BLEU", (REF, INTACTO, OMITTED, "none")),
     ("BLEU", (REF, SHORT, 4, OMITTED)),

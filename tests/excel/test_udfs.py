@@ -268,6 +268,48 @@ def test_numbers_bools_and_dates_as_text(call) -> None:
     ]
 
 
+#: Numbers as Excel writes them into text, from the table Apache POI's NumberToTextConverter measured in Excel
+#: (the double's bits, then Excel's text), and the cases a reader checked against Excel's own cells.
+EXCEL_NUMBER_TEXTS = {
+    0x3FF00068DB8BAC71: "1.0001",
+    0x405EDD3C07FB4C99: "123.456789012346",
+    0x3EE9E409302678BA: "1.23456789012346E-05",
+    0x3F202E85BE180B74: "0.000123456789012346",
+    0x3EE9E409301B5A02: "0.0000123456789",
+    0x3E6E7D05BDABDE50: "0.000000056789012345",
+    0x3E6E7D05BDAD407E: "5.67890123456E-08",
+    0x2BCB5733CB32AE6E: "9.99999999999912E-98",
+    0x2B617F7D4ED8C59E: "1.0000000000001E-99",
+    0x54B693D8E89DF188: "1.2345678901235E+100",
+    0x43118B54F22AEB03: "1234567890123460",
+    0x43E56A95319D63E1: "12345678901234600000",
+    0xC41AC53A7E04BCDA: "-1.23456789012346E+20",
+    0x000FFFFFFFFFFFFF: "0",
+    0x40FE26BFFFFFFFF9: "123500",
+    0x3E4A857BFB2F2809: "0.00000001235",
+    0x3C32725DD1D243AB: "0.000000000000000001",
+    0x3BFD83C94FB6D2AB: "1E-19",
+    0xC12E847FFFFFFFFF: "-1000000",
+}
+
+
+def test_numbers_as_text_as_excel_writes_them(call) -> None:
+    import struct
+
+    for bits, text in EXCEL_NUMBER_TEXTS.items():
+        number = struct.unpack(">d", bits.to_bytes(8, "big"))[0]
+        assert cell_values.general_format(number) == text, (number, text)
+    # A General cell shows 0.00001 so, not 1E-05; the number's text is the one scored.
+    assert [cell_values.cell_text(x) for x in (0.00001, -0.00001, 0.0001, 1e-10, 1e21)] == [
+        "0.00001",
+        "-0.00001",
+        "0.0001",
+        "0.0000000001",
+        "1E+21",
+    ]
+    assert call("BLEU2", "0.00001", 0.00001) == 1.0  # the classic add-in scores the text a General cell shows
+
+
 def test_blanks(call) -> None:
     assert call("BLEU2", REF, None) == ""
     assert call("BLEU2", None, None) == ""
