@@ -164,7 +164,18 @@ def cell_text(value: Any) -> str | CellError | None:
         return value.isoformat(sep=" ", timespec="seconds")
     if isinstance(value, dt.date):
         return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return duration_text(value)
     return str(value)
+
+
+def duration_text(value: dt.timedelta) -> str:
+    """A duration as Excel's ``[h]:mm:ss`` shows it, to the nearest second: 1.5 days -> ``36:00:00``."""
+    micro = value // dt.timedelta(microseconds=1)
+    seconds, rest = divmod(abs(micro), 1_000_000)
+    seconds += rest >= 500_000
+    hours, rest = divmod(seconds, 3600)
+    return f"{'-' if micro < 0 else ''}{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
 def as_grid(value: Any) -> Grid:

@@ -4,7 +4,6 @@ shows them."""
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import json
 import math
 import re
@@ -102,11 +101,7 @@ def displayed(value: Any) -> Any:
         return value
     if isinstance(value, CellError):
         return value.text
-    if isinstance(value, dt.timedelta):  # a duration as Excel's [h]:mm:ss shows it
-        seconds = round(value.total_seconds())
-        hours, rest = divmod(abs(seconds), 3600)
-        return f"{'-' if seconds < 0 else ''}{hours}:{rest // 60:02d}:{rest % 60:02d}"
-    return cell_text(value) or ""
+    return cell_text(value) or ""  # dates, times and durations: the text they are scored as
 
 
 def json_value(value: Any) -> Any:

@@ -141,6 +141,38 @@ def test_types_are_kept(tmp_path: Path) -> None:
     assert scores["I1"].value == "BLEU-2" and scores["I2"].number_format == "0.0000"
 
 
+def test_dates_times_and_durations_are_scored_as_the_text_the_outputs_show(tmp_path: Path) -> None:
+    from bleu_xl.excel.cell_values import cell_text
+
+    path = tmp_path / "times.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate"])
+    formats = ["[h]:mm:ss", "[h]:mm:ss", "hh:mm:ss", "yyyy-mm-dd", "yyyy-mm-dd hh:mm:ss"]
+    for r, (shown, serial, number_format) in enumerate(
+        zip(
+            ["36:00:00", "-12:00:00", "18:00:00", "2025-12-09", "2025-12-09 06:00:00"],
+            [1.5, -0.5, 0.75, 46000, 46000.25],
+            formats,
+        ),
+        start=1,
+    ):
+        sheet.write_string(r, 0, shown)
+        sheet.write_number(r, 1, serial, book.add_format({"num_format": number_format}))
+    book.close()
+    rows = scored(path)
+    # Each candidate is the very text its reference holds, as CSV and JSON write it: a perfect score.
+    assert [row["Candidate"] for row in rows] == [row["Reference"] for row in rows]
+    assert [row["BLEU-2"] for row in rows] == [1] * len(rows)
+    # A duration to the nearest second, halves up, as [h]:mm:ss shows it.
+    assert [cell_text(dt.timedelta(seconds=s)) for s in (0.5, 0.49, -0.5, 86400 * 3 + 59.5)] == [
+        "0:00:01",
+        "0:00:00",
+        "-0:00:01",
+        "72:01:00",
+    ]
+
+
 def test_two_columns_with_the_same_number_format_share_one_valid_style(tmp_path: Path) -> None:
     source = xlsx(
         tmp_path / "twodates.xlsx",
