@@ -10,6 +10,7 @@ when another reads only a little more like text, the file is refused and the mes
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import io
 import itertools
@@ -17,12 +18,13 @@ import locale
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import Part, Setting
 from ..table.sheet import EXCEL_MAX_ROWS, InputError
-from .limits import MAX_CELLS
+from .limits import MAX_CELLS, MAX_TEXT_BYTES
 
 __all__ = ["DELIMITERS", "decode_text", "parse_text", "plausibility", "sniff_delimiter", "text_codec"]
 
@@ -255,11 +257,24 @@ def parse_text(data: bytes, delimiter: str | None, encoding: str | None = None) 
     rows: list[list[Any]] = []
     width = 0
     try:
-        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
-            rows.append(row)
-            width = max(width, len(row))
-            if len(rows) > EXCEL_MAX_ROWS + 1 or len(rows) * width > MAX_CELLS:
-                raise InputError(f"refused: more than {MAX_CELLS:,} cells or {EXCEL_MAX_ROWS:,} rows")
+        with _whole_fields():
+            for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+                rows.append(row)
+                width = max(width, len(row))
+                if len(rows) > EXCEL_MAX_ROWS + 1 or len(rows) * width > MAX_CELLS:
+                    raise InputError(f"refused: more than {MAX_CELLS:,} cells or {EXCEL_MAX_ROWS:,} rows")
     except csv.Error as exc:
         raise InputError(f"cannot parse the text file as CSV ({exc})") from None
     return rows, used, delimiter
+
+
+@contextlib.contextmanager
+def _whole_fields() -> Iterator[None]:
+    """A field as long as the text can be (the csv module stops at 131,072 characters): a text file is bounded by
+    its bytes (:data:`MAX_TEXT_BYTES`), and so by as many characters. The limit is the csv module's, for the
+    whole process, with no per-reader setting: it is raised for the parse only, then put back."""
+    previous = csv.field_size_limit(MAX_TEXT_BYTES)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)

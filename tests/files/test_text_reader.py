@@ -73,6 +73,21 @@ def test_a_macroman_csv_reads_right_with_its_encoding(tmp_path: Path) -> None:
     assert read(path, encoding="mac_roman")[1] == ["café crème", "café"]
 
 
+def test_a_field_longer_than_the_csv_modules_default_limit_is_read_whole(tmp_path: Path) -> None:
+    import csv
+    import json
+
+    long = ("word " * 60_000).strip()  # 299,999 characters: over the csv module's 131,072
+    path = tmp_path / "long.csv"
+    path.write_text(f'Reference,Candidate\n"{long}","{long} more"\n', encoding="utf-8")
+    before = csv.field_size_limit()
+    assert read(path)[1] == [long, f"{long} more"]
+    assert csv.field_size_limit() == before  # the process's limit is put back for other code
+    out = tmp_path / "long.json"
+    assert run("score", str(path), "-o", str(out), "-q").exit_code == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["rows"][0]["Candidate"] == f"{long} more"  # kept whole
+
+
 def test_undecodable_text_files(tmp_path: Path) -> None:
     bad_utf8 = tmp_path / "bom.csv"
     bad_utf8.write_bytes(codecs.BOM_UTF8 + b"Reference,Candidate\n\xff\xfe\xfa,x\n")
