@@ -115,6 +115,28 @@ def test_both_kinds_of_reference_are_refused(copy_workbook: Path) -> None:
     assert message == "bleu-xl: error: give either --reference or --reference-col, not both"
 
 
+def test_a_reference_text_no_candidate_could_be_scored_against_is_refused(copy_workbook: Path) -> None:
+    for blank in ("", "   "):
+        assert refused(copy_workbook, "--reference", blank) == (
+            f"bleu-xl: error: --reference {blank!r} is blank: give the text to score every candidate against"
+        )
+    assert refused(copy_workbook, "--reference", "#N/A").endswith(
+        "'#N/A' is an error value, not a text to score against"
+    )
+    assert refused(copy_workbook, "--reference", "...") == (
+        "bleu-xl: error: --reference '...': BLEU-2 cannot score against it (reference has no words); chrF takes it: "
+        "--metric chrf"
+    )
+    assert refused(copy_workbook, "--reference", "...", "--metric", "chrf,bleu").endswith("--metric chrf")
+    # chrF counts characters: punctuation alone is a reference, as Excel's CHRF takes it.
+    rows = scored(copy_workbook, "--reference", "...", "--metric", "chrf")
+    assert [row["chrF2"] for row in rows if row["Candidate"]] == [0.0] * 6 and not any(row["note"] for row in rows)
+    compared = run("compare", str(copy_workbook), "--a", "Candidate", "--b", "Reference", "--reference", "")
+    assert compared.exit_code == 2 and compared.stderr.splitlines() == [
+        "bleu-xl: error: --reference '' is blank: give the text to score every candidate against"
+    ]
+
+
 def test_missing_columns_are_named_with_the_options_that_give_them(tmp_path: Path) -> None:
     path = xlsx(tmp_path / "cols.xlsx", [["Source", "Target"], ["a", "b"]])
     assert refused(path).endswith(
