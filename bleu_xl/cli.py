@@ -75,6 +75,7 @@ FLAGS = {
     "no_header": "--no-header",
     "sheet": "--sheet",
     "encoding": "--encoding",
+    "output_encoding": "--output-encoding",
     "delimiter": "--delimiter",
     "force": "--force",
     "b_col": "--b",
@@ -280,7 +281,7 @@ def _table_options(run: Any) -> Any:
             click.option("--sheet", help="Sheet to read (default: the first visible one, past a cover page)."),
             click.option("--header-row", type=click.IntRange(1), help="The row that holds the headers (1 = first)."),
             click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
-            click.option("--encoding", help="Encoding of a CSV input (default: detected), and of a CSV output."),
+            click.option("--encoding", help="Encoding of a CSV input (default: detected)."),
             click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
             click.option(
                 "--skip-hidden", is_flag=True, help="Leave out rows hidden by hand or by a filter (default: scored)."
@@ -424,6 +425,9 @@ def _announce(
     help="Output format (default: from -o, else xlsx).",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
+@click.option(
+    "--output-encoding", help="Encoding of a CSV output (default: UTF-8, with a BOM in a file so that Excel reads it)."
+)
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--quiet", "-q", is_flag=True, help="No summary and no progress bar.")
 @_guard()
@@ -442,6 +446,7 @@ def score_command(
     beta: int,
     fmt: str | None,
     raw: bool,
+    output_encoding: str | None,
     force: bool,
     quiet: bool,
 ) -> None:
@@ -470,6 +475,7 @@ def score_command(
     output, fmt = _output_target(input_path, output, fmt)
     if read.encoding is not None:
         text_codec(read.encoding)
+    _check_output_encoding(output_encoding, fmt)
     if output == "-" and 1 in CLOSED_AT_START:
         raise InputError("standard output is closed: nothing could be written; give a file with -o")
     target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
@@ -505,7 +511,7 @@ def score_command(
             fmt,
             input_name=display_name(input_path),
             sheet=table,
-            text=TextOptions(read.encoding, output_delimiter(_delimiter(read.delimiter), output, table), raw),
+            text=TextOptions(output_encoding, output_delimiter(_delimiter(read.delimiter), output, table), raw),
         )
         timings["write"] = time.perf_counter() - start
     finally:
@@ -516,6 +522,17 @@ def score_command(
         click.echo(" ".join(f"{k}={v:.2f}s" for k, v in timings.items()), err=True)
     if not quiet:
         show_summary(result, output, err=output == "-")
+
+
+def _check_output_encoding(encoding: str | None, fmt: str | None) -> None:
+    """An output encoding is a text encoding, and only a CSV output has one to choose."""
+    if encoding is None:
+        return
+    text_codec(encoding, "output_encoding")
+    if fmt != "csv":
+        raise InputError(
+            Setting("output_encoding"), " applies to a CSV output (JSON is UTF-8, a workbook has no encoding)"
+        )
 
 
 def _say_cut(cuts: CutCells, output: str) -> None:
@@ -736,6 +753,9 @@ def _show_chrf(c: ChrfScore) -> None:
     ".json (one document, with the test) or .jsonl.",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
+@click.option(
+    "--output-encoding", help="Encoding of a CSV output (default: UTF-8, with a BOM in a file so that Excel reads it)."
+)
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print no result (write it with -o).")
@@ -755,6 +775,7 @@ def compare_command(
     beta: int,
     output: str | None,
     raw: bool,
+    output_encoding: str | None,
     force: bool,
     as_json: bool,
     quiet: bool,
@@ -780,6 +801,10 @@ def compare_command(
         if output == "-":
             raise InputError("compare prints its result on standard output; give -o a file name, or use --json")
         output, fmt = _output_target(input_path, output, None)
+    if read.encoding is not None:
+        text_codec(read.encoding)
+    _check_output_encoding(output_encoding, fmt)
+    if output:
         target = OutputFile(output, force=force, protect=[input_path])  # claimed before anything is read
     cuts = CutCells()
     try:
@@ -797,7 +822,7 @@ def compare_command(
                 layout,
                 comparison,
                 input_name=display_name(input_path),
-                text=TextOptions(read.encoding, output_delimiter(_delimiter(read.delimiter), output, table), raw),
+                text=TextOptions(output_encoding, output_delimiter(_delimiter(read.delimiter), output, table), raw),
             )
     finally:
         if target:

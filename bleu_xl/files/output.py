@@ -135,7 +135,7 @@ class OutputFile:
                 raise InputError(
                     f"standard output: a cell cannot be written in {encoding} ({exc.object[exc.start : exc.end]!r}); "
                     "use ",
-                    Setting("encoding", "utf-8"),
+                    Setting("output_encoding", "utf-8"),
                 ) from None
             finally:
                 out.detach()
@@ -175,7 +175,7 @@ class OutputFile:
             if isinstance(exc, UnicodeEncodeError):
                 raise InputError(
                     f"{self.path}: a cell cannot be written in {encoding} ({exc.object[exc.start : exc.end]!r}); use ",
-                    Setting("encoding", "utf-8"),
+                    Setting("output_encoding", "utf-8"),
                 ) from None
             raise
         finally:

@@ -41,19 +41,21 @@ def ansi_code_page() -> str:
     return "cp1252"
 
 
-def text_codec(encoding: str) -> str:
+def text_codec(encoding: str, setting: str = "encoding") -> str:
     """The codec's name for a text encoding (``latin-1`` -> ``iso8859-1``); anything else, including codecs that
-    are not between text and bytes (``rot13``, ``hex``, ``zlib_codec``), is refused."""
+    are not between text and bytes (``rot13``, ``hex``, ``zlib_codec``), is refused, naming ``setting``."""
     try:
         codec = codecs.lookup(encoding).name
     except (LookupError, ValueError):
-        raise InputError(f"unknown encoding {encoding!r} (for example utf-8, cp1252, utf-16)") from None
+        raise InputError(
+            f"unknown encoding {encoding!r} (for example utf-8, cp1252, utf-16); check ", Setting(setting)
+        ) from None
     try:
         "".encode(codec)
         b"".decode(codec)
     except (LookupError, UnicodeError, TypeError, ValueError):
         raise InputError(
-            f"{encoding!r} is not a text encoding (for example utf-8, cp1252, utf-16); check ", Setting("encoding")
+            f"{encoding!r} is not a text encoding (for example utf-8, cp1252, utf-16); check ", Setting(setting)
         ) from None
     return codec
 
@@ -64,7 +66,10 @@ def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
         codec = text_codec(encoding)
         if codec == "utf-8" and data.startswith(codecs.BOM_UTF8):
             codec = "utf-8-sig"
-        return _decode(data, codec, f"not valid {encoding} text"), codec
+        text = _decode(data, codec, f"not valid {encoding} text")
+        if codec not in ("utf-8", "utf-8-sig") and _is_utf8(data):
+            _refuse_misread(data, codec, encoding)
+        return text, codec
     if data.startswith(codecs.BOM_UTF8):
         return _decode(data, "utf-8-sig", "starts with a UTF-8 BOM but is not valid UTF-8"), "utf-8-sig"
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -212,6 +217,41 @@ def _single_byte_code_page(data: bytes) -> str:
                     Setting("encoding", rival.codec),
                 )
     return codecs.lookup(best.codec).name
+
+
+_UTF8_CHUNK = 1 << 20
+_FIRST_HIGH_WORD = re.compile(rb"[A-Za-z0-9\x80-\xff]{0,20}[\x80-\xff][A-Za-z0-9\x80-\xff]{0,20}")
+
+
+def _is_utf8(data: bytes) -> bool:
+    """True when ``data`` holds text past ASCII and is valid UTF-8 throughout (checked a chunk at a time, so that
+    a large file is never held twice). Text in a single-byte code page almost never is: its accented letters
+    would have to come in the exact byte patterns of UTF-8 (``é`` followed by two of its symbols ``€``-``¿``)."""
+    if data.isascii():
+        return False
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for start in range(0, len(data), _UTF8_CHUNK):
+            decoder.decode(data[start : start + _UTF8_CHUNK])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _refuse_misread(data: bytes, codec: str, encoding: str) -> None:
+    """Refuse to read UTF-8 text in another encoding given: every accented letter would change (``été`` read as
+    Windows-1252 is ``Ã©tÃ©``), and so would the scores, with no other sign."""
+    found = _FIRST_HIGH_WORD.search(data)
+    word = found.group() if found else b""
+    raise InputError(
+        f"this is UTF-8 text ({word.decode('utf-8', 'replace')!r}), which {encoding} reads as "
+        f"{word.decode(codec, 'replace')!r}; leave out ",
+        Setting("encoding"),
+        " (or give ",
+        Setting("encoding", "utf-8"),
+        ")",
+    )
 
 
 def _decode(data: bytes, codec: str, *problem: Part) -> str:

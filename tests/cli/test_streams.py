@@ -93,9 +93,10 @@ def test_only_text_encodings_are_accepted(tmp_path: Path, codec: str) -> None:
     message = one_line_refusal(run_process("score", str(source), "--encoding", codec, "-o", str(tmp_path / "o.csv")))
     assert f"{codec!r} is not a text encoding" in message and "--encoding" in message
     book = parts.workbook(tmp_path / "book.xlsx")  # a workbook's CSV output too
-    assert "is not a text encoding" in one_line_refusal(
-        run_process("score", str(book), "--encoding", codec, "-o", str(tmp_path / "o.csv"))
+    message = one_line_refusal(
+        run_process("score", str(book), "--output-encoding", codec, "-o", str(tmp_path / "o.csv"))
     )
+    assert f"{codec!r} is not a text encoding" in message and "--output-encoding" in message
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book.xlsx", "pt.csv"]
 
 

@@ -67,6 +67,24 @@ def test_bom_and_utf16_and_given_encoding_and_delimiter(tmp_path: Path) -> None:
     assert "unknown encoding 'nope'" in refused(odd, "--encoding", "nope")
 
 
+def test_utf8_text_read_in_another_encoding_given_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "u8.csv"
+    path.write_text("Reference,Candidate\nLivraison été offerte,livraison ete offerte\n", encoding="utf-8")
+    assert refused(path, "--encoding", "cp1252") == (
+        f"bleu-xl: error: {path}: this is UTF-8 text ('été'), which cp1252 reads as 'Ã©tÃ©'; leave out --encoding "
+        "(or give --encoding utf-8)"
+    )
+    assert "this is UTF-8 text" in refused(path, "--encoding", "latin-1")
+    assert read(path, encoding="utf-8")[1] == ["Livraison été offerte", "livraison ete offerte"]
+    ascii_only = tmp_path / "ascii.csv"
+    ascii_only.write_text(f"Reference,Candidate\n{REF},{CAND}\n", encoding="utf-8")
+    assert read(ascii_only, encoding="cp1252")[1] == [REF, CAND]  # ASCII reads the same in both
+    # Windows-1252 text is not valid UTF-8, so a given cp1252 reads it as it is.
+    ansi = tmp_path / "ansi.csv"
+    ansi.write_bytes("Reference,Candidate\nL’été à Zürich,l’été\n".encode("cp1252"))
+    assert read(ansi, encoding="cp1252")[1] == ["L’été à Zürich", "l’été"]
+
+
 def test_a_macroman_csv_reads_right_with_its_encoding(tmp_path: Path) -> None:
     path = tmp_path / "mac.csv"
     path.write_bytes("Reference,Candidate\ncafé crème,café\n".encode("mac_roman"))

@@ -67,16 +67,21 @@ def test_french_excel_csv_with_semicolons_and_decimal_commas(tmp_path: Path) -> 
     assert row == f'"3,5";"{REF}";"{CAND}";{comma};1;5;5;1;4;4;{comma};7;5;""'  # the input's "3,5" kept
 
 
-def test_encoding_applies_to_csv_output_too(tmp_path: Path) -> None:
+def test_the_input_and_output_encodings_are_separate_choices(tmp_path: Path) -> None:
     path = tmp_path / "ansi.csv"
     path.write_bytes("Référence,Candidat\r\nL’été,L’été\r\n".encode("cp1252"))
     out = tmp_path / "out.csv"
     assert run("score", str(path), "-o", str(out), "--encoding", "cp1252", "-q").exit_code == 0
+    assert out.read_bytes().startswith(codecs.BOM_UTF8 + '"Référence","Candidat"'.encode())  # the input's only
+    assert run("score", str(path), "-o", str(out), "--output-encoding", "cp1252", "--force", "-q").exit_code == 0
     assert out.read_bytes().decode("cp1252").startswith('"Référence","Candidat"')  # no BOM, cp1252 as asked
     book = xlsx(tmp_path / "cjk.xlsx", [["Reference", "Candidate"], ["東京タワー", "東京"]])
-    message = refused(book, "-o", str(tmp_path / "cjk.csv"), "--encoding", "cp1252")
-    assert "a cell cannot be written in cp1252 ('東京タワー')" in message and "use --encoding utf-8" in message
+    message = refused(book, "-o", str(tmp_path / "cjk.csv"), "--output-encoding", "cp1252")
+    assert "a cell cannot be written in cp1252 ('東京タワー')" in message and "use --output-encoding utf-8" in message
     assert not (tmp_path / "cjk.csv").exists()
+    assert refused(book, "-o", str(tmp_path / "cjk.json"), "--output-encoding", "utf-16") == (
+        "bleu-xl: error: --output-encoding applies to a CSV output (JSON is UTF-8, a workbook has no encoding)"
+    )
 
 
 # --- formulas in a CSV -------------------------------------------------------------------------------------------
