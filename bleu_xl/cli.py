@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -41,6 +41,7 @@ from .table.scoring import Result, result_columns, score_table
 from .table.sheet import InputError, Sheet, TableOptions
 
 EXIT_INPUT = 2
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: what a shell shows for a command a closed pipe ended
 PROGRESS_MIN_ROWS = 5_000
 OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "jsonl"}
 #: Workbook extensions other than .xlsx: a file name the template cannot be written to.
@@ -203,9 +204,8 @@ def _guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
                 raise SystemExit(128 + exc.signum) from None
             except KeyboardInterrupt:
                 raise SystemExit(130) from None
-            except BrokenPipeError:  # the reader went away (| head): stop quietly, as other command-line tools do
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-                raise SystemExit(141) from None
+            except BrokenPipeError:
+                _closed_pipe()
             except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
                 where = f"{exc.filename}: " if exc.filename else ""
                 raise Failure(f"{where}{exc.strerror or exc}") from None
@@ -220,6 +220,21 @@ def _guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
     return decorate
 
 
+def _closed_pipe() -> NoReturn:
+    """The reader of standard output (or error) went away (``| head``): stop quietly with the status of a command
+    SIGPIPE ended (128 + 13), as other command-line tools do, whatever was being written. What was still to be
+    written to a closed stream goes to /dev/null, so that Python's last flush at exit finds no pipe to fail on.
+    An output file written before is whole: the status says only that the reader stopped reading."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)
+    raise SystemExit(EXIT_CLOSED_PIPE)
+
+
 def _delimiter(value: str | None) -> str | None:
     if value is None:
         return None
@@ -228,7 +243,29 @@ def _delimiter(value: str | None) -> str | None:
     return DELIMITER_NAMES[value]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Command(click.Command):
+    """A command whose help, read before any of its code runs, ends on a closed pipe as the command would."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # click's own handling exits with code 1
+            _closed_pipe()
+
+
+class _Group(click.Group):
+    """The command group: its ``--help`` and ``--version`` too end on a closed pipe as every command does."""
+
+    command_class = _Command
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            _closed_pipe()
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="bleu-xl")
 def main() -> None:
     """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
@@ -570,8 +607,15 @@ def _output_target(input_path: str, output: str | None, fmt: str | None) -> tupl
 def _console(err: bool = False) -> Any:
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich's own exits with code 1 (and points standard output at /dev/null whichever stream broke); a
+            # closed stream ends every command the same way, in _guard.
+            self.quiet = True
+            raise BrokenPipeError
+
     # No markup, emoji or highlighting: user text is shown as it is, never interpreted.
-    return Console(stderr=err, highlight=False, markup=False, emoji=False)
+    return _Console(stderr=err, highlight=False, markup=False, emoji=False)
 
 
 def shown_value(value: Any) -> str:

@@ -4,6 +4,7 @@ rows 10, 13 and 14)."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 from bleu_xl import score
 from tests.files import parts
 from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
+from tests.helpers import compared_columns
 
 PT_REF = "Entrega rápida hoje"
 PT_CAND = "Entrega rápida hoje mesmo"
@@ -56,6 +58,42 @@ def test_with_standard_output_closed_writing_to_it_is_refused(tmp_path: Path) ->
         done.stderr.strip()
         == "bleu-xl: error: standard output is closed: nothing could be written; give a file with -o"
     )
+
+
+def with_reader_gone(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The command writing to a real pipe whose reader has gone (``| head`` that exited): every write to
+    standard output fails."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [*COMMAND, *args], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120, cwd=cwd
+        )
+    finally:
+        os.close(write_end)
+
+
+def test_every_command_ends_alike_when_the_reader_of_its_output_goes_away(tmp_path: Path) -> None:
+    source = csv_input(tmp_path)
+    with open(tmp_path / "ab.csv", "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["Reference", "A", "B"], *zip(*compared_columns())])
+    for args in [
+        ("score", str(source), "-o", "out.xlsx"),  # the file whole, then the summary
+        ("score", str(source), "-o", "-"),
+        ("score", str(source), "-o", "-", "--format", "json"),
+        ("pair", PT_REF, PT_CAND),
+        ("compare", "ab.csv", "--a", "A", "--b", "B", "--samples", "50"),
+        ("compare", "ab.csv", "--a", "A", "--b", "B", "--samples", "50", "--json"),
+        ("lite-bundle", "bundle"),
+        ("--version",),
+        ("--help",),
+        ("score", "--help"),
+    ]:
+        done = with_reader_gone(*args, cwd=tmp_path)
+        assert done.returncode == 141, (args, done.returncode, done.stderr)  # 128 + SIGPIPE, never 1
+        assert "Traceback" not in done.stderr and "error" not in done.stderr, (args, done.stderr)
+    book = openpyxl.load_workbook(tmp_path / "out.xlsx")  # written whole before the summary found no reader
+    assert book["Scores"]["B2"].value == PT_CAND
 
 
 def test_a_standard_output_that_is_not_utf8_gets_the_data_in_utf8(tmp_path: Path) -> None:
