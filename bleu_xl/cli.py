@@ -253,6 +253,21 @@ class _Command(click.Command):
             _closed_pipe()
 
 
+class _TextsCommand(_Command):
+    """A command whose arguments are free text: one that starts with ``-`` (``"-5 off"``) is taken for an option
+    unless it comes after ``--``, and the refusal says so in one line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            meant = f" (did you mean {' or '.join(sorted(exc.possibilities))}?)" if exc.possibilities else ""
+            raise Failure(
+                f"no such option {exc.option_name!r}{meant}; a text that starts with - goes after --, as in "
+                f'bleu-xl {self.name} -- "a b" "-5 off"'
+            ) from None
+
+
 class _Group(click.Group):
     """The command group: its ``--help`` and ``--version`` too end on a closed pipe as every command does."""
 
@@ -670,7 +685,7 @@ def show_summary(result: Result, output: str, *, err: bool, top: int = 5) -> Non
     line(f"written to {where}")
 
 
-@main.command("pair")
+@main.command("pair", cls=_TextsCommand)
 @click.argument("texts", nargs=-1, required=True, metavar="[REFERENCE] CANDIDATE")
 @click.option(
     "--reference",

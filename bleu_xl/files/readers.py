@@ -202,12 +202,25 @@ def read_table(
     if kind == "stdin":
         with _stdin(options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits) as given:
             if isinstance(given, Sheet):
-                return find_table(given, lambda name: given, options)
+                return _text_table(given, options)
             return _as_stdin(given, lambda: _table_bounded(given, options, limits, "-"))
     if kind == "workbook":
         return _table_bounded(file, options, limits, display_name(path))
     first = _text_file(file, display_name(path), options.encoding, options.delimiter, limits)  # checked above
-    return find_table(first, lambda name: first, options)
+    return _text_table(first, options)
+
+
+def _text_table(sheet: Sheet, options: TableOptions) -> tuple[Sheet, Layout]:
+    """The columns of a text file; when none is found in a file read as one column whose first cell holds ``|``
+    (``Reference|Candidate``), the refusal says which delimiter would split it (it is never guessed: Excel
+    writes none)."""
+    try:
+        return find_table(sheet, lambda name: sheet, options)
+    except InputError as exc:
+        first = next((row for row in sheet.rows if any(cell.strip() for cell in row)), [])
+        if options.delimiter is None and max(map(len, sheet.rows), default=0) == 1 and "|" in "".join(first):
+            raise InputError(*exc.parts, "; if | separates the columns, give ", Setting("delimiter", "'|'")) from None
+        raise
 
 
 def _table_bounded(file: Path, options: TableOptions, limits: ReadLimits, shown: str) -> tuple[Sheet, Layout]:

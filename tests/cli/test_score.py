@@ -115,6 +115,19 @@ def test_both_kinds_of_reference_are_refused(copy_workbook: Path) -> None:
     assert message == "bleu-xl: error: give either --reference or --reference-col, not both"
 
 
+def test_a_csv_read_as_one_column_with_a_bar_in_its_header_suggests_the_delimiter(tmp_path: Path) -> None:
+    path = tmp_path / "bars.csv"
+    path.write_text(f"Reference|Candidate\n{REF}|{CAND}\n", encoding="utf-8")
+    assert refused(path).endswith(
+        "headers found: A 'Reference|Candidate'; give them with --candidate-col and --reference-col (a letter or a "
+        "header); if | separates the columns, give --delimiter '|'"
+    )
+    assert scored(path, "--delimiter", "|")[0]["BLEU-2"] == PAIR
+    plain = tmp_path / "plain.csv"
+    plain.write_text("Source,Target\na,b\n", encoding="utf-8")
+    assert "--delimiter" not in refused(plain)  # two columns: the delimiter was right
+
+
 def test_a_reference_text_no_candidate_could_be_scored_against_is_refused(copy_workbook: Path) -> None:
     for blank in ("", "   "):
         assert refused(copy_workbook, "--reference", blank) == (

@@ -158,3 +158,19 @@ def test_pair_takes_several_references() -> None:
     assert detail["bleu"] == score([REF_1, REF_2], CAND).bleu
     for wrong in (["pair", "--reference", REF_1, "a", "b"], ["pair", "only one"]):
         assert run(*wrong).exit_code == 2
+
+
+def test_a_pair_text_that_starts_with_a_dash_goes_after_two_dashes() -> None:
+    result = run("pair", "a b", "-5 off")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "bleu-xl: error: no such option '-5'; a text that starts with - goes after --, as in "
+        'bleu-xl pair -- "a b" "-5 off"'
+    ]
+    typo = run("pair", "a b", "a c", "--max-m", "3")
+    assert typo.exit_code == 2 and typo.stderr.startswith(
+        "bleu-xl: error: no such option '--max-m' (did you mean --max-n?)"
+    )
+    assert len(typo.stderr.splitlines()) == 1
+    after = run("pair", "--json", "--", "-5 off", "-5 off")
+    assert after.exit_code == 0 and json.loads(after.stdout)["bleu"] == 1.0
