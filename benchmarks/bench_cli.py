@@ -1,6 +1,6 @@
 """End to end: `bleu-xl score` on a workbook of 1,048,576 rows (Excel's maximum), with peak memory.
 
-Run: python benchmarks/bench_cli.py [--rows 1048576] [--keep DIR]
+Run: python benchmarks/bench_cli.py [--rows 1048576] [--keep DIR] [--formats]
 Generates the workbook (a reference and a candidate of about 20 tokens per row, some CJK), then runs the real
 console script in a child process and prints wall time, the read / score / write split and peak memory.
 Targets here: at most 90 s and 2 GB.
@@ -21,16 +21,22 @@ import xlsxwriter
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
 
-def build(path: Path, rows: int) -> None:
+def build(path: Path, rows: int, formats: bool = False) -> None:
+    """The pairs; with ``formats``, three number columns too: clicks in General, a launch date, and a price
+    whose number format changes every row (a percentage, then euros): the most a sheet's formats can cost."""
     pairs = make_pairs(min(rows, 50_000), seed=3, min_len=14, max_len=26)
     book = xlsxwriter.Workbook(str(path), {"constant_memory": True, "strings_to_formulas": False})
     sheet = book.add_worksheet("Pairs")
-    sheet.write_string(0, 0, "Reference")
-    sheet.write_string(0, 1, "Candidate")
+    sheet.write_row(0, 0, ["Reference", "Candidate", *(["Clicks", "Launch", "Price"] if formats else [])])
+    date, percent, euros = (book.add_format({"num_format": code}) for code in ("dd/mm/yyyy", "0%", "#,##0.00 €"))
     for r in range(rows):
         ref, cand = pairs[r % len(pairs)]
         sheet.write_string(r + 1, 0, ref)
         sheet.write_string(r + 1, 1, cand or "x")
+        if formats:
+            sheet.write_number(r + 1, 2, r)
+            sheet.write_number(r + 1, 3, 46000 + r % 3000, date)
+            sheet.write_number(r + 1, 4, r / 100, euros if r % 2 else percent)
     book.close()
 
 
@@ -38,15 +44,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_048_575, help="data rows (plus the header row)")
     parser.add_argument("--keep", help="folder to keep the files in (default: a temporary folder)")
+    parser.add_argument("--formats", action="store_true", help="add three number columns of changing formats")
     args = parser.parse_args()
 
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bleu-xl-bench-"))
-    source = folder / "million.xlsx"
+    source = folder / ("million-formats.xlsx" if args.formats else "million.xlsx")
     if not source.exists():
         start = time.perf_counter()
-        build(source, args.rows)
+        build(source, args.rows, args.formats)
         print(f"built {source} ({source.stat().st_size / 2**20:.0f} MiB) in {time.perf_counter() - start:.1f} s")
-    output = folder / "million-scored.xlsx"
+    output = folder / f"{source.stem}-scored.xlsx"
     exe = Path(sys.executable).with_name("bleu-xl")
     command = [str(exe), "score", str(source), "-o", str(output), "--force", "--quiet"]
     start = time.perf_counter()

@@ -120,7 +120,13 @@ def write_result(
         check_workbook_size(target.path, len(result.rows) + 1, len(header))
         with target.open(binary=True) as out:
             return write_scored_workbook(
-                out, result, header, output_rows(result), input_name=input_name, sheet=sheet.workbook_sheet
+                out,
+                result,
+                header,
+                output_rows(result),
+                input_name=input_name,
+                sheet=sheet.workbook_sheet,
+                formats=sheet.cell_formats,
             )
     about = {
         "input": input_name,

@@ -19,7 +19,7 @@ from xlsxwriter.worksheet import Worksheet
 from ..excel.cell_values import EXCEL_MAX_TEXT, CellError, ColumnKind, cell_text, fit_cell
 from ..table.compare import Comparison
 from ..table.scoring import Result
-from ..table.sheet import column_letter
+from ..table.sheet import GENERAL, CellFormats, column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["CutCells", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
@@ -99,6 +99,7 @@ def write_scored_workbook(
     *,
     input_name: str,
     sheet: str | None,
+    formats: CellFormats | None = None,
 ) -> CutCells:
     """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart; returns the cells cut to
     fit Excel's limit of text in a cell.
@@ -106,7 +107,10 @@ def write_scored_workbook(
     XlsxWriter writes the workbook's frame (formats, header row, data bars, filter, page setup, Summary and
     chart); the data rows are then streamed into the Scores sheet as inline strings and numbers, since a call a
     cell would take minutes for a full 1,048,576-row sheet. Input cells keep their type: numbers (a whole number
-    as one, ``1`` not ``1.0``), booleans, errors, and dates as dates with a date format.
+    as one, ``1`` not ``1.0``), booleans, errors, and dates as dates. Each number or date keeps its own cell's
+    number format (``formats``, by the input's rows); one without (General, a text file's) shows as General, a date
+    as an ISO date. The candidate and reference columns show what was scored: a number in General, and a date,
+    time or duration as the text it was scored as (``36:00:00``), whatever format its cell had.
     """
     count = len(result.rows)
     frame = io.BytesIO()
@@ -128,16 +132,31 @@ def write_scored_workbook(
     # A column's format is also the style of its streamed cells; the style numbers are known once closed.
     column_formats = [text_format] * len(header)
     scores.set_column(0, first_result - 1, 40, text_format)
-    own = {col: number_format for col, number_format in result.number_formats.items() if col < first_result}
-    dates = {col: DATE_FORMATS[kind] for col, kind in _date_kinds(result.rows, first_result).items()}
+    formats = formats or CellFormats()
+    scored_columns = {result.layout.candidate_col, *result.layout.reference_cols}
+    dates = _date_kinds(result.rows, first_result)
     # One Format per distinct number format: XlsxWriter numbers only the first of two equal formats, and the
     # streamed cells need the number (a second "0.00" column would otherwise get s="None", a corrupt sheet).
-    shared: dict[int | str, Format] = {}
-    for col, number_format in {**dates, **own}.items():  # the input's own format first, else one for dates
+    shared: dict[int | str, str] = {}
+
+    def style(number_format: int | str) -> str:
         if number_format not in shared:
-            shared[number_format] = book.add_format({"num_format": number_format, "valign": "top"})
-        column_formats[col] = shared[number_format]
-        scores.set_column(col, col, 20 if col in dates else 12, column_formats[col])
+            registered = _register(book.add_format({"num_format": number_format, "valign": "top"}))
+            shared[number_format] = f' s="{registered}"'
+        return shared[number_format]
+
+    cell_styles: dict[int, CellStyle] = {}
+    for col in range(first_result):
+        own = formats.used(col)
+        if col in scored_columns or not (own or col in dates):
+            continue
+        cell_styles[col] = CellStyle(
+            col,
+            formats,
+            {number_format: style(number_format) for number_format in own},
+            {kind: style(number_format) for kind, number_format in DATE_FORMATS.items()},
+        )
+        scores.set_column(col, col, 20 if col in dates else 12, text_format)
     for offset, column in enumerate(columns[:-1]):
         is_count = column.kind == ColumnKind.COUNT
         column_formats[first_result + offset] = count_format if is_count else score_format
@@ -152,10 +171,50 @@ def write_scored_workbook(
     book.close()
 
     styles = [f' s="{_style_number(number_format)}"' for number_format in column_formats]
+    for cell_style in cell_styles.values():
+        cell_style.general = styles[cell_style.col]
     _stream_rows(
-        frame, out, "xl/worksheets/sheet1.xml", rows, styles, count, numbers=(first_result, len(header) - 1), cuts=cuts
+        frame,
+        out,
+        "xl/worksheets/sheet1.xml",
+        rows,
+        styles,
+        count,
+        numbers=(first_result, len(header) - 1),
+        cuts=cuts,
+        cell_styles=cell_styles,
+        as_scored=frozenset(c for c in scored_columns if c < first_result),
+        sheet_rows=result.row_numbers,
     )
     return cuts
+
+
+@dataclass(slots=True)
+class CellStyle:
+    """The style of each streamed cell of one input column: a number or date in its own cell's number format, else
+    in General (a date in an ISO date format); text, booleans and errors in the column's (``general``)."""
+
+    col: int
+    formats: CellFormats
+    own: dict[int | str, str]  # each number format of the column -> its style attribute
+    dates: dict[type, str]  # each kind of date -> the style attribute of its ISO format
+    general: str = ""
+
+    def of(self, sheet_row: int, value: Any) -> str:
+        kind = type(value)
+        if kind is int or kind is float or kind in self.dates:
+            number_format = self.formats.at(sheet_row, self.col)
+            if number_format != GENERAL:
+                return self.own[number_format]
+            if kind in self.dates:
+                return self.dates[kind]
+        return self.general
+
+
+def _register(number_format: Format) -> int:
+    """The style number of a format that streamed cells use but no cell XlsxWriter writes does: XlsxWriter
+    numbers a format when a cell or column first uses it, so it is numbered here (its method for that)."""
+    return number_format._get_xf_index()
 
 
 def _write_header(sheet: Worksheet, col: int, name: str, bold: Format, cuts: CutCells) -> None:
@@ -199,20 +258,23 @@ def xml_text(text: str) -> str:
 
 
 EXCEL_EPOCH = dt.datetime(1899, 12, 30)  # serial 0, so that 1900-03-01 is 61 as in Excel
-FIRST_SERIAL_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's 1900 leap-year bug shifts serials: keep as text
+FIRST_SERIAL_DATE = dt.datetime(1900, 3, 1)  # before it, Excel's 1900 leap-year bug shifts serials by a day
+EARLY_EPOCH = dt.datetime(1899, 12, 31)  # serial 0 of the days before it: 1900-01-01 is 1, as the reader reads it
+FIRST_DAY = dt.datetime(1900, 1, 1)  # no serial before it: kept as text
 
 
 def excel_serial(value: dt.date | dt.time | dt.timedelta) -> int | float | None:
-    """A date, date-time, time or duration as Excel's serial number (days since 1899-12-30, or days); ``None``
-    for a date before 1900-03-01."""
+    """A date, date-time, time or duration as Excel's serial number (days since 1899-12-30, or days; before
+    1900-03-01 since 1899-12-31, past the day Excel counts that never was, 1900-02-29: a time of day read from a
+    cell of more than 24 hours is such a date); ``None`` for a date before 1900-01-01."""
     if isinstance(value, dt.timedelta):
         return value.total_seconds() / 86400
     if isinstance(value, dt.time):
         return (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6) / 86400
     moment = value.replace(tzinfo=None) if isinstance(value, dt.datetime) else dt.datetime.combine(value, dt.time())
-    if moment < FIRST_SERIAL_DATE:
+    if moment < FIRST_DAY:
         return None
-    delta = moment - EXCEL_EPOCH
+    delta = moment - (EXCEL_EPOCH if moment >= FIRST_SERIAL_DATE else EARLY_EPOCH)
     if not isinstance(value, dt.datetime):
         return delta.days
     return delta.days + (delta.seconds + delta.microseconds / 1e6) / 86400
@@ -254,11 +316,16 @@ def _stream_rows(
     count: int,
     numbers: tuple[int, int],
     cuts: CutCells,
+    cell_styles: dict[int, CellStyle] | None = None,
+    as_scored: frozenset[int] = frozenset(),
+    sheet_rows: Sequence[int] = (),
 ) -> None:
     """Copy the frame workbook to ``out``, streaming ``rows`` into the sheet ``member``.
 
     ``numbers`` is the range of columns that hold numbers in every scored row: those are written with one
-    prepared format string a row instead of one call a cell.
+    prepared format string a row instead of one call a cell. The input columns in ``cell_styles`` take each
+    cell's style from it, by the row it came from (``sheet_rows``, as Excel numbers them); those in ``as_scored``
+    write a date, time or duration as the text it was scored as.
     """
     letters = [column_letter(c) for c in range(len(styles))]
     first, stop = numbers
@@ -267,16 +334,40 @@ def _stream_rows(
     )
 
     number_types = frozenset((int, float))  # exactly: a bool is written as a boolean
+    cell_styles = cell_styles or {}
+    special = sorted({*cell_styles, *as_scored})
+
+    def input_cells(r: int, values: list[Any]) -> list[str]:
+        """The input's cells of output row ``r``: each in its column's style, else in the style of its own."""
+        if special:
+            values = list(values[:first])
+            sheet_row = sheet_rows[r - 2] - 1
+            kept = {}
+            for c in special:
+                v = values[c] if c < len(values) else None
+                if v is None or v == "":
+                    continue
+                if c in as_scored:
+                    if type(v) in DATE_FORMATS:
+                        values[c] = cell_text(v)
+                else:
+                    kept[c] = cell_styles[c].of(sheet_row, v)
+            return [
+                _cell_xml(f"{letters[c]}{r}", v, kept.get(c, styles[c]), cuts)
+                for c, v in enumerate(values)
+                if v is not None and v != ""
+            ]
+        return [
+            _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
+            for c, v in enumerate(values[:first])
+            if v is not None and v != ""
+        ]
 
     def row_xml(r: int, values: list[Any]) -> str:
         scores = values[first:stop]
         # Both checks run in C: a generator over the cells took a fifth of the row's time.
         if number_types.issuperset(map(type, scores)) and all(map(math.isfinite, scores)):
-            cells = [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
-                for c, v in enumerate(values[:first])
-                if v is not None and v != ""
-            ]
+            cells = input_cells(r, values)
             cells.append(numeric.format(r, *scores))
             cells += [
                 _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
@@ -284,9 +375,10 @@ def _stream_rows(
                 if v is not None and v != ""
             ]
         else:
-            cells = [
+            cells = input_cells(r, values)
+            cells += [
                 _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
-                for c, v in enumerate(values)
+                for c, v in enumerate(values[first:], start=first)
                 if v is not None and v != ""
             ]
         return f'<row r="{r}">{"".join(cells)}</row>'

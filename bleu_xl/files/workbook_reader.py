@@ -4,14 +4,13 @@ The package is checked once (:func:`~bleu_xl.files.xlsx_check.open_package`) and
 before calamine reads it; sheets are matched with calamine's by their place in the workbook, never by a name the
 two could spell differently. The reader gives error cells as blanks and knows nothing of number formats: the
 scan's error cells are put back as :class:`~bleu_xl.excel.cell_values.CellError` values, and the number format of
-each column's first number or date is taken from the styles, so that the scored workbook shows them as the input
-did. The scan's hidden rows and the rows of its tables' totals go on the :class:`Sheet`.
+every number and date cell is taken from the styles, so that the scored workbook shows each as the input did.
+The scan's hidden rows and the rows of its tables' totals go on the :class:`Sheet`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import faulthandler
 import os
 import sys
@@ -25,7 +24,7 @@ from ..excel.cell_values import CellError
 from ..table.columns import Layout, find_table
 from ..table.sheet import InputError, Sheet, TableOptions
 from .bounded import in_child, note
-from .xlsx_check import FORMAT_SAMPLE_ROWS, Package, SheetScan, open_package, scan_sheet
+from .xlsx_check import Package, open_package, scan_sheet
 
 __all__ = ["Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
 
@@ -210,31 +209,9 @@ class Workbook:
             hidden_sheets=self.hidden,
             uncached=frozenset(scan.uncached),
             uncached_count=scan.uncached_count,
-            number_formats=self._number_formats(scan, rows),
+            cell_formats=scan.formats,
             merged=tuple(scan.merged),
         )
-
-    def _number_formats(self, scan: SheetScan, rows: list[list[Any]]) -> dict[int, int | str]:
-        """Column -> the number format of its first number or date (in the first rows): a built-in format's id
-        or a custom format's code, so that the scored workbook shows them as the input did."""
-        styles = self.package.styles
-        formats: dict[int, int | str] = {}
-        seen: set[int] = set()
-        for r, row in enumerate(rows[:FORMAT_SAMPLE_ROWS]):
-            for c, value in enumerate(row):
-                if c in seen or not isinstance(value, _NUMBER_TYPES) or isinstance(value, bool):
-                    continue
-                seen.add(c)
-                style = scan.styles.get((r, c), 0)
-                number_format = styles.formats[style] if style < len(styles.formats) else 0
-                if number_format:  # General (0) needs nothing
-                    formats[c] = (
-                        styles.codes.get(number_format, number_format) if number_format >= 164 else number_format
-                    )
-        return formats
-
-
-_NUMBER_TYPES = (int, float, dt.date, dt.time, dt.timedelta)  # datetime is a date
 
 
 def load_reader() -> None:

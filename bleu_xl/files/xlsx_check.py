@@ -8,8 +8,8 @@ not UTF-8. :func:`scan_sheet` then streams the one sheet part to be read through
 DTD, so comments, CDATA, processing instructions, references and prefixes mean what they mean in XML) and takes
 from that single pass what the reader drops or gets wrong: the real extent (a sheet past the cell budget is
 refused before the reader allocates it), error cells, formulas saved without their values, hidden columns and
-rows, merged ranges, the rows of its Excel Tables' totals, and the style of the first cells. Cells are placed as
-calamine places them (its own ``r``, else one after the previous); markup calamine reads otherwise than XML (a
+rows, merged ranges, the rows of its Excel Tables' totals, and the number format of each number cell. Cells are
+placed as calamine places them (its own ``r``, else one after the previous); markup calamine reads otherwise than XML (a
 comment or a character reference inside a value, ``<x:c>`` in a foreign namespace) is refused.
 
 Every pass is linear in the bytes of the part, whatever their content.
@@ -22,6 +22,7 @@ import posixpath
 import re
 import zipfile
 import zlib
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,12 +30,11 @@ from typing import IO, Any
 from xml.parsers import expat
 
 from ..core.errors import BleuXlError
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, CellRange, InputError, column_letter
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, GENERAL, CellFormats, CellRange, InputError, column_letter
 from .limits import MAX_CELLS, MAX_RATIO, MAX_UNCOMPRESSED, SCAN_CHUNK
 
 __all__ = [
     "ERROR_CODES",
-    "FORMAT_SAMPLE_ROWS",
     "Package",
     "SheetPart",
     "SheetScan",
@@ -50,7 +50,6 @@ _STRICT_MAIN = "http://purl.oclc.org/ooxml/spreadsheetml/main"
 _RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
 #: The error values calamine reads (it refuses a sheet with any other, #SPILL! included).
 ERROR_CODES = frozenset(["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"])
-FORMAT_SAMPLE_ROWS = 1_000  # the rows whose cell styles are kept, for the number format of each column's first number
 MAX_UNCACHED_KEPT = 100_000
 _EXPAT_NO_MEMORY = expat.errors.codes[expat.errors.XML_ERROR_NO_MEMORY]
 _XML_ENCODING = re.compile(rb'^\s*<\?xml[^>]*?\sencoding\s*=\s*["\']([^"\']*)["\']')
@@ -137,8 +136,8 @@ class Styles:
 class SheetScan:
     """What one streamed pass over a worksheet part found: its extent and what the reader drops or gets wrong.
 
-    Positions are 0-based (row, column), as calamine places the cells; ``styles`` holds the style index of the
-    cells of the first :data:`FORMAT_SAMPLE_ROWS` rows that have one.
+    Positions are 0-based (row, column), as calamine places the cells; ``formats`` holds the number format of
+    every cell that holds a number (or a date, which is one).
     """
 
     rows: int = 0
@@ -149,7 +148,7 @@ class SheetScan:
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     uncached: set[tuple[int, int]] = field(default_factory=set)
     uncached_count: int = 0
-    styles: dict[tuple[int, int], int] = field(default_factory=dict)
+    formats: CellFormats = field(default_factory=CellFormats)
     merged: list[CellRange] = field(default_factory=list)
     member: str = ""
 
@@ -580,7 +579,7 @@ def scan_sheet(package: Package, sheet: SheetPart) -> SheetScan:
     or misreads, hidden rows and columns, the totals rows of its tables, the styles of its first cells."""
     scan = SheetScan(member=sheet.member)
     lower = _ascii_lower(sheet.member)
-    handlers = _SheetHandlers(scan)
+    handlers = _SheetHandlers(scan, package.styles)
     first = True
     try:
         try:
@@ -613,11 +612,13 @@ class _SheetHandlers:
     comparisons.
     """
 
-    def __init__(self, scan: SheetScan) -> None:
+    def __init__(self, scan: SheetScan, styles: Styles) -> None:
         self.parser = parser = _parser()
         self.table_ids: list[str] = []
         table_ids = self.table_ids
-        errors, uncached, styles, hidden_rows = scan.errors, scan.uncached, scan.styles, scan.hidden_rows
+        errors, uncached, hidden_rows = scan.errors, scan.uncached, scan.hidden_rows
+        formats = _FormatRuns(styles)
+        number_format = formats.add
         hidden_cols: list[tuple[int, int]] = []
         columns = _COLUMNS
         max_row = max_col = -1
@@ -627,6 +628,7 @@ class _SheetHandlers:
         cell = (0, 0)
         row_digits = ""  # the row number of the current <row>, as a cell reference ends with it
         cell_type: str | None = None
+        cell_style: str | None = None
         has_formula = False
         last = ""  # the cell's last child element: "v", "is", "f" or "" (none)
         value_parts: list[str] = []
@@ -648,7 +650,7 @@ class _SheetHandlers:
 
         def start(name: str, attrs: dict[str, str]) -> None:
             nonlocal row_index, col_index, in_row, in_cell, in_is, in_text, in_data, in_cols, cell, cell_type
-            nonlocal has_formula, last, row_digits
+            nonlocal cell_style, has_formula, last, row_digits
             if in_text:
                 raise _Refused("has markup inside a cell value")
             if name is _C:
@@ -672,11 +674,9 @@ class _SheetHandlers:
                     col_index = cell[1]
                 in_cell = True
                 cell_type = attrs.get("t")
+                cell_style = attrs.get("s")
                 has_formula = False
                 last = ""
-                style = attrs.get("s")
-                if style is not None and cell[0] < FORMAT_SAMPLE_ROWS:
-                    styles[cell] = _digits(style)
                 return
             if in_cell:
                 if name is _V:
@@ -756,6 +756,8 @@ class _SheetHandlers:
                         scan.uncached_count += 1
                         if len(uncached) < MAX_UNCACHED_KEPT:
                             uncached.add(cell)
+                    elif last == "v" and (cell_type is None or cell_type == "n" or cell_type == "d"):
+                        number_format(row, col, cell_style)  # a number or date: its format is how it shows
                 return
             if name is _V:
                 in_text = False
@@ -800,6 +802,7 @@ class _SheetHandlers:
 
         def finish() -> None:
             scan.rows, scan.cols = extent()
+            scan.formats = formats.finish()
             for low, high in _merged(hidden_cols):
                 scan.hidden_columns.update(range(low - 1, min(high, EXCEL_MAX_COLS)))
 
@@ -820,6 +823,60 @@ def _cell_range(ref: str) -> CellRange:
         raise _Refused(f"has a merged range bleu-xl cannot read ({ref[:40]!r})")
     (top, left), (bottom, right) = cell_position(corners[0]), cell_position(corners[-1])
     return CellRange(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
+
+
+class _FormatRuns:
+    """The number formats of a sheet's number cells, gathered in one pass as :class:`CellFormats` runs: a cell
+    costs two lookups, and a run is added only where a column's format changes.
+
+    The reader places cells by their ``r``, in any order; runs hold only down a column in row order, so a column
+    whose cells come in another order (no writer does so) keeps none, and its numbers show in General."""
+
+    def __init__(self, styles: Styles) -> None:
+        self.styles = styles
+        self.formats = CellFormats()
+        self.index: dict[int | str, int] = {GENERAL: 0}  # a format -> its place in formats.codes
+        self.of_style: dict[str | None, int] = {}  # a cell's ``s`` as written -> its format's place
+        self.last: dict[int, list[int]] = {}  # a column -> [the row of its last number cell, that cell's format]
+        self.unordered: set[int] = set()
+
+    def add(self, row: int, col: int, style: str | None) -> None:
+        code = self.of_style.get(style)
+        if code is None:
+            code = self.of_style[style] = self._code(style)
+        last = self.last.get(col)
+        if last is None:
+            self.last[col] = [row, code]
+            if code:  # a column starts in General: no run needed
+                self.formats.runs[col] = (array("L", [row]), array("L", [code]))
+            return
+        if row <= last[0]:
+            self.unordered.add(col)
+        last[0] = row
+        if code != last[1]:
+            last[1] = code
+            runs = self.formats.runs.get(col)
+            if runs is None:
+                runs = self.formats.runs[col] = (array("L"), array("L"))
+            runs[0].append(row)
+            runs[1].append(code)
+
+    def _code(self, style: str | None) -> int:
+        """The place in ``codes`` of the number format of style ``s`` (calamine's reading: ``s="x"`` is style 0,
+        a style past the list has none): a built-in format's id, or a custom format's code (General when the
+        code is missing)."""
+        xf = _digits(style)
+        number = self.styles.formats[xf] if xf < len(self.styles.formats) else GENERAL
+        found: int | str = number if number < 164 else self.styles.codes.get(number, GENERAL)
+        if found not in self.index:
+            self.index[found] = len(self.formats.codes)
+            self.formats.codes.append(found)
+        return self.index[found]
+
+    def finish(self) -> CellFormats:
+        for col in self.unordered:
+            self.formats.runs.pop(col, None)
+        return self.formats
 
 
 def _bound(value: str | None) -> int:

@@ -6,14 +6,26 @@ work on it without knowing where it came from.
 
 from __future__ import annotations
 
+import bisect
 import re
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..core.errors import BleuXlError
 
-__all__ = ["EXCEL_MAX_COLS", "CellRange", "InputError", "Sheet", "TableOptions", "column_index", "column_letter"]
+__all__ = [
+    "EXCEL_MAX_COLS",
+    "GENERAL",
+    "CellFormats",
+    "CellRange",
+    "InputError",
+    "Sheet",
+    "TableOptions",
+    "column_index",
+    "column_letter",
+]
 
 EXCEL_MAX_ROWS = 1_048_576
 EXCEL_MAX_COLS = 16_384
@@ -35,6 +47,39 @@ class CellRange(NamedTuple):
     def __str__(self) -> str:
         first, last = f"{column_letter(self.left)}{self.top + 1}", f"{column_letter(self.right)}{self.bottom + 1}"
         return first if first == last else f"{first}:{last}"
+
+
+#: The General number format (a built-in format's id).
+GENERAL = 0
+
+
+@dataclass
+class CellFormats:
+    """The number formats of a sheet's number and date cells, as runs down each column.
+
+    ``codes`` are the formats met: a built-in format's id (``14``) or a custom format's code (``"dd/mm/yyyy"``),
+    General first. ``runs[col]`` holds two arrays: the rows (0-based) where a run starts, and each run's index in
+    ``codes``; a run gives its format to the number cells from its row down to the next run's (the text between
+    them has none to take). So a column of one format costs one run however many rows it has, and no column costs
+    more than a run for each of its number cells.
+    """
+
+    codes: list[int | str] = field(default_factory=lambda: [GENERAL])
+    runs: dict[int, tuple[array, array]] = field(default_factory=dict)  # of unsigned longs
+
+    def at(self, row: int, col: int) -> int | str:
+        """The number format of the number cell at (``row``, ``col``); General where none was given."""
+        found = self.runs.get(col)
+        if found is None:
+            return GENERAL
+        starts, formats = found
+        i = bisect.bisect_right(starts, row) - 1
+        return self.codes[formats[i]] if i >= 0 else GENERAL
+
+    def used(self, col: int) -> set[int | str]:
+        """The formats other than General that number cells of ``col`` have."""
+        found = self.runs.get(col)
+        return set() if found is None else {self.codes[k] for k in found[1]} - {GENERAL}
 
 
 @dataclass
@@ -60,7 +105,8 @@ class Sheet:
     uncached_count: int = 0
     encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
     delimiter: str | None = None
-    number_formats: dict[int, int | str] = field(default_factory=dict)
+    number_formats: dict[int, int | str] = field(default_factory=dict)  # unused: each cell's is in cell_formats
+    cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
 
     @property

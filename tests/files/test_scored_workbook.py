@@ -285,6 +285,153 @@ def test_libreoffice_reads_the_scored_workbook(copy_workbook: Path, tmp_path: Pa
     assert rows[3][2] == FORMULA and rows[4][2] == DDE  # text in LibreOffice too, never evaluated
 
 
+def _libreoffice_csv(tmp_path: Path, *books: Path) -> dict[str, list[list[str]]]:
+    """Each workbook's first sheet as LibreOffice shows its cells (its CSV export writes what a cell shows)."""
+    import csv
+    import os
+    import shutil
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{tmp_path}/lo-profile-shown",  # private: runs never collide
+            "--headless",
+            "--convert-to",
+            "csv:Text - txt - csv (StarCalc):44,34,76",
+            "--outdir",
+            str(tmp_path / "shown"),
+            *map(str, books),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    shown = {}
+    for book in books:
+        with open(tmp_path / "shown" / book.with_suffix(".csv").name, encoding="utf-8") as handle:
+            shown[book.name] = list(csv.reader(handle))
+    return shown
+
+
+FORMATTED_ROWS = 1_200  # past the 1,000 rows whose formats were once sampled
+
+
+def _formatted_workbook(path: Path) -> Path:
+    """A copy sheet as users export it: a date in a title row above the header, and columns whose number
+    formats change from cell to cell (a date, then a plain number; a percentage, then a price), one past row
+    1,000; the candidate column holds a date and a percentage too."""
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    fmt = {code: book.add_format({"num_format": code}) for code in ("dd/mm/yyyy", "0%", "#,##0.00 [$€-1]", "0.000")}
+    fmt |= {code: book.add_format({"num_format": code}) for code in ("[h]:mm:ss", "hh:mm", "yyyy-mm-dd hh:mm")}
+    sheet.write_string(0, 0, "Exported")
+    sheet.write_datetime(0, 2, dt.datetime(2026, 3, 1), fmt["dd/mm/yyyy"])  # above the Clicks column
+    sheet.write_row(2, 0, ["Reference", "Candidate", "Clicks", "Launch", "Price", "Took"])
+    for r in range(3, 3 + FORMATTED_ROWS):
+        sheet.write_string(r, 0, REF)
+        sheet.write_string(r, 1, CAND)
+        sheet.write_number(r, 2, 1520 + r)  # General: shown as the number, never as the title's date
+    sheet.write_datetime(3, 3, dt.datetime(2026, 3, 1), fmt["dd/mm/yyyy"])
+    sheet.write_number(4, 3, 19.99)
+    sheet.write_string(5, 3, "TBD")
+    sheet.write_number(3, 4, 0.5, fmt["0%"])
+    sheet.write_number(4, 4, 3)
+    sheet.write_number(5, 4, 1234.5, fmt["#,##0.00 [$€-1]"])
+    sheet.write_number(1100, 4, 2.5, fmt["0.000"])
+    sheet.write_number(1101, 4, 7)
+    sheet.write_number(3, 5, 1.5, fmt["[h]:mm:ss"])
+    sheet.write_number(4, 5, 1.25, fmt["hh:mm"])  # 30 hours as a time of day: the reader gives 1900-01-01 06:00
+    sheet.write_number(5, 5, 46000.25, fmt["yyyy-mm-dd hh:mm"])
+    sheet.write_datetime(6, 1, dt.datetime(2025, 12, 9), fmt["dd/mm/yyyy"])  # candidates that are not text
+    sheet.write_number(7, 1, 0.5, fmt["0%"])
+    book.close()
+    return path
+
+
+def test_each_number_shows_in_its_own_cells_format(tmp_path: Path) -> None:
+    """Every input cell of the scored workbook shows as the same cell of the input does (LibreOffice is the
+    judge), whatever format the cells above it or a title row had; the candidates show the text scored."""
+    source = _formatted_workbook(tmp_path / "formats.xlsx")
+    out = tmp_path / "formats-scored.xlsx"
+    result = run("score", str(source), "-o", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    shown = _libreoffice_csv(tmp_path, source, out)
+    given, written = shown[source.name][2:], shown[out.name]
+    assert len(written) == len(given) == FORMATTED_ROWS + 1
+    for before, after in zip(given, written):
+        assert after[2:6] == (before + [""] * 6)[2:6], (before, after)
+    assert [row[2] for row in written[1:3]] == ["1523", "1524"]  # the title's date format is no column's
+    assert [row[3] for row in written[1:4]] == ["01/03/2026", "19.99", "TBD"]
+    assert [row[4] for row in written[1:4]] == ["50%", "3", "1,234.50 €"]
+    assert [row[4] for row in written[1098:1100]] == ["2.500", "7"]
+    from bleu_xl.excel.cell_values import cell_text
+
+    scored_text = [cell_text(row["Candidate"]) for row in scored(source)]
+    assert [row[1] for row in written[1:]] == scored_text  # the candidates as scored: the text JSON shows
+    assert scored_text[3:5] == ["2025-12-09", "0.5"]
+    scores = openpyxl.load_workbook(out)["Scores"]
+    assert scores["B5"].data_type == "s" and scores["B6"].value == 0.5 and scores["B6"].number_format == "General"
+
+
+def test_number_formats_cost_a_run_per_change_down_a_column(tmp_path: Path) -> None:
+    from bleu_xl.files.readers import read_input
+
+    source = _formatted_workbook(tmp_path / "formats.xlsx")
+    formats = read_input(str(source)).cell_formats
+    assert 0 not in formats.runs  # a column without numbers, or of General numbers only, keeps nothing
+    assert [len(formats.runs[col][0]) for col in (1, 2, 3, 4, 5)] == [2, 2, 2, 5, 3]
+    assert formats.at(0, 2) == "dd/mm/yyyy" and formats.at(3, 2) == formats.at(1202, 2) == 0  # the title's, then
+    assert formats.at(6, 1) == "dd/mm/yyyy" and formats.at(7, 1) == "0%"  # text between takes no format
+    assert formats.at(3, 4) == "0%" and formats.at(4, 4) == 0 and formats.at(5, 4) == "#,##0.00 [$€-1]"
+    assert formats.at(1100, 4) == "0.000" and formats.at(1101, 4) == 0
+
+
+def test_cells_out_of_row_order_show_in_general(tmp_path: Path) -> None:
+    """The reader places cells by their reference, in any order; a column whose cells come out of order keeps no
+    formats (each would need its own), so its numbers show in General, never in another cell's format."""
+    from bleu_xl.files.readers import read_input
+    from tests.files import parts
+
+    styles = (
+        f'{parts.HEAD}<styleSheet xmlns="{parts.MAIN_NS}"><numFmts count="1"><numFmt numFmtId="164" '
+        'formatCode="0.000"/></numFmts><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="10"/>'
+        "</cellXfs></styleSheet>"
+    )
+    header = (
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>Reference</t></is></c><c r="B1" t="inlineStr"><is><t>'
+        'Candidate</t></is></c><c r="C1" t="inlineStr"><is><t>n</t></is></c></row>'
+    )
+    body = (
+        f'<row r="3"><c r="A3" t="inlineStr"><is><t>{parts.REF}</t></is></c><c r="B3" t="inlineStr"><is><t>'
+        f'{parts.CAND}</t></is></c><c r="C3" s="2"><v>0.25</v></c></row>'
+        f'<row r="2"><c r="A2" t="inlineStr"><is><t>{parts.REF}</t></is></c><c r="B2" t="inlineStr"><is><t>'
+        f'{parts.CAND}</t></is></c><c r="C2" s="1"><v>2</v></c></row>'
+    )
+    path = parts.workbook(
+        tmp_path / "order.xlsx",
+        header + body,
+        **{
+            "xl/styles.xml": styles,
+            "xl/_rels/workbook.xml.rels": parts.rels(
+                ("rId1", "worksheet", "worksheets/sheet1.xml"), ("rId2", "styles", "styles.xml")
+            ),
+        },
+    )
+    assert read_input(str(path)).cell_formats.runs == {}
+    assert run("score", str(path), "-q").exit_code == 0
+    scores = openpyxl.load_workbook(tmp_path / "order-scored.xlsx")["Scores"]
+    assert [(scores[f"C{r}"].value, scores[f"C{r}"].number_format) for r in (2, 3)] == [
+        (2, "General"),
+        (0.25, "General"),
+    ]
+
+
 def test_report_signatures_have_real_types() -> None:
     import typing
 

@@ -259,7 +259,8 @@ def test_styles_the_reader_reads_as_zero_are_read_so(tmp_path: Path) -> None:
         },
     )
     sheet = read_input(str(path))
-    assert sheet.number_formats == {2: "0.000"}
+    assert [sheet.cell_formats.at(2, col) for col in range(3)] == [0, 0, "0.000"]
+    assert [sheet.cell_formats.used(col) for col in range(3)] == [set(), set(), {"0.000"}]
 
 
 def test_every_scan_is_linear(tmp_path: Path) -> None:
