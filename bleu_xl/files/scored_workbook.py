@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import io
 import math
 import re
 import zipfile
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -147,15 +149,9 @@ def write_scored_workbook(
 
     cell_styles: dict[int, CellStyle] = {}
     for col in range(first_result):
-        own = formats.used(col)
-        if col in scored_columns or not (own or col in dates):
+        if col in scored_columns or not (formats.used(col) or col in dates):
             continue
-        cell_styles[col] = CellStyle(
-            col,
-            formats,
-            {number_format: style(number_format) for number_format in own},
-            {kind: style(number_format) for kind, number_format in DATE_FORMATS.items()},
-        )
+        cell_styles[col] = CellStyle(col, formats, style)
         scores.set_column(col, col, 20 if col in dates else 12, text_format)
     for offset, column in enumerate(columns[:-1]):
         is_count = column.kind == ColumnKind.COUNT
@@ -171,8 +167,8 @@ def write_scored_workbook(
     book.close()
 
     styles = [f' s="{_style_number(number_format)}"' for number_format in column_formats]
-    for cell_style in cell_styles.values():
-        cell_style.general = styles[cell_style.col]
+    for col, cell_style in cell_styles.items():
+        cell_style.general = styles[col]
     _stream_rows(
         frame,
         out,
@@ -183,29 +179,33 @@ def write_scored_workbook(
         numbers=(first_result, len(header) - 1),
         cuts=cuts,
         cell_styles=cell_styles,
-        as_scored=frozenset(c for c in scored_columns if c < first_result),
+        as_scored=frozenset(c for c in scored_columns if c in dates),  # the others hold nothing to turn into text
         sheet_rows=result.row_numbers,
     )
     return cuts
 
 
-@dataclass(slots=True)
 class CellStyle:
     """The style of each streamed cell of one input column: a number or date in its own cell's number format, else
     in General (a date in an ISO date format); text, booleans and errors in the column's (``general``)."""
 
-    col: int
-    formats: CellFormats
-    own: dict[int | str, str]  # each number format of the column -> its style attribute
-    dates: dict[type, str]  # each kind of date -> the style attribute of its ISO format
-    general: str = ""
+    __slots__ = ("dates", "general", "runs", "styles")
+
+    def __init__(self, col: int, formats: CellFormats, style: Callable[[int | str], str]) -> None:
+        self.runs = formats.runs.get(col, (array("L"), array("L")))
+        # each format's style attribute, by its place in formats.codes (None for General: the column's, or a date's)
+        self.styles = [None if code == GENERAL else style(code) for code in formats.codes]
+        self.dates = {kind: style(number_format) for kind, number_format in DATE_FORMATS.items()}
+        self.general = ""  # the column's own style, known once the frame is written
 
     def of(self, sheet_row: int, value: Any) -> str:
         kind = type(value)
         if kind is int or kind is float or kind in self.dates:
-            number_format = self.formats.at(sheet_row, self.col)
-            if number_format != GENERAL:
-                return self.own[number_format]
+            starts, codes = self.runs
+            i = bisect.bisect_right(starts, sheet_row) - 1
+            own = self.styles[codes[i]] if i >= 0 else None
+            if own is not None:
+                return own
             if kind in self.dates:
                 return self.dates[kind]
         return self.general
@@ -335,33 +335,30 @@ def _stream_rows(
 
     number_types = frozenset((int, float))  # exactly: a bool is written as a boolean
     cell_styles = cell_styles or {}
-    special = sorted({*cell_styles, *as_scored})
+    special = frozenset({*cell_styles, *as_scored})
 
     def input_cells(r: int, values: list[Any]) -> list[str]:
-        """The input's cells of output row ``r``: each in its column's style, else in the style of its own."""
-        if special:
-            values = list(values[:first])
-            sheet_row = sheet_rows[r - 2] - 1
-            kept = {}
-            for c in special:
-                v = values[c] if c < len(values) else None
-                if v is None or v == "":
-                    continue
-                if c in as_scored:
-                    if type(v) in DATE_FORMATS:
-                        values[c] = cell_text(v)
-                else:
-                    kept[c] = cell_styles[c].of(sheet_row, v)
+        """The input's cells of output row ``r``: each in its column's style, or in its own (``cell_styles``)."""
+        if not special:
             return [
-                _cell_xml(f"{letters[c]}{r}", v, kept.get(c, styles[c]), cuts)
-                for c, v in enumerate(values)
+                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
+                for c, v in enumerate(values[:first])
                 if v is not None and v != ""
             ]
-        return [
-            _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
-            for c, v in enumerate(values[:first])
-            if v is not None and v != ""
-        ]
+        sheet_row = sheet_rows[r - 2] - 1
+        cells = []
+        for c, v in enumerate(values[:first]):
+            if v is None or v == "":
+                continue
+            style = styles[c]
+            if c in special:
+                if c in as_scored:
+                    if type(v) in DATE_FORMATS:
+                        v = cell_text(v)
+                else:
+                    style = cell_styles[c].of(sheet_row, v)
+            cells.append(_cell_xml(f"{letters[c]}{r}", v, style, cuts))
+        return cells
 
     def row_xml(r: int, values: list[Any]) -> str:
         scores = values[first:stop]
