@@ -507,10 +507,10 @@ def score_command(
     Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato;
     an exact name wins, a qualified one such as "Candidate text" only when it is the only one, hidden columns
     never) or given with --reference-col and --candidate-col. A reference column with one filled cell, above or
-    beside the first candidate, is that reference for every candidate. The columns and header row used are printed on standard error. Candidates
-    that share a reference are ranked among themselves; with a reference per row there is no rank. A table's
-    totals row is never a candidate; hidden and filtered-out rows are scored (and counted) unless
-    --skip-hidden. The input is never modified.
+    beside the first candidate, is that reference for every candidate. The columns and header row used are
+    printed on standard error. Candidates that share a reference are ranked among themselves; with a reference
+    per row there is no rank. A table's totals row is never a candidate; hidden and filtered-out rows are scored
+    (and counted) unless --skip-hidden. The input is never modified.
 
     \b
     Examples:
