@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import faulthandler
 import gc
 import itertools
 import os
@@ -201,6 +202,7 @@ def _child_setup(budget: int, seconds: float) -> None:
     # allocates too, fails again under the limit and waits for the lock it holds, which left the child hung until
     # the deadline, reported as out of time.
     os.environ["RUST_BACKTRACE"] = "0"
+    faulthandler.disable()  # it may write to a copy of stderr (a test runner's), which the dup2 below misses
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 2)
     os.close(null)
