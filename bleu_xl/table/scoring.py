@@ -10,7 +10,7 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn, cell_text
@@ -60,7 +60,7 @@ def result_header(metrics: Sequence[Metric], *, ranked: bool = True) -> list[str
 @dataclass
 class Result:
     """Per-row outcomes under each metric and what the summary needs: ranks (by the first metric), each metric's
-    corpus score, the input's own number formats.
+    corpus score.
 
     ``rows`` are the data rows scored, ``row_numbers`` their rows as Excel numbers them (the first row is 1).
     ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given.
@@ -74,7 +74,6 @@ class Result:
     scores: list[list[Outcome]]  # per metric, per row
     ranks: list[int | None]
     corpora: list[Scored | None]  # per metric
-    number_formats: dict[int, int | str] = field(default_factory=dict)  # the input columns' own formats
     row_numbers: Sequence[int] = ()
     single_process: str | None = None
     ranked: bool = True
@@ -266,7 +265,6 @@ def score_table(
         scores,
         ranks,
         corpora,
-        dict(sheet.number_formats),
         row_numbers=numbers,
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),

@@ -105,7 +105,6 @@ class Sheet:
     uncached_count: int = 0
     encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
     delimiter: str | None = None
-    number_formats: dict[int, int | str] = field(default_factory=dict)  # unused: each cell's is in cell_formats
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
 
