@@ -14,6 +14,8 @@ import csv
 import functools
 import hashlib
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
+import pytest
 import xlsxwriter
 from click.testing import CliRunner, Result
 
@@ -310,3 +313,33 @@ def living_parents() -> dict[int, int]:
 def children_of(pid: int) -> list[int]:
     """The living children of ``pid``."""
     return [child for child, parent in living_parents().items() if parent == pid]
+
+
+def libreoffice(folder: Path, convert_to: str, *sources: Path, infilter: str | None = None) -> Path:
+    """``sources`` converted by LibreOffice (``soffice --convert-to convert_to``) into ``folder``/lo, which it
+    returns: a private profile and home, so parallel runs never collide. Skipped where LibreOffice is missing,
+    failed in CI, which installs it."""
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
+        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+    out = folder / "lo"
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{folder}/lo-profile",
+            "--headless",
+            "--convert-to",
+            convert_to,
+            *([f"--infilter={infilter}"] if infilter else []),
+            "--outdir",
+            str(out),
+            *map(str, sources),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(folder)},
+    )
+    return out

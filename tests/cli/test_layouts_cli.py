@@ -5,17 +5,13 @@ header. Each is either read as the user sees it, said in a note, or refused in o
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import unicodedata
 from pathlib import Path
 
 import openpyxl
-import pytest
 
 from bleu_xl import score
-from tests.helpers import refused, run, scored
+from tests.helpers import libreoffice, refused, run, scored
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
@@ -125,28 +121,7 @@ def merged_workbook(path: Path) -> Path:
 
 def saved_by_libreoffice(source: Path, folder: Path) -> Path:
     """``source`` opened and saved again as .xlsx by LibreOffice."""
-    soffice = shutil.which("soffice")
-    if soffice is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
-        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation=file://{folder}/lo-profile-merged",  # private: runs never collide
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-            str(folder / "lo"),
-            str(source),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-        env={**os.environ, "HOME": str(folder)},
-    )
-    return folder / "lo" / source.name
+    return libreoffice(folder, "xlsx:Calc MS Excel 2007 XML", source) / source.name
 
 
 def test_a_merged_reference_is_the_reference_of_every_row_it_spans(tmp_path: Path) -> None:

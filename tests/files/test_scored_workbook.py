@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import subprocess
 import zipfile
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from bleu_xl import score
 from bleu_xl.excel import cells
 from bleu_xl.files import scored_workbook as report
 from bleu_xl.table import compare as table_compare
-from tests.helpers import DDE, FORMULA, INTACTO, REF, SHORT, digest, run, scored, xlsx, xlsx_text
+from tests.helpers import DDE, FORMULA, INTACTO, REF, SHORT, digest, libreoffice, run, scored, xlsx, xlsx_text
 
 CAND = SHORT
 
@@ -252,33 +251,12 @@ def test_cr_and_control_characters_round_trip_through_the_scored_workbook(tmp_pa
 
 def test_libreoffice_reads_the_scored_workbook(copy_workbook: Path, tmp_path: Path) -> None:
     import csv
-    import os
-    import shutil
 
-    soffice = shutil.which("soffice")
-    if soffice is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
-        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
     assert run("score", str(copy_workbook), "-q").exit_code == 0
-    scored_path = copy_workbook.with_name("copy-scored.xlsx")
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation=file://{tmp_path}/lo-profile-cli-scored",  # private: runs never collide
-            "--headless",
-            "--convert-to",
-            "csv:Text - txt - csv (StarCalc):44,34,76",
-            "--outdir",
-            str(tmp_path / "lo"),
-            str(scored_path),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-        env={**os.environ, "HOME": str(tmp_path)},
+    shown = libreoffice(
+        tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76", copy_workbook.with_name("copy-scored.xlsx")
     )
-    with open(tmp_path / "lo" / "copy-scored.csv", encoding="utf-8") as handle:
+    with open(shown / "copy-scored.csv", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))
     assert rows[0][:4] == ["ID", "Reference", "Candidate", "BLEU-2"]
     assert rows[1][2] == INTACTO and rows[1][3] == f"{score(REF, INTACTO).bleu:.4f}"  # as the 0.0000 format shows
@@ -288,33 +266,11 @@ def test_libreoffice_reads_the_scored_workbook(copy_workbook: Path, tmp_path: Pa
 def _libreoffice_csv(tmp_path: Path, *books: Path) -> dict[str, list[list[str]]]:
     """Each workbook's first sheet as LibreOffice shows its cells (its CSV export writes what a cell shows)."""
     import csv
-    import os
-    import shutil
 
-    soffice = shutil.which("soffice")
-    if soffice is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
-        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation=file://{tmp_path}/lo-profile-shown",  # private: runs never collide
-            "--headless",
-            "--convert-to",
-            "csv:Text - txt - csv (StarCalc):44,34,76",
-            "--outdir",
-            str(tmp_path / "shown"),
-            *map(str, books),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-        env={**os.environ, "HOME": str(tmp_path)},
-    )
+    folder = libreoffice(tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76", *books)
     shown = {}
     for book in books:
-        with open(tmp_path / "shown" / book.with_suffix(".csv").name, encoding="utf-8") as handle:
+        with open(folder / book.with_suffix(".csv").name, encoding="utf-8") as handle:
             shown[book.name] = list(csv.reader(handle))
     return shown
 

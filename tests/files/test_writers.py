@@ -6,16 +6,12 @@ from __future__ import annotations
 import codecs
 import csv
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import openpyxl
-import pytest
 
 from bleu_xl import score
-from tests.helpers import DDE, FORMULA, INTACTO, refused, run, xlsx, xlsx_text
+from tests.helpers import DDE, FORMULA, INTACTO, libreoffice, refused, run, xlsx, xlsx_text
 from tests.helpers import REF as SEED_REF
 
 REF = "Free delivery on every order this week"
@@ -107,30 +103,15 @@ def test_csv_output_neutralises_formula_triggers(tmp_path: Path) -> None:
 
 
 def test_libreoffice_runs_no_formula_from_the_csv(tmp_path: Path) -> None:
-    soffice = shutil.which("soffice")
-    if soffice is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("soffice is missing: .ci/run installs libreoffice-calc-nogui")
-        pytest.skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
     source = injection_workbook(tmp_path)
     for name, extra in (("safe.csv", []), ("raw.csv", ["--raw"])):
         assert run("score", str(source), "-o", str(tmp_path / name), "-q", *extra).exit_code == 0
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation=file://{tmp_path}/lo-profile-cli-injection",
-            "--headless",
-            "--convert-to",
-            "xlsx",
-            "--infilter=CSV:44,34,76,1,,0,false,true",  # as a user opens it: formulas recognised
-            "--outdir",
-            str(tmp_path / "lo"),
-            str(tmp_path / "safe.csv"),
-            str(tmp_path / "raw.csv"),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
+    libreoffice(
+        tmp_path,
+        "xlsx",
+        tmp_path / "safe.csv",
+        tmp_path / "raw.csv",
+        infilter="CSV:44,34,76,1,,0,false,true",  # as a user opens it: formulas recognised
     )
 
     def formulas(name: str) -> list[str]:
