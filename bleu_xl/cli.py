@@ -25,7 +25,6 @@ from .core.errors import BleuXlError, Setting, render
 from .core.explain import explain, order_name
 from .core.tokenizer import tokenize
 from .excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text
-from .excel.cells import reference_set
 from .files.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from .files.output import OutputFile, write_folder
 from .files.readers import display_name, read_table
@@ -36,7 +35,7 @@ from .files.text_reader import text_codec
 from .files.writers import output_delimiter
 from .table.columns import Layout
 from .table.compare import compare_table
-from .table.metrics import Bleu, Metric, Scored, metrics_named
+from .table.metrics import Metric, Scored, check_reference_text, metrics_named
 from .table.scoring import Result, result_columns, score_table
 from .table.sheet import InputError, Sheet, TableOptions
 
@@ -405,28 +404,6 @@ def _read_options(
     )
 
 
-def _check_reference_text(text: str | None, metrics: tuple[Metric, ...]) -> None:
-    """Refuse a ``--reference`` no candidate could be scored against: blank, an error value, or a text a chosen
-    metric cannot use (BLEU needs words; chrF takes punctuation alone, as Excel's CHRF does)."""
-    if text is None:
-        return
-    given = reference_set([text])
-    if given is None:
-        raise InputError(
-            Setting("reference_text"), f" {text!r} is blank: give the text to score every candidate against"
-        )
-    if isinstance(given, CellError):
-        raise InputError(Setting("reference_text"), f" {text!r} is an error value, not a text to score against")
-    for metric in metrics:
-        try:
-            metric.prepare(given)
-        except BleuXlError as exc:
-            other = ("; chrF takes it: ", Setting("metric", "chrf")) if isinstance(metric, Bleu) else ()
-            raise InputError(
-                Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *other
-            ) from None
-
-
 def _read_table(input_path: str, options: TableOptions, *, announce: bool = True) -> tuple[Sheet, Layout]:
     table, layout = read_table(input_path, options, _read_limits())
     if announce:
@@ -523,7 +500,7 @@ def score_command(
     metrics = metrics_named(
         metric_names, max_n=max_n, smoothing=smoothing, char_order=char_order, word_order=word_order, beta=beta
     )
-    _check_reference_text(reference_text, metrics)
+    check_reference_text(reference_text, metrics)  # before the input is read
     output, fmt = _output_target(input_path, output, fmt)
     if read.encoding is not None:
         text_codec(read.encoding)
@@ -854,7 +831,7 @@ def compare_command(
     if as_json and 1 in CLOSED_AT_START:
         raise InputError("standard output is closed: nothing could be written; write the workbook with -o")
     (metric,) = _one_metric(metric_name, char_order, word_order, beta)
-    _check_reference_text(reference_text, (metric,))
+    check_reference_text(reference_text, (metric,))  # before the input is read
     target = fmt = None
     if output:
         if output == "-":

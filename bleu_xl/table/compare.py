@@ -8,7 +8,7 @@ from typing import Any
 from ..core.bootstrap import PairedResult
 from ..core.errors import BleuError, Setting
 from .columns import Layout, resolve_column
-from .metrics import BLEU_2, Metric, Scored
+from .metrics import BLEU_2, Metric, Scored, check_reference_text
 from .scoring import pairs_of
 from .sheet import InputError, Sheet, column_letter
 
@@ -59,6 +59,8 @@ def compare_table(
 ) -> Comparison:
     """Paired bootstrap of the candidate column (A) against column ``b_col`` (B) under ``metric`` (corpus BLEU-2
     by default); rows with a blank side are skipped in both, and under BLEU rows whose reference has no words."""
+    if layout.reference_cell is None:  # given as text, not read from a labelled cell
+        check_reference_text(layout.reference_text, (metric,))
     b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
     if b_index == layout.candidate_col:
         raise InputError(

@@ -21,7 +21,7 @@ from ..core.chrf import (
     chrf_words,
     sum_chrf_stats,
 )
-from ..core.errors import BleuError, Setting
+from ..core.errors import BleuError, BleuXlError, Setting
 from ..core.tokenizer import tokenize
 from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn
 from ..excel.cells import (
@@ -31,10 +31,22 @@ from ..excel.cells import (
     detail_columns,
     detail_row,
     each_chrf_pair,
+    reference_set,
     score_pairs,
 )
+from .sheet import InputError
 
-__all__ = ["BLEU_2", "METRIC_NAMES", "Bleu", "Chrf", "Metric", "Outcome", "Scored", "metrics_named"]
+__all__ = [
+    "BLEU_2",
+    "METRIC_NAMES",
+    "Bleu",
+    "Chrf",
+    "Metric",
+    "Outcome",
+    "Scored",
+    "check_reference_text",
+    "metrics_named",
+]
 
 #: A pair's score under one metric.
 Scored = Score | ChrfScore
@@ -194,3 +206,26 @@ def metrics_named(
             raise BleuError(Setting("metric"), f" names {metric.name} twice")
         metrics.append(metric)
     return tuple(metrics)
+
+
+def check_reference_text(text: str | None, metrics: Sequence[Metric]) -> None:
+    """Refuse a reference given as text (``reference_text``) that no candidate could be scored against: blank, an
+    error value, or a text a chosen metric cannot use (BLEU needs words; chrF takes punctuation alone, as Excel's
+    CHRF does)."""
+    if text is None:
+        return
+    given = reference_set([text])
+    if given is None:
+        raise InputError(
+            Setting("reference_text"), f" {text!r} is blank: give the text to score every candidate against"
+        )
+    if isinstance(given, CellError):
+        raise InputError(Setting("reference_text"), f" {text!r} is an error value, not a text to score against")
+    for metric in metrics:
+        try:
+            metric.prepare(given)
+        except BleuXlError as exc:
+            other = ("; chrF takes it: ", Setting("metric", "chrf")) if isinstance(metric, Bleu) else ()
+            raise InputError(
+                Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *other
+            ) from None

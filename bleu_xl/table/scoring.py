@@ -16,7 +16,7 @@ from typing import Any
 from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn, cell_text
 from ..excel.cells import Pair, reference_set
 from .columns import Layout
-from .metrics import Bleu, Metric, Outcome, Scored
+from .metrics import Bleu, Metric, Outcome, Scored, check_reference_text
 from .pool import PoolUnavailable, map_chunks
 from .sheet import Sheet, column_letter
 
@@ -222,6 +222,8 @@ def score_table(
     """Score every data row under each of ``metrics`` (by default BLEU-``max_n`` with ``smoothing``), ranked by
     the first; large tables are split over a process pool (same results as one process)."""
     chosen = tuple(metrics) if metrics else (Bleu(max_n, smoothing),)
+    if layout.reference_cell is None:  # given as text, not read from a labelled cell
+        check_reference_text(layout.reference_text, chosen)
     pairs = pairs_of(sheet, layout)
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     scores: list[list[Outcome]] = [[] for _ in chosen]

@@ -447,3 +447,26 @@ def test_when_no_sheet_has_the_named_column_the_closest_header_is_reported() -> 
         find_table(first, load, TableOptions(candidate_col="Candidat A"))
     assert str(raised.value).startswith("sheet 'Compare': no candidate column 'Candidat A'")
     assert str(raised.value).endswith("did you mean 'Candidate A'?")
+
+
+def test_a_reference_given_as_text_no_candidate_could_use_is_refused_by_the_library() -> None:
+    """The check the command makes before reading is the library's: score_table and compare_table refuse too."""
+    from bleu_xl.table.compare import compare_table
+    from bleu_xl.table.metrics import Bleu, Chrf
+
+    rows = [["Candidate", "Other"], [CAND, OTHER]]
+    for text, metric, said in [
+        ("", Bleu(), "'' is blank"),
+        ("   ", Bleu(), "'   ' is blank"),
+        ("!!!", Bleu(), "'!!!': BLEU-2 cannot score against it"),
+    ]:
+        table = sheet(rows)
+        layout = find_layout(table, TableOptions(reference_text=text))
+        with pytest.raises(InputError) as raised:
+            score_table(table, layout, metrics=[metric], workers=1)
+        assert said in str(raised.value) and Setting("reference_text") in raised.value.parts
+        with pytest.raises(InputError):
+            compare_table(table, layout, "Other", metric=metric, samples=10)
+    table = sheet(rows)
+    layout = find_layout(table, TableOptions(reference_text="!!!"))
+    assert score_table(table, layout, metrics=[Chrf()], workers=1).value(0) is not None  # chrF counts punctuation
