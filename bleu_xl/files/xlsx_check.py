@@ -576,7 +576,7 @@ def _prolog_parser() -> Any:
 
 def scan_sheet(package: Package, sheet: SheetPart) -> SheetScan:
     """One streamed pass over a sheet part: its extent (refused past the cell budget), the cells the reader drops
-    or misreads, hidden rows and columns, the totals rows of its tables, the styles of its first cells."""
+    or misreads, hidden rows and columns, merged ranges, the totals rows of its tables, each number cell's format."""
     scan = SheetScan(member=sheet.member)
     lower = _ascii_lower(sheet.member)
     handlers = _SheetHandlers(scan, package.styles)
