@@ -20,6 +20,7 @@ Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it run
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -60,7 +61,7 @@ MAX_BETA = 9
 ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
-Gram = Union[str, tuple[str, ...]]  # noqa: UP007
+Gram = Union[int, str, tuple[str, ...]]  # noqa: UP007
 
 
 def _whole(value: object, low: int, high: int) -> bool:
@@ -112,13 +113,6 @@ def chrf_words(text: str) -> list[str]:
         else:
             words.append(word)
     return words
-
-
-def _characters(text: str) -> list[str]:
-    """The characters chrF counts: the text without its whitespace, as a list, so that each character is one
-    object whose hash is computed once for all orders (iterating a string makes a new object for every character
-    beyond Latin-1, hashed again at every order: a third of the time of CJK text)."""
-    return list("".join(text.split()))
 
 
 class ChrfStats(NamedTuple):
@@ -243,32 +237,92 @@ def chrf_from_stats(
     return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
 
 
-class _Units(NamedTuple):
-    """A text as chrF reads it: its characters (whitespace removed) and chrF++ words, each as its shifted copies
-    (``zip(*shifts[:n])`` gives the n-grams), and the number of n-grams of each order."""
+#: The highest character order whose n-grams are read as integers: eight one-byte character ids fill 64 bits.
+INT_GRAM_ORDERS = 8
+_PAD = bytes(INT_GRAM_ORDERS)
+_BEYOND_LATIN_1 = re.compile("[^\\x00-\\xff]")
+#: Latin-1's whitespace (``str.split``'s): never among the characters chrF counts, so free to name others.
+_UNKNOWN_ID = " "
+_WIDE_IDS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0"
 
-    shifts: tuple[list[list[str]], list[list[str]]]  # the characters' shifted copies, the words'
-    totals: tuple[int, ...]
 
-    @classmethod
-    def of(cls, text: str, char_order: int, word_order: int, side: str) -> _Units:
+class _ShiftedGrams:
+    """A sequence's n-grams as tuples, from its shifted copies (``zip(*shifts[:n])``), made once for all orders."""
+
+    __slots__ = ("shifts",)
+
+    def __init__(self, units: list[str], orders: int) -> None:
+        self.shifts = [units[i:] for i in range(orders)]
+
+    def grams(self, n: int) -> Iterable[Gram]:
+        """The n-grams of order ``n``: the units themselves for n = 1, tuples of n units above."""
+        return self.shifts[0] if n == 1 else zip(*self.shifts[:n])
+
+
+class _IntGrams:
+    """A text's character n-grams as integers: each character a one-byte id, an n-gram the ids of its n characters
+    in the low bytes of a 64-bit word, so that at each order n-grams and integers are one-to-one. The integers are
+    made in C, a whole order at once, and hash in a few nanoseconds, where a tuple of characters is made one at a
+    time and hashed again at every lookup."""
+
+    __slots__ = ("buffer", "filled", "ids", "size", "windows")
+
+    def __init__(self, ids: bytes) -> None:
+        self.size = len(ids)
+        self.ids = ids + _PAD
+        self.buffer = bytearray(8 * self.size)
+        self.windows = memoryview(self.buffer).cast("Q")
+        self.filled = 0  # how many bytes of every window hold their ids
+
+    def grams(self, n: int) -> Iterable[int]:
+        """The n-grams of order ``n`` (orders asked in any order): ids themselves for n = 1."""
+        size = self.size
+        if n == 1:
+            return self.ids[:size]
+        if size < n:
+            return ()
+        while self.filled < n:  # byte k of window i is the id of character i + k
+            k = self.filled
+            self.buffer[k::8] = self.ids[k : k + size]
+            self.filled = k + 1
+        return self.windows[: size - n + 1].tolist()
+
+
+def _totals(size: int, orders: int) -> tuple[int, ...]:
+    """The number of n-grams of each order from 1 to ``orders`` in a sequence of ``size`` units."""
+    return (*range(size, max(size - orders, 0), -1), *(0,) * (orders - size))
+
+
+_NO_WORDS = _ShiftedGrams([], 0)
+
+
+class _Text:
+    """A text as chrF reads it: its characters (whitespace removed), its chrF++ words and their n-grams, and the
+    number of n-grams of each order."""
+
+    __slots__ = ("chars", "totals", "word_grams", "words")
+
+    def __init__(self, text: str, char_order: int, word_order: int, side: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
-        chars = _characters(text)
-        # The shifted copies are made once for all orders.
-        char_shifts = [chars[i:] for i in range(char_order)]
-        size = len(chars)
-        totals = [size - n + 1 if size >= n else 0 for n in range(1, char_order + 1)]
-        if not word_order:
-            return cls((char_shifts, []), tuple(totals))
-        words = chrf_words(text)
-        size = len(words)
-        totals += [size - n + 1 if size >= n else 0 for n in range(1, word_order + 1)]
-        return cls((char_shifts, [words[i:] for i in range(word_order)]), tuple(totals))
+        self.chars = "".join(text.split())
+        if word_order:
+            self.words = chrf_words(text)
+            self.word_grams = _ShiftedGrams(self.words, word_order)
+            self.totals = (*_totals(len(self.chars), char_order), *_totals(len(self.words), word_order))
+        else:
+            self.words, self.word_grams = [], _NO_WORDS
+            self.totals = _totals(len(self.chars), char_order)
 
-    def same(self, other: _Units) -> bool:
+    def same(self, other: _Text) -> bool:
         """Whether the two texts have the same characters and words (then every n-gram matches)."""
-        return self.shifts[0][0] == other.shifts[0][0] and self.shifts[1][:1] == other.shifts[1][:1]
+        return self.chars == other.chars and self.words == other.words
+
+
+def _character_grams(chars: str, char_order: int) -> _ShiftedGrams:
+    """Character n-grams as tuples, from one list of the characters: each character is one object whose hash is
+    computed once for all orders (iterating a string makes a new object for every character beyond Latin-1)."""
+    return _ShiftedGrams(list(chars), char_order)
 
 
 @cache
@@ -277,29 +331,66 @@ def _orders(char_order: int, word_order: int) -> tuple[tuple[int, int], ...]:
     return tuple([(0, n) for n in range(1, char_order + 1)] + [(1, n) for n in range(1, word_order + 1)])
 
 
-def _order_grams(shifts: list[list[str]], n: int) -> Iterable[Gram]:
-    """The n-grams of an order: the units themselves for n = 1, tuples of n units above."""
-    return shifts[0] if n == 1 else zip(*shifts[:n])
-
-
 class _Reference:
-    """One reference text, prepared: its units, and its n-gram counts, made per order when a candidate first
-    needs them (an order after one without a match never does)."""
+    """One reference text, prepared: its units, how its characters become ids, and its n-gram counts, made per
+    order when a candidate first needs them (an order after one without a match never does).
 
-    __slots__ = ("counts", "orders", "units")
+    Ids (orders up to :data:`INT_GRAM_ORDERS`): a Latin-1 character is its own code; up to 11 distinct characters
+    beyond Latin-1 take the codes of Latin-1's whitespace, which chrF never counts, so no character can be taken
+    for them; a candidate's characters beyond Latin-1 that the reference lacks all take the space's code (an
+    n-gram holding one never matches, so they may share it). A reference with more such characters (CJK text)
+    keeps tuples of characters."""
+
+    __slots__ = ("char_grams", "counts", "orders", "renames", "text")
 
     def __init__(self, text: str, char_order: int, word_order: int) -> None:
-        self.units = _Units.of(text, char_order, word_order, "reference")
+        self.text = _Text(text, char_order, word_order, "reference")
         self.orders = _orders(char_order, word_order)
-        self.counts: list[dict[Gram, int] | None] = [None] * len(self.units.totals)
+        self.counts: list[dict[Gram, int] | set[Gram] | None] = [None] * len(self.text.totals)
+        chars = self.text.chars
+        self.renames: tuple[tuple[str, str], ...] | None = None
+        self.char_grams: _IntGrams | _ShiftedGrams
+        if char_order <= INT_GRAM_ORDERS:
+            try:
+                self.char_grams, self.renames = _IntGrams(chars.encode("latin-1")), ()
+                return
+            except UnicodeEncodeError:
+                beyond = len(chars) - len(chars.encode("latin-1", "ignore"))
+                # Text mostly beyond Latin-1 (CJK) has many such characters: not worth finding them all.
+                wide = sorted(set(_BEYOND_LATIN_1.findall(chars))) if 2 * beyond <= len(chars) else []
+                if 0 < len(wide) <= len(_WIDE_IDS):
+                    self.renames = tuple(zip(wide, _WIDE_IDS))
+                    for char, new in self.renames:
+                        chars = chars.replace(char, new)
+                    self.char_grams = _IntGrams(chars.encode("latin-1"))
+                    return
+        self.char_grams = _character_grams(chars, char_order)
 
-    def count(self, index: int) -> dict[Gram, int]:
-        """The counts of the n-grams of order ``index`` (0-based over the character, then the word orders)."""
+    def candidate_grams(self, chars: str, char_order: int) -> _IntGrams | _ShiftedGrams:
+        """A candidate's character n-grams in this reference's terms."""
+        if self.renames is None:
+            return _character_grams(chars, char_order)
+        for char, new in self.renames:
+            chars = chars.replace(char, new)
+        try:
+            return _IntGrams(chars.encode("latin-1"))
+        except UnicodeEncodeError:
+            return _IntGrams(_BEYOND_LATIN_1.sub(_UNKNOWN_ID, chars).encode("latin-1"))
+
+    def count(self, index: int) -> dict[Gram, int] | set[Gram]:
+        """The counts of the n-grams of order ``index`` (0-based over the character, then the word orders), or just
+        the n-grams once they are all distinct: when the shorter ones are (a repeated n-gram repeats its prefix)."""
         counts = self.counts[index]
         if counts is None:
-            counts = self.counts[index] = {}
             kind, n = self.orders[index]
-            _count_elements(counts, _order_grams(self.units.shifts[kind], n))
+            grams = (self.text.word_grams if kind else self.char_grams).grams(n)
+            shorter = self.counts[index - 1] if n > 1 else None
+            if isinstance(shorter, set) or (shorter is not None and len(shorter) == self.text.totals[index - 1]):
+                counts = set(grams)
+            else:
+                counts = {}
+                _count_elements(counts, grams)
+            self.counts[index] = counts
         return counts
 
 
@@ -328,8 +419,9 @@ class ChrfReferences:
 
 def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_order: int = 0) -> ChrfStats:
     """The statistics of one pair as the definition reads: substrings and joined words counted with ``Counter``,
-    every order computed. :func:`chrf_pair_stats` takes faster paths, each measured (benchmarks/README.md): the
-    characters as one list shifted once (CJK characters hashed once, not at every order), n-grams as tuples,
+    every order computed. :func:`chrf_pair_stats` takes faster paths, each measured (benchmarks/README.md):
+    character n-grams as integers made a whole order at once from one-byte character ids (as tuples from one
+    list of the characters for text with many characters beyond Latin-1, such as CJK), word n-grams as tuples,
     reference counts made per order on demand, identical texts matched at once, no order computed after one
     without a match, and no clipping once no n-gram repeats; a property test holds the two equal."""
     from collections import Counter
@@ -353,30 +445,35 @@ def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_orde
     return ChrfStats(tuple(candidate_counts), tuple(reference_counts), tuple(matches))
 
 
-def _one_stats(ref: _Reference, cand: _Units, char_order: int) -> ChrfStats:
+def _one_stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
     """The statistics of a candidate's units against one prepared reference."""
-    totals = ref.units.totals
-    if cand.same(ref.units):  # identical: every n-gram matches
+    totals = ref.text.totals
+    if cand.same(ref.text):  # identical: every n-gram matches
         return ChrfStats(totals, totals, totals)
     candidate, matches = [], []
     found, distinct = 1, False
+    units = (ref.candidate_grams(cand.chars, char_order), cand.word_grams)
     for index, (ref_total, hyp_total, (kind, n)) in enumerate(zip(totals, cand.totals, ref.orders)):
         if index == char_order:
             found, distinct = 1, False  # the word orders start afresh
         candidate.append(hyp_total if ref_total else 0)  # without a reference n-gram, none of the candidate's count
         # An n-gram can only match where its (n-1)-gram prefix did: after an order without a match, none does.
         if found and ref_total and hyp_total:
-            found, distinct = _matches(_order_grams(cand.shifts[kind], n), ref.count(index), ref_total, distinct)
+            found, distinct = _matches(units[kind].grams(n), ref.count(index), ref_total, distinct)
         else:
             found = 0
         matches.append(found)
     return ChrfStats(tuple(candidate), totals, tuple(matches))
 
 
-def _matches(grams: Iterable[Gram], ref_counts: dict[Gram, int], ref_total: int, distinct: bool) -> tuple[int, bool]:
+def _matches(
+    grams: Iterable[Gram], ref_counts: dict[Gram, int] | set[Gram], ref_total: int, distinct: bool
+) -> tuple[int, bool]:
     """The clipped matches of one order, and whether each counts once: no n-gram repeats among them, or in the
     reference. Either stays true at every higher order (a repeated n-gram repeats its prefix), and then the matches
     are the n-grams both texts have, found in one pass without counting: ``distinct`` says it is known."""
+    if isinstance(ref_counts, set):  # the reference's n-grams, all distinct
+        return len(ref_counts.intersection(grams)), True
     if distinct or len(ref_counts) == ref_total:
         return len(ref_counts.keys() & grams), True
     counts: dict[Gram, int] = {}
@@ -393,7 +490,7 @@ def _matches(grams: Iterable[Gram], ref_counts: dict[Gram, int], ref_total: int,
 def chrf_pair_stats(refs: ChrfReferences, candidate: str, beta: int = 2) -> ChrfStats:
     """The statistics of ``candidate`` against its best reference: the one with the strictly greatest F-beta, the
     first on ties."""
-    cand = _Units.of(candidate, refs.char_order, refs.word_order, "candidate")
+    cand = _Text(candidate, refs.char_order, refs.word_order, "candidate")
     if len(refs.refs) == 1:
         return _one_stats(refs.refs[0], cand, refs.char_order)
     best, best_f = None, -1.0
@@ -436,6 +533,10 @@ def chrf(
     0.6598
     """
     check_chrf_settings(char_order, word_order, beta)
+    if isinstance(reference, str):  # one reference: no references object, no choice among them
+        ref = _Reference(reference, char_order, word_order)
+        stats = _one_stats(ref, _Text(candidate, char_order, word_order, "candidate"), char_order)
+        return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta)
     refs = as_chrf_references(reference, char_order, word_order)
     stats = chrf_pair_stats(refs, candidate, beta)
     return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta, refs=len(refs))

@@ -249,16 +249,21 @@ def test_corpus_statistics_add_up() -> None:
         assert corpus.refs == max(len(refs) for refs, _ in cases)
 
 
-@settings(max_examples=300, deadline=None)
+#: Latin-1 with NUL, controls and Latin-1's whitespace (whose codes name other characters), characters beyond
+#: Latin-1 enough for a text to have more than 11 distinct ones (then n-grams are tuples, not integers).
+FAST_PATH_ALPHABET = "ab cé\x00\x01\xff\x85\xa0\x1c’€東京大阪の新しい商品が届,.!( )\t"
+
+
+@settings(max_examples=400, deadline=None)
 @given(
-    st.lists(st.text(alphabet="ab cé東京,.!( )\t", max_size=14), min_size=1, max_size=3),
-    st.text(alphabet="ab cé東京,.!( )\t", max_size=14),
-    st.integers(1, 7),
+    st.lists(st.text(alphabet=FAST_PATH_ALPHABET, max_size=16), min_size=1, max_size=3),
+    st.text(alphabet=FAST_PATH_ALPHABET, max_size=16),
+    st.integers(1, 9),
     st.integers(0, 3),
 )
 def test_fast_paths_are_the_definition(refs: list[str], cand: str, char_order: int, word_order: int) -> None:
-    """Characters as one list, n-grams as tuples, reference counts made on demand, orders skipped after one without
-    a match: the same statistics as substrings counted with Counter, against each reference."""
+    """N-grams as integers or tuples, reference counts made on demand, orders skipped after one without a match: the
+    same statistics as substrings counted with Counter, against each reference."""
     prepared = ChrfReferences(refs, char_order, word_order)
     for ref, one in zip(refs, prepared.refs):
         solo = ChrfReferences(ref, char_order, word_order)
@@ -268,6 +273,27 @@ def test_fast_paths_are_the_definition(refs: list[str], cand: str, char_order: i
     assert chrf(prepared, cand, char_order=char_order, word_order=word_order) == chrf(
         refs, cand, char_order=char_order, word_order=word_order
     )
+
+
+@pytest.mark.parametrize("char_order", [1, 6, 8, 9])
+@pytest.mark.parametrize("distinct_wide", [0, 1, 11, 12])
+def test_character_ids_never_take_one_character_for_another(distinct_wide: int, char_order: int) -> None:
+    """Up to 11 characters beyond Latin-1 take codes of Latin-1 whitespace, a candidate's unknown ones the space's:
+    on the edges (11 and 12 such characters, orders 8 and 9) the statistics are the definition's."""
+    wide = "東京大阪の新しい商品が届"
+    reference = "ab\x00\x01\xff" + wide[:distinct_wide] + "ab" + wide[:distinct_wide]
+    candidates = [
+        reference,
+        reference[::-1],
+        "ab\x00\x01\xff€€ab",  # characters the reference lacks, Latin-1 and beyond
+        "\t\x85\xa0\x1c ab\x00 " + wide[:3],  # whitespace: never counted, whatever its code names
+        wide[::-1] + "ab\x00\x01",
+        "€東京€",
+        "",
+    ]
+    prepared = ChrfReferences(reference, char_order, 0)
+    for candidate in candidates:
+        assert chrf_pair_stats(prepared, candidate) == obvious_stats(reference, candidate, char_order), candidate
 
 
 def test_score_reads_by_name_and_as_json() -> None:
