@@ -17,6 +17,12 @@ def cjk(length: int, seed: int) -> str:
     return "".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(length))
 
 
+def latin(length: int, seed: int) -> str:
+    """Latin-1 letters and a few characters beyond it, every long n-gram distinct: n-grams read as integers."""
+    rng = random.Random(seed)
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyzàéèçœ’€ ") for _ in range(length))
+
+
 def traced(build: object) -> int:
     """The bytes an object built by ``build()`` keeps, as tracemalloc sees them."""
     tracemalloc.start()
@@ -63,6 +69,7 @@ def test_long_cjk_references_at_nine_grams_stay_within_the_bound() -> None:
         (cjk(3_000, 5), 9, 0),
         (cjk(3_000, 6), 6, 2),
         (" ".join(cjk(1, i) for i in range(2_000)), 9, 9),
+        (latin(3_000, 7), 8, 2),
         ("Buy", 6, 0),
     ],
 )
