@@ -1200,16 +1200,23 @@ _WIDE_IDS = "\\t\\n\\x0b\\x0c\\r\\x1c\\x1d\\x1e\\x1f\\x85\\xa0"
 
 
 class _ShiftedGrams:
-    \"\"\"A sequence's n-grams as tuples, from its shifted copies (``zip(*shifts[:n])``), made once for all orders.\"\"\"
+    \"\"\"A sequence's n-grams as tuples, from its shifted copies (``zip(*shifts[:n])``), each made once, when an order
+    first needs it.\"\"\"
 
-    __slots__ = ("shifts",)
+    __slots__ = ("shifts", "units")
 
-    def __init__(self, units: list[str], orders: int) -> None:
-        self.shifts = [units[i:] for i in range(orders)]
+    def __init__(self, units: list[str]) -> None:
+        self.units = units
+        self.shifts = [units]
 
     def grams(self, n: int) -> Iterable[Gram]:
         \"\"\"The n-grams of order ``n``: the units themselves for n = 1, tuples of n units above.\"\"\"
-        return self.shifts[0] if n == 1 else zip(*self.shifts[:n])
+        if n == 1:
+            return self.units
+        shifts = self.shifts
+        while len(shifts) < n:
+            shifts.append(self.units[len(shifts) :])
+        return zip(*shifts[:n])
 
 
 class _IntGrams:
@@ -1218,10 +1225,11 @@ class _IntGrams:
     made in C, a whole order at once, and hash in a few nanoseconds, where a tuple of characters is made one at a
     time and hashed again at every lookup.\"\"\"
 
-    __slots__ = ("buffer", "filled", "ids", "size", "windows")
+    __slots__ = ("buffer", "filled", "ids", "size", "unigrams", "windows")
 
     def __init__(self, ids: bytes) -> None:
         self.size = len(ids)
+        self.unigrams = ids
         self.ids = ids + _PAD
         self.buffer = bytearray(8 * self.size)
         self.windows = memoryview(self.buffer).cast("Q")
@@ -1231,7 +1239,7 @@ class _IntGrams:
         \"\"\"The n-grams of order ``n`` (orders asked in any order): ids themselves for n = 1.\"\"\"
         size = self.size
         if n == 1:
-            return self.ids[:size]
+            return self.unigrams
         if size < n:
             return ()
         while self.filled < n:  # byte k of window i is the id of character i + k
@@ -1246,7 +1254,7 @@ def _totals(size: int, orders: int) -> tuple[int, ...]:
     return (*range(size, max(size - orders, 0), -1), *(0,) * (orders - size))
 
 
-_NO_WORDS = _ShiftedGrams([], 0)
+_NO_WORDS = _ShiftedGrams([])
 
 
 class _Text:
@@ -1261,7 +1269,7 @@ class _Text:
         self.chars = "".join(text.split())
         if word_order:
             self.words = chrf_words(text)
-            self.word_grams = _ShiftedGrams(self.words, word_order)
+            self.word_grams = _ShiftedGrams(self.words)
             self.totals = (*_totals(len(self.chars), char_order), *_totals(len(self.words), word_order))
         else:
             self.words, self.word_grams = [], _NO_WORDS
@@ -1272,10 +1280,10 @@ class _Text:
         return self.chars == other.chars and self.words == other.words
 
 
-def _character_grams(chars: str, char_order: int) -> _ShiftedGrams:
+def _character_grams(chars: str) -> _ShiftedGrams:
     \"\"\"Character n-grams as tuples, from one list of the characters: each character is one object whose hash is
     computed once for all orders (iterating a string makes a new object for every character beyond Latin-1).\"\"\"
-    return _ShiftedGrams(list(chars), char_order)
+    return _ShiftedGrams(list(chars))
 
 
 @cache
@@ -1317,12 +1325,12 @@ class _Reference:
                         chars = chars.replace(char, new)
                     self.char_grams = _IntGrams(chars.encode("latin-1"))
                     return
-        self.char_grams = _character_grams(chars, char_order)
+        self.char_grams = _character_grams(chars)
 
-    def candidate_grams(self, chars: str, char_order: int) -> _IntGrams | _ShiftedGrams:
+    def candidate_grams(self, chars: str) -> _IntGrams | _ShiftedGrams:
         \"\"\"A candidate's character n-grams in this reference's terms.\"\"\"
         if self.renames is None:
-            return _character_grams(chars, char_order)
+            return _character_grams(chars)
         for char, new in self.renames:
             chars = chars.replace(char, new)
         try:
@@ -1405,7 +1413,7 @@ def _one_stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
         return ChrfStats(totals, totals, totals)
     candidate, matches = [], []
     found, distinct = 1, False
-    units = (ref.candidate_grams(cand.chars, char_order), cand.word_grams)
+    units = (ref.candidate_grams(cand.chars), cand.word_grams)
     for index, (ref_total, hyp_total, (kind, n)) in enumerate(zip(totals, cand.totals, ref.orders)):
         if index == char_order:
             found, distinct = 1, False  # the word orders start afresh
