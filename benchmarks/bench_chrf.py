@@ -1,10 +1,11 @@
 """chrF speed: bleu-xl's chrf against sacrebleu's CHRF().sentence_score on the same pairs, measured in one run.
 
-Run: python benchmarks/bench_chrf.py [--pairs 10000] [--runs 5]
+Run: python benchmarks/bench_chrf.py [--pairs 10000] [--runs 5] [--wmt22 FOLDER]
 Both score every pair (chrF2, then chrF++) against its own reference; contenders are interleaved chunk by chunk
 (500 pairs) within each run, each chunk scored once untimed right before its timed pass (as bench_core.py does,
 for the same reasons). Each figure is the best (and the median) of the runs, in pairs per second. The scores are
-checked equal (to 1e-12) before anything is timed.
+checked equal (to 1e-12) before anything is timed. With --wmt22, the pairs are real ones instead of synthetic: each
+line of the WMT22 sample's reference files (``*.ref.*``) with the same line of each system's output in its language.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from sacrebleu.metrics import CHRF
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
@@ -23,13 +25,28 @@ CHUNK = 500
 TARGET = 2.0
 
 
+def wmt22_pairs(folder: Path) -> list[tuple[str, str]]:
+    """Every (reference, system output) line pair of the sample's languages."""
+    pairs = []
+    for ref_file in sorted(folder.glob("*.ref.*")):
+        language = ref_file.suffix
+        refs = ref_file.read_text(encoding="utf-8").splitlines()
+        for hyp_file in sorted(folder.glob(f"*.hyp.*{language}")):
+            hyps = hyp_file.read_text(encoding="utf-8").splitlines()
+            pairs += zip(refs, hyps, strict=True)
+    if not pairs:
+        raise SystemExit(f"no *.ref.* file in {folder}")
+    return pairs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--wmt22", type=Path, help="the WMT22 sample's folder: score its pairs instead")
     args = parser.parse_args()
 
-    pairs = make_pairs(args.pairs, seed=1, min_len=14, max_len=26)
+    pairs = wmt22_pairs(args.wmt22) if args.wmt22 else make_pairs(args.pairs, seed=1, min_len=14, max_len=26)
     chars = sum(len("".join(r.split())) + len("".join(c.split())) for r, c in pairs) / (2 * len(pairs))
     contenders: dict[str, Callable[[list[tuple[str, str]]], list[float]]] = {}
     for word_order, name in ((0, "chrF2"), (2, "chrF2++")):
