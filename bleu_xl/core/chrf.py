@@ -241,7 +241,9 @@ def chrf_from_stats(
 INT_GRAM_ORDERS = 8
 _PAD = bytes(INT_GRAM_ORDERS)
 _BEYOND_LATIN_1 = re.compile("[^\\x00-\\xff]")
-#: Latin-1's whitespace (``str.split``'s): never among the characters chrF counts, so free to name others.
+#: Codes no character that chrF counts can have: Latin-1's whitespace, which ``str.split`` removes. The space's
+#: names a candidate's characters beyond Latin-1 that its reference lacks; the others up to 11 such characters of
+#: a reference.
 _UNKNOWN_ID = " "
 _WIDE_IDS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0"
 
@@ -268,9 +270,9 @@ class _ShiftedGrams:
 
 class _IntGrams:
     """A text's character n-grams as integers: each character a one-byte id, an n-gram the ids of its n characters
-    in the low bytes of a 64-bit word, so that at each order n-grams and integers are one-to-one. The integers are
-    made in C, a whole order at once, and hash in a few nanoseconds, where a tuple of characters is made one at a
-    time and hashed again at every lookup."""
+    in the first n bytes of an 8-byte word (the rest zero), so that at each order n-grams and integers are
+    one-to-one. The integers are made in C, a whole order at once, and hash in a few nanoseconds, where a tuple of
+    characters is made one at a time and hashed again at every lookup."""
 
     __slots__ = ("buffer", "filled", "ids", "size", "unigrams", "windows")
 
@@ -283,7 +285,8 @@ class _IntGrams:
         self.filled = 0  # how many bytes of every window hold their ids
 
     def grams(self, n: int) -> Iterable[int]:
-        """The n-grams of order ``n`` (orders asked in any order): ids themselves for n = 1."""
+        """The n-grams of order ``n``: the ids themselves for n = 1. Orders are usually asked one after the other,
+        each filling one more byte of every window."""
         size = self.size
         if n == 1:
             return self.unigrams
@@ -293,6 +296,9 @@ class _IntGrams:
             k = self.filled
             self.buffer[k::8] = self.ids[k : k + size]
             self.filled = k + 1
+        while self.filled > n:  # a lower order after a higher one: its windows hold n ids, no more
+            self.filled -= 1
+            self.buffer[self.filled :: 8] = bytes(size)
         return self.windows[: size - n + 1].tolist()
 
 
@@ -354,7 +360,7 @@ class _Reference:
     def __init__(self, text: str, char_order: int, word_order: int) -> None:
         self.text = _Text(text, char_order, word_order, "reference")
         self.orders = _orders(char_order, word_order)
-        self.counts: list[dict[Gram, int] | set[Gram] | None] = [None] * len(self.text.totals)
+        self.counts: list[dict[Gram, int] | None] = [None] * len(self.text.totals)
         chars = self.text.chars
         self.renames: tuple[tuple[str, str], ...] | None = None
         self.char_grams: _IntGrams | _ShiftedGrams
@@ -385,19 +391,13 @@ class _Reference:
         except UnicodeEncodeError:
             return _IntGrams(_BEYOND_LATIN_1.sub(_UNKNOWN_ID, chars).encode("latin-1"))
 
-    def count(self, index: int) -> dict[Gram, int] | set[Gram]:
-        """The counts of the n-grams of order ``index`` (0-based over the character, then the word orders), or just
-        the n-grams once they are all distinct: when the shorter ones are (a repeated n-gram repeats its prefix)."""
+    def count(self, index: int) -> dict[Gram, int]:
+        """The counts of the n-grams of order ``index`` (0-based over the character, then the word orders)."""
         counts = self.counts[index]
         if counts is None:
+            counts = {}
             kind, n = self.orders[index]
-            grams = (self.text.word_grams if kind else self.char_grams).grams(n)
-            shorter = self.counts[index - 1] if n > 1 else None
-            if isinstance(shorter, set) or (shorter is not None and len(shorter) == self.text.totals[index - 1]):
-                counts = set(grams)
-            else:
-                counts = {}
-                _count_elements(counts, grams)
+            _count_elements(counts, (self.text.word_grams if kind else self.char_grams).grams(n))
             self.counts[index] = counts
         return counts
 
@@ -474,14 +474,10 @@ def _one_stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
     return ChrfStats(tuple(candidate), totals, tuple(matches))
 
 
-def _matches(
-    grams: Iterable[Gram], ref_counts: dict[Gram, int] | set[Gram], ref_total: int, distinct: bool
-) -> tuple[int, bool]:
+def _matches(grams: Iterable[Gram], ref_counts: dict[Gram, int], ref_total: int, distinct: bool) -> tuple[int, bool]:
     """The clipped matches of one order, and whether each counts once: no n-gram repeats among them, or in the
     reference. Either stays true at every higher order (a repeated n-gram repeats its prefix), and then the matches
     are the n-grams both texts have, found in one pass without counting: ``distinct`` says it is known."""
-    if isinstance(ref_counts, set):  # the reference's n-grams, all distinct
-        return len(ref_counts.intersection(grams)), True
     if distinct or len(ref_counts) == ref_total:
         return len(ref_counts.keys() & grams), True
     counts: dict[Gram, int] = {}
@@ -541,10 +537,6 @@ def chrf(
     0.6598
     """
     check_chrf_settings(char_order, word_order, beta)
-    if isinstance(reference, str):  # one reference: no references object, no choice among them
-        ref = _Reference(reference, char_order, word_order)
-        stats = _one_stats(ref, _Text(candidate, char_order, word_order, "candidate"), char_order)
-        return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta)
     refs = as_chrf_references(reference, char_order, word_order)
     stats = chrf_pair_stats(refs, candidate, beta)
     return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta, refs=len(refs))

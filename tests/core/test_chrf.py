@@ -296,6 +296,20 @@ def test_character_ids_never_take_one_character_for_another(distinct_wide: int, 
         assert chrf_pair_stats(prepared, candidate) == obvious_stats(reference, candidate, char_order), candidate
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=14), st.lists(st.integers(1, 8), min_size=1, max_size=8))
+def test_integer_ngrams_are_their_characters_ids_whatever_the_order_asked(ids: bytes, orders: list[int]) -> None:
+    """Each window of an order holds the ids of its n characters and nothing more, the orders asked in any order."""
+    import sys
+
+    from bleu_xl.core.chrf import _IntGrams
+
+    grams = _IntGrams(ids)
+    for n in orders:
+        windows = [int.from_bytes(ids[i : i + n] + bytes(8 - n), sys.byteorder) for i in range(len(ids) - n + 1)]
+        assert list(grams.grams(n)) == windows
+
+
 def test_score_reads_by_name_and_as_json() -> None:
     score = chrf("livraison offerte", "livraisons offertes", word_order=2)
     assert float(score) == score.chrf and score.name == "chrF2++"
