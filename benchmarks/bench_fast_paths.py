@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
-from bleu_xl.core import bleu, bootstrap, tokenizer
+from bleu_xl.core import bleu, bootstrap, chrf, tokenizer
 
 
 def _time(fn: Callable[[], object], calls: int, runs: int) -> list[float]:
@@ -76,6 +76,12 @@ def main() -> None:
             lambda: [bleu.References(r, 2) for r in refs],
             lambda: [bleu.References([r], 2) for r in refs],
             len(refs),
+        ),
+        (
+            "chrF statistics (a pair)",
+            lambda: [chrf.chrf_pair_stats(chrf.ChrfReferences(r), c) for r, c in pairs],
+            lambda: [chrf.obvious_stats(r, c) for r, c in pairs],
+            len(pairs),
         ),
         (
             "resample gather (a column of 3,000)",
