@@ -1237,6 +1237,10 @@ class _IntGrams:
         self.windows = memoryview(self.buffer).cast("Q")
         self.filled = 0  # how many bytes of every window hold their ids
 
+    def __reduce__(self) -> tuple[type[_IntGrams], tuple[bytes]]:
+        # A memoryview does not pickle: prepared references are rebuilt from their ids (in a worker process, say).
+        return (_IntGrams, (self.unigrams,))
+
     def grams(self, n: int) -> Iterable[int]:
         \"\"\"The n-grams of order ``n``: the ids themselves for n = 1. Orders are usually asked one after the other,
         each filling one more byte of every window.\"\"\"

@@ -310,6 +310,22 @@ def test_integer_ngrams_are_their_characters_ids_whatever_the_order_asked(ids: b
         assert list(grams.grams(n)) == windows
 
 
+def test_prepared_references_survive_pickling_and_copying() -> None:
+    """Prepared references travel to worker processes: pickled or copied, part counted or not, they score alike."""
+    import copy
+    import pickle
+
+    references = ["le chat’s mat — €5", "東京大阪の新しい商品が届きました", "x"]
+    candidates = ["le chat’s hat — €6", "東京の商品", "", "the mat"]
+    for word_order in (0, 2):
+        prepared = ChrfReferences(references, 6, word_order)
+        expected = [chrf_pair_stats(ChrfReferences(references, 6, word_order), c) for c in candidates]
+        for candidate in candidates[:2]:
+            chrf_pair_stats(prepared, candidate)  # some orders counted, some not
+        for clone in (pickle.loads(pickle.dumps(prepared)), copy.deepcopy(prepared), prepared):
+            assert [chrf_pair_stats(clone, c) for c in candidates] == expected
+
+
 def test_score_reads_by_name_and_as_json() -> None:
     score = chrf("livraison offerte", "livraisons offertes", word_order=2)
     assert float(score) == score.chrf and score.name == "chrF2++"
