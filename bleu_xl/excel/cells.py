@@ -480,6 +480,9 @@ def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> st
 #: first needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words
 #: take less), and a few characters' worth per text besides.
 CHRF_BYTES_PER_CHARACTER_ORDER = 128
+#: And per character whatever the orders: the character as an object of its own in a list (CJK text; 76 to 80
+#: bytes measured for characters beyond the Basic Multilingual Plane), or its id and its 8-byte window.
+CHRF_BYTES_PER_CHARACTER = 96
 
 ChrfOrders = tuple[int, int]  # (char_order, word_order)
 
@@ -491,7 +494,7 @@ def _make_chrf_references(texts: tuple[str, ...], orders: ChrfOrders) -> ChrfRef
 def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
     """The bytes a chrF reference set holds once every order is counted (its counts grow after it is cached)."""
     orders = prepared.char_order + prepared.word_order
-    return sum(len(text) + 8 for text in texts) * CHRF_BYTES_PER_CHARACTER_ORDER * orders
+    return sum(len(text) + 8 for text in texts) * (CHRF_BYTES_PER_CHARACTER_ORDER * orders + CHRF_BYTES_PER_CHARACTER)
 
 
 #: chrF's prepared references by reference set and orders, across calls.

@@ -70,6 +70,7 @@ def test_long_cjk_references_at_nine_grams_stay_within_the_bound() -> None:
         (cjk(3_000, 6), 6, 2),
         (" ".join(cjk(1, i) for i in range(2_000)), 9, 9),
         (latin(3_000, 7), 8, 2),
+        ("".join(chr(0x20000 + i) for i in range(21_846)), 1, 0),  # every character its own object, one order
         ("Buy", 6, 0),
     ],
 )
