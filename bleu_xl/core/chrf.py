@@ -21,6 +21,7 @@ Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it run
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -246,6 +247,8 @@ _BEYOND_LATIN_1 = re.compile("[^\\x00-\\xff]")
 #: a reference.
 _UNKNOWN_ID = " "
 _WIDE_IDS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0"
+#: Held while a candidate is scored against a reference that may still count an order.
+_COUNTING = threading.Lock()
 
 
 class _ShiftedGrams:
@@ -459,6 +462,16 @@ def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_orde
 
 def _one_stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
     """The statistics of a candidate's units against one prepared reference."""
+    if None in ref.counts:
+        # The reference may count an order: its n-grams are read from a buffer each order fills further, and
+        # prepared references may be shared by threads, so one counts at a time.
+        with _COUNTING:
+            return _stats(ref, cand, char_order)
+    return _stats(ref, cand, char_order)
+
+
+def _stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
+    """:func:`_one_stats`, the counting itself."""
     totals = ref.text.totals
     if cand.same(ref.text):  # identical: every n-gram matches
         return ChrfStats(totals, totals, totals)

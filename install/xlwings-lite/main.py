@@ -974,6 +974,7 @@ Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it run
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -1199,6 +1200,8 @@ _BEYOND_LATIN_1 = re.compile("[^\\\\x00-\\\\xff]")
 #: a reference.
 _UNKNOWN_ID = " "
 _WIDE_IDS = "\\t\\n\\x0b\\x0c\\r\\x1c\\x1d\\x1e\\x1f\\x85\\xa0"
+#: Held while a candidate is scored against a reference that may still count an order.
+_COUNTING = threading.Lock()
 
 
 class _ShiftedGrams:
@@ -1412,6 +1415,16 @@ def obvious_stats(reference: str, candidate: str, char_order: int = 6, word_orde
 
 def _one_stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
     \"\"\"The statistics of a candidate's units against one prepared reference.\"\"\"
+    if None in ref.counts:
+        # The reference may count an order: its n-grams are read from a buffer each order fills further, and
+        # prepared references may be shared by threads, so one counts at a time.
+        with _COUNTING:
+            return _stats(ref, cand, char_order)
+    return _stats(ref, cand, char_order)
+
+
+def _stats(ref: _Reference, cand: _Text, char_order: int) -> ChrfStats:
+    \"\"\":func:`_one_stats`, the counting itself.\"\"\"
     totals = ref.text.totals
     if cand.same(ref.text):  # identical: every n-gram matches
         return ChrfStats(totals, totals, totals)
@@ -2667,6 +2680,9 @@ def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> st
 #: first needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words
 #: take less), and a few characters' worth per text besides.
 CHRF_BYTES_PER_CHARACTER_ORDER = 128
+#: And per character whatever the orders: the character as an object of its own in a list (CJK text; 76 to 80
+#: bytes measured for characters beyond the Basic Multilingual Plane), or its id and its 8-byte window.
+CHRF_BYTES_PER_CHARACTER = 96
 
 ChrfOrders = tuple[int, int]  # (char_order, word_order)
 
@@ -2678,7 +2694,7 @@ def _make_chrf_references(texts: tuple[str, ...], orders: ChrfOrders) -> ChrfRef
 def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
     \"\"\"The bytes a chrF reference set holds once every order is counted (its counts grow after it is cached).\"\"\"
     orders = prepared.char_order + prepared.word_order
-    return sum(len(text) + 8 for text in texts) * CHRF_BYTES_PER_CHARACTER_ORDER * orders
+    return sum(len(text) + 8 for text in texts) * (CHRF_BYTES_PER_CHARACTER_ORDER * orders + CHRF_BYTES_PER_CHARACTER)
 
 
 #: chrF's prepared references by reference set and orders, across calls.

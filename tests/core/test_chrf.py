@@ -326,6 +326,42 @@ def test_prepared_references_survive_pickling_and_copying() -> None:
             assert [chrf_pair_stats(clone, c) for c in candidates] == expected
 
 
+def _scored_in_threads(shared: ChrfReferences, candidates: list[str]) -> list[ChrfStats]:
+    """Each candidate scored against ``shared`` in a thread of its own, all starting together."""
+    import threading
+
+    start = threading.Barrier(len(candidates))
+    got: list[ChrfStats] = []
+
+    def score(candidate: str) -> None:
+        start.wait()
+        got.append(chrf_pair_stats(shared, candidate))
+
+    threads = [threading.Thread(target=score, args=(candidate,)) for candidate in candidates]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return got
+
+
+def test_prepared_references_shared_by_threads_score_as_fresh_ones() -> None:
+    """Threads that score against one prepared reference while it counts its orders get the fresh statistics."""
+    import sys
+
+    rng = random.Random(23)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(10):
+            reference = "".join(rng.choice("abcdefgh’") for _ in range(6_000))
+            candidates = [reference[i : i + 1_500] for i in range(0, 6_000, 1_500)]
+            expected = sorted(chrf_pair_stats(ChrfReferences(reference, 6, 0), c) for c in candidates)
+            assert sorted(_scored_in_threads(ChrfReferences(reference, 6, 0), candidates)) == expected
+    finally:
+        sys.setswitchinterval(interval)
+
+
 def test_score_reads_by_name_and_as_json() -> None:
     score = chrf("livraison offerte", "livraisons offertes", word_order=2)
     assert float(score) == score.chrf and score.name == "chrF2++"
