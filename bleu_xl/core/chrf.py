@@ -321,23 +321,23 @@ class _Text:
     """A text as chrF reads it: its characters (whitespace removed), its chrF++ words and their n-grams, and the
     number of n-grams of each order."""
 
-    __slots__ = ("chars", "totals", "word_grams", "words")
+    __slots__ = ("chars", "totals", "word_grams")
 
     def __init__(self, text: str, char_order: int, word_order: int, side: str) -> None:
         if not isinstance(text, str):
             raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
         self.chars = "".join(text.split())
         if word_order:
-            self.words = chrf_words(text)
-            self.word_grams = _ShiftedGrams(self.words)
-            self.totals = (*_totals(len(self.chars), char_order), *_totals(len(self.words), word_order))
+            words = chrf_words(text)
+            self.word_grams = _ShiftedGrams(words)
+            self.totals = (*_totals(len(self.chars), char_order), *_totals(len(words), word_order))
         else:
-            self.words, self.word_grams = [], _NO_WORDS
+            self.word_grams = _NO_WORDS
             self.totals = _totals(len(self.chars), char_order)
 
     def same(self, other: _Text) -> bool:
         """Whether the two texts have the same characters and words (then every n-gram matches)."""
-        return self.chars == other.chars and self.words == other.words
+        return self.chars == other.chars and self.word_grams.units == other.word_grams.units
 
 
 def _character_grams(chars: str) -> _ShiftedGrams:
@@ -381,9 +381,7 @@ class _Reference:
                 wide = sorted(set(_BEYOND_LATIN_1.findall(chars))) if 2 * beyond <= len(chars) else []
                 if 0 < len(wide) <= len(_WIDE_IDS):
                     self.renames = tuple(zip(wide, _WIDE_IDS))
-                    for char, new in self.renames:
-                        chars = chars.replace(char, new)
-                    self.char_grams = _IntGrams(chars.encode("latin-1"))
+                    self.char_grams = _IntGrams(self._renamed(chars).encode("latin-1"))
                     return
         self.char_grams = _character_grams(chars)
 
@@ -391,12 +389,17 @@ class _Reference:
         """A candidate's character n-grams in this reference's terms."""
         if self.renames is None:
             return _character_grams(chars)
-        for char, new in self.renames:
-            chars = chars.replace(char, new)
+        chars = self._renamed(chars)
         try:
             return _IntGrams(chars.encode("latin-1"))
         except UnicodeEncodeError:
             return _IntGrams(_BEYOND_LATIN_1.sub(_UNKNOWN_ID, chars).encode("latin-1"))
+
+    def _renamed(self, chars: str) -> str:
+        """``chars`` with this reference's characters beyond Latin-1 replaced by their ids."""
+        for char, new in self.renames or ():
+            chars = chars.replace(char, new)
+        return chars
 
     def count(self, index: int) -> dict[Gram, int]:
         """The counts of the n-grams of order ``index`` (0-based over the character, then the word orders)."""
