@@ -15,18 +15,16 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-import xlsxwriter
-from click.testing import CliRunner
 from sacrebleu.metrics import BLEU, CHRF
 
 from benchmarks.synthetic import make_pairs
 from bleu_xl import tokenize
-from bleu_xl.cli import main
 from bleu_xl.core.bleu import Score, Stats, score_from_stats
 from bleu_xl.core.errors import render
 from bleu_xl.table import columns, scoring
 from bleu_xl.table.metrics import Bleu, Chrf
 from bleu_xl.table.sheet import CellRange, InputError, Sheet, TableOptions
+from tests.helpers import run, xlsx_text
 
 REF = "Free delivery on every order this week"
 VARIANTS = [
@@ -44,21 +42,6 @@ def oracle(references: list[str], candidate: str, max_n: int = 2) -> Score:
     res = metric.sentence_score(" ".join(tokenize(candidate)), [" ".join(tokenize(r)) for r in references])
     stats = Stats(tuple(res.counts), tuple(res.totals), res.sys_len, res.ref_len)
     return score_from_stats(stats, smoothing="add1", refs=len(references))
-
-
-def run(*args: str, input: bytes | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
-
-
-def workbook(path: Path, rows: list[list]) -> Path:
-    book = xlsxwriter.Workbook(str(path))
-    sheet = book.add_worksheet("Copy")
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            if value is not None:
-                sheet.write(r, c, value)
-    book.close()
-    return path
 
 
 # --- a reference typed once, in the first data row ---------------------------------------------------------------
@@ -81,7 +64,7 @@ def test_a_reference_typed_once_is_the_reference_of_every_candidate() -> None:
 
 
 def test_the_reference_typed_once_is_said_in_one_line(tmp_path: Path) -> None:
-    path = workbook(tmp_path / "once.xlsx", typed_once())
+    path = xlsx_text(tmp_path / "once.xlsx", typed_once())
     result = run("score", str(path), "-o", str(tmp_path / "once.csv"))
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
@@ -449,7 +432,7 @@ def test_an_empty_reference_column_given_by_letter_is_one_line(tmp_path: Path, r
     with pytest.raises(InputError) as refused:
         columns.find_layout(Sheet("Copy", rows, ["Copy"]), TableOptions(reference_cols=["D"]))
     assert expected in str(refused.value)
-    for path in (workbook(tmp_path / "copy.xlsx", rows), tmp_path / "copy.csv"):
+    for path in (xlsx_text(tmp_path / "copy.xlsx", rows), tmp_path / "copy.csv"):
         if path.suffix == ".csv":
             path.write_text("\n".join(",".join(v or "" for v in row) for row in rows) + "\n", encoding="utf-8")
         for command in (["score", str(path)], ["compare", str(path), "--a", "B", "--b", "C"]):
