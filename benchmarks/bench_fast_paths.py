@@ -18,7 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
-from bleu_xl.core import bleu, bootstrap, chrf, tokenizer
+from bleu_xl.core import bootstrap, tokenizer
+from bleu_xl.core.metrics import bleu
+from bleu_xl.core.metrics import chrf_stats as chrf
 
 
 def _time(fn: Callable[[], object], calls: int, runs: int) -> list[float]:

@@ -21,7 +21,7 @@ from pathlib import Path
 import xlsxwriter
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
-from bleu_xl.files.readers import read_table
+from bleu_xl.files.read.table import read_table
 from bleu_xl.table.scoring import score_table
 from bleu_xl.table.sheet import InputError
 

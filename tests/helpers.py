@@ -32,6 +32,9 @@ from click.testing import CliRunner, Result
 from benchmarks.synthetic import make_pairs
 from bleu_xl import tokenize
 from bleu_xl.cli import main
+from bleu_xl.files.read.table import read_table
+from bleu_xl.files.read.workbook import read_workbook
+from bleu_xl.table.sheet import Sheet
 
 #: The Portuguese seed: a reference and two candidates whose scores are worked out by hand in the core's tests.
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
@@ -81,6 +84,15 @@ def best_seconds(fn: Any, runs: int = 3) -> float:
 
 
 # --- running the command ----------------------------------------------------------------------------------------
+
+
+def read_sheet(path: Path | str) -> Sheet:
+    """The first visible sheet of a workbook (read in this process), or a text file's one sheet, as the library reads
+    it (the text file's columns found too)."""
+    path = Path(path)
+    if path.read_bytes()[:4] == b"PK\x03\x04":
+        return read_workbook(path, None)
+    return read_table(str(path))[0]
 
 
 def run(*args: str, input: bytes | None = None) -> Result:

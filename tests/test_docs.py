@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from bleu_xl import score
 from bleu_xl.cli import main
+from tests.helpers import copy_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -210,7 +211,7 @@ def test_the_committed_examples_equal_their_generator(tmp_path: Path) -> None:
     XlsxWriter release)."""
     import importlib.util
 
-    from bleu_xl.files.readers import read_input
+    from tests.helpers import read_sheet
 
     spec = importlib.util.spec_from_file_location("make_examples", DOCS / "examples" / "make.py")
     make = importlib.util.module_from_spec(spec)
@@ -219,7 +220,7 @@ def test_the_committed_examples_equal_their_generator(tmp_path: Path) -> None:
     for name, data in make.files().items():
         assert (DOCS / "examples" / name).read_bytes() == data, f"{name} differs: {hint}"
     make.build_campaign(tmp_path / "campaign.xlsx")
-    committed, built = read_input(str(DOCS / "examples" / "campaign.xlsx")), read_input(str(tmp_path / "campaign.xlsx"))
+    committed, built = read_sheet(str(DOCS / "examples" / "campaign.xlsx")), read_sheet(str(tmp_path / "campaign.xlsx"))
     assert (committed.rows, committed.hidden_rows, committed.totals_rows) == (
         built.rows,
         built.hidden_rows,
@@ -252,6 +253,33 @@ def test_the_python_example_runs() -> None:
     assert runner.failures == 0 and runner.tries >= 5
 
 
+def test_the_metric_and_file_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy_examples(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    blocks = re.findall(r"```python\n(.*?)```", PAGES["python"], flags=re.S)[2:]
+    assert len(blocks) == 2
+    for number, block in enumerate(blocks):
+        test = doctest.DocTestParser().get_doctest(block, {}, f"python.md {number}", "docs/python.md", 0)
+        runner = doctest.DocTestRunner()
+        runner.run(test)
+        assert runner.failures == 0 and runner.tries >= 2
+    assert (tmp_path / "scores.csv").is_file()
+    text = flat(PAGES["python"])
+    files = text[text.index("## Metrics as objects") :]
+    named = set(re.findall(r"`(?:bleu_xl\.)?([A-Za-z_]+)(?:\(|`)", files))
+    import bleu_xl
+
+    exported = {name for name in named if name in bleu_xl.__all__}
+    assert {"Bleu", "Chrf", "Resampling", "score_file", "compare_file", "ScoredFile", "InputError"} <= exported
+    done = bleu_xl.score_file("workbooks/samples/marketing_en.xlsx", output="again.csv")
+    fields = re.search(r"returns a `ScoredFile`: (.*?)\. `on_read", text).group(1)
+    assert all(hasattr(done, name) for name in re.findall(r"`(\w+)`", fields)), fields
+    parameters = re.search(r"Its parameters are the settings the messages name: (.*?)\. It returns", text).group(1)
+    import inspect
+
+    assert set(re.findall(r"`(\w+)`", parameters)) <= set(inspect.signature(bleu_xl.score_file).parameters)
+
+
 def test_every_name_the_python_page_gives_is_there() -> None:
     import bleu_xl
 
@@ -264,7 +292,7 @@ def test_every_name_the_python_page_gives_is_there() -> None:
     attributes = re.findall(r"`(\w+)`", fields)
     s = score("a b", "a b")
     assert len(attributes) >= 10 and all(hasattr(s, name) for name in attributes), attributes
-    chrf_part = text[text.index("## chrF") :]
+    chrf_part = text[text.index("## chrF") : text.index("## Metrics as objects")]
     functions = set(re.findall(r"`(?:bleu_xl\.)?([A-Za-z_]+)\(", chrf_part)) | set(
         re.findall(r"`(Chrf\w+)`", chrf_part)
     )
@@ -340,7 +368,7 @@ def test_the_template_stores_its_formulas_as_the_page_says() -> None:
 
 
 def test_the_threat_model_s_limits_are_the_code_s() -> None:
-    from bleu_xl.files import limits
+    from bleu_xl.files.read import limits
 
     text = flat(PAGES["threat-model"])
     assert limits.MAX_UNCOMPRESSED == limits.MAX_TEXT_BYTES == 1 << 30  # "1 GiB"

@@ -1,8 +1,10 @@
 """The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
 
-core < excel < table < files < template < release < the faces (cli, udfs). The core and the modules the xlwings
-Lite bundle embeds import only the standard library, so the same code runs under Pyodide; files takes from the
-Excel layer only what one cell holds (``excel.cell_values``).
+core < excel < table < files < template < release < jobs < the package's public surface (``bleu_xl``) < the
+faces (cli, udfs). The core and the modules the xlwings Lite bundle embeds import only the standard library, so
+the same code runs under Pyodide; files takes from the Excel layer only what one cell holds
+(``excel.cell_values``); the command line imports only the library's public surface, the names ``bleu_xl``
+exports.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ ALLOWED = {
     "files": {"core", "excel.cell_values", "table", "files"},
     "template": {"core", "excel", "table", "files", "template"},
     "release": {"core", "excel", "files", "template", "_version", "release"},
+    "jobs": {"core", "excel", "table", "files", "template", "release", "jobs"},
     "udfs": {"excel"},
-    "__init__": {"core", "_version"},
+    "__init__": {"core", "_version", "jobs"},
     "_version": set(),
-    "cli": {"core", "excel", "table", "files", "template", "release", "_version", "__init__"},
+    "cli": {"__init__", "cli"},
 }
 #: Packages from outside the standard library that each part may import.
 THIRD_PARTY = {
@@ -149,3 +152,16 @@ def test_the_rules_see_a_module_imported_from_the_package_by_absolute_name(tmp_p
     inner, _ = _imports(probe, tmp_path)
     assert inner == {"udfs", "__init__"}
     assert not _within("udfs", ALLOWED["cli"])
+
+
+def test_the_command_line_uses_only_names_the_package_exports() -> None:
+    """The command line is a face of the library: every name it takes from ``bleu_xl`` is in ``bleu_xl.__all__``."""
+    import bleu_xl
+
+    taken = set()
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module is None:
+                taken |= {alias.name for alias in node.names}
+    assert taken and taken <= set(bleu_xl.__all__), taken - set(bleu_xl.__all__)
+    assert all(hasattr(bleu_xl, name) for name in taken)

@@ -1,8 +1,10 @@
-"""Corpus BLEU or chrF with a bootstrap interval, and the paired bootstrap test between two sets of candidates.
+"""A corpus score with a bootstrap interval, and the paired bootstrap test between two sets of candidates, under any
+metric (:class:`Resampling` takes the metric object).
 
-The pairs' statistics are computed once and resampled (never re-tokenized): a resample adds up the chosen
-pairs' matches, totals, c and r, exactly as ``corpus_score`` does for the whole corpus (chrF: each order's
-candidate and reference n-grams and matches, as ``corpus_chrf`` does). Resamples are drawn and
+The pairs' statistics are computed once and resampled (never re-tokenized): each pair's statistics are flattened
+into numbers (:meth:`~.metrics.base.Metric.as_numbers`), one column per number, and a resample adds up the
+chosen pairs' column by column, exactly as the metric's corpus score adds up the whole corpus (BLEU: matches,
+totals, c and r; chrF: each order's candidate and reference n-grams and matches). Resamples are drawn and
 scored one at a time, so memory grows with the pairs (about 100 bytes a pair), not with the resamples.
 The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
@@ -26,13 +28,17 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from .bleu import BleuError, ReferenceLike, References, Stats, check_settings, corpus_stats, score_from_stats
-from .chrf import ChrfReferences, ChrfStats, check_chrf_settings, chrf_from_stats, corpus_chrf_stats
+from .errors import BleuError
+from .metrics.base import Metric
+from .metrics.bleu import BLEU_2, Bleu, References
+from .metrics.chrf import Chrf
 
 if TYPE_CHECKING:
     from typing import Unpack
+
+    from .metrics.base import ReferenceLike
 
 __all__ = [
     "Bootstrap",
@@ -40,6 +46,7 @@ __all__ = [
     "ChrfBootstrap",
     "Interval",
     "PairedResult",
+    "Resampling",
     "bootstrap_ci",
     "p_text",
     "paired_test",
@@ -84,6 +91,11 @@ class PairedResult:
     def significant(self) -> bool:
         return self.p_value < SIGNIFICANCE
 
+    @property
+    def p_text(self) -> str:
+        """The p-value as the verdict writes it: "p < 0.001", "p < 0.05" or "p = 0.123"."""
+        return p_text(self.p_value)
+
     def verdict(self, a: str = "A", b: str = "B") -> str:
         """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
         return verdict(self.difference, self.p_value, a, b)
@@ -123,80 +135,28 @@ def p_text(p_value: float) -> str:
     return f"p = {p_value:.3f}"
 
 
-@dataclass(frozen=True)
 class _Columns:
-    """The pairs' statistics as columns, one list per field of :class:`Stats` (and per order), so that a
-    resample gathers each column with one C call."""
+    """The pairs' statistics as columns, one list per number of :meth:`~.metrics.base.Metric.as_numbers`, so that a
+    resample gathers each column with one C call and adds it up."""
 
-    matches: tuple[list[int], ...]
-    totals: tuple[list[int], ...]
-    c: list[int]
-    r: list[int]
+    __slots__ = ("columns", "metric")
 
-    @classmethod
-    def of(cls, references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int) -> _Columns:
-        columns = cls(tuple([] for _ in range(max_n)), tuple([] for _ in range(max_n)), [], [])
-        for stats, _ in corpus_stats(references, candidates, max_n):  # one pair's Stats at a time
-            for column, value in zip(columns.matches, stats.matches):
-                column.append(value)
-            for column, value in zip(columns.totals, stats.totals):
-                column.append(value)
-            columns.c.append(stats.c)
-            columns.r.append(stats.r)
-        return columns
+    def __init__(self, metric: Metric[Any, Any, Any], references: Sequence[Any], candidates: Sequence[str]) -> None:
+        self.metric = metric
+        rows = [metric.as_numbers(stats) for stats, _ in metric.corpus_stats(references, candidates)]
+        self.columns = [list(column) for column in zip(*rows)]
 
     def __len__(self) -> int:
-        return len(self.c)
+        return len(self.columns[0])
 
-    def total(self, gather: Gather | None = None) -> Stats:
+    def total(self, gather: Gather | None = None) -> Any:
         """The corpus statistics of all the pairs, or of the pairs one resample drew."""
+        if gather is None:
+            return self.metric.from_numbers([sum(column) for column in self.columns])
+        return self.metric.from_numbers([sum(gather(column)) for column in self.columns])
 
-        def add(column: list[int]) -> int:
-            return sum(column if gather is None else gather(column))
-
-        return Stats(tuple(map(add, self.matches)), tuple(map(add, self.totals)), add(self.c), add(self.r))
-
-    def bleu(self, smoothing: str, gather: Gather | None = None) -> float:
-        return score_from_stats(self.total(gather), smoothing=smoothing).bleu
-
-
-@dataclass(frozen=True)
-class _ChrfColumns:
-    """chrF's statistics of the pairs as columns, one list per order and count, as :class:`_Columns` holds
-    BLEU's."""
-
-    candidate: tuple[list[int], ...]
-    reference: tuple[list[int], ...]
-    matches: tuple[list[int], ...]
-
-    @classmethod
-    def of(
-        cls,
-        references: Sequence[ReferenceLike | ChrfReferences],
-        candidates: Sequence[str],
-        char_order: int,
-        word_order: int,
-        beta: int,
-    ) -> _ChrfColumns:
-        orders = char_order + word_order
-        columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
-        pairs = corpus_chrf_stats(references, candidates, char_order, word_order, beta)
-        for stats, _ in pairs:
-            for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
-                for column, value in zip(field, values):
-                    column.append(value)
-        return columns
-
-    def __len__(self) -> int:
-        return len(self.matches[0])
-
-    def total(self, gather: Gather | None = None) -> ChrfStats:
-        """The corpus statistics of all the pairs, or of the pairs one resample drew."""
-
-        def add(column: list[int]) -> int:
-            return sum(column if gather is None else gather(column))
-
-        return ChrfStats(*(tuple(map(add, field)) for field in (self.candidate, self.reference, self.matches)))
+    def score(self, gather: Gather | None = None) -> float:
+        return float(self.metric.score_from_stats(self.total(gather)))
 
 
 def _draws(n: int, samples: int, seed: int) -> Iterator[Gather]:
@@ -225,14 +185,13 @@ def _fast_gather(indices: list[int]) -> Gather:
     return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
 
 
-Columns = TypeVar("Columns", "_Columns", "_ChrfColumns")
-
-
 @dataclass(frozen=True)
-class _Resampling(Generic[Columns]):
-    """What every bootstrap shares: the number of resamples, their seed and the interval's level, checked when
-    made (:class:`BleuError`); the metric's statistics and score come from the subclass."""
+class Resampling:
+    """How a corpus score is resampled: the metric, the number of resamples, their seed and the interval's level,
+    checked when made (:class:`BleuError`). ``references[i]`` is a string, a sequence of strings or references the
+    metric prepared; under chrF each pair's best reference is chosen once, as its corpus score chooses it."""
 
+    metric: Metric[Any, Any, Any] = BLEU_2
     level: float = 0.95
     samples: int = 1000
     seed: int = 12345
@@ -245,17 +204,11 @@ class _Resampling(Generic[Columns]):
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):  # None would draw from the OS
             raise BleuError(f"seed must be a whole number, not {self.seed!r}")
 
-    def _columns(self, references: Sequence[Any], candidates: Sequence[str]) -> Columns:
-        raise NotImplementedError
-
-    def _score(self, columns: Columns, gather: Gather | None = None) -> float:
-        raise NotImplementedError
-
     def interval(self, references: Sequence[Any], candidates: Sequence[str]) -> Interval:
         """The corpus score and a percentile interval from resampling the pairs with replacement."""
-        columns = self._columns(references, candidates)
-        resampled = [self._score(columns, gather) for gather in _draws(len(columns), self.samples, self.seed)]
-        return self._interval(self._score(columns), resampled)
+        columns = _Columns(self.metric, references, candidates)
+        resampled = [columns.score(gather) for gather in _draws(len(columns), self.samples, self.seed)]
+        return self._interval(columns.score(), resampled)
 
     def paired(
         self, references: Sequence[Any], candidates_a: Sequence[str], candidates_b: Sequence[str]
@@ -264,13 +217,13 @@ class _Resampling(Generic[Columns]):
         different from A's? See the module docstring for the null hypothesis."""
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
-        cols_a = self._columns(references, candidates_a)
-        cols_b = self._columns(references, candidates_b)
-        score_a, score_b = self._score(cols_a), self._score(cols_b)
+        cols_a = _Columns(self.metric, references, candidates_a)
+        cols_b = _Columns(self.metric, references, candidates_b)
+        score_a, score_b = cols_a.score(), cols_b.score()
         resampled_a, resampled_b = [], []
         for gather in _draws(len(cols_a), self.samples, self.seed):  # the same pairs for A and B
-            resampled_a.append(self._score(cols_a, gather))
-            resampled_b.append(self._score(cols_b, gather))
+            resampled_a.append(cols_a.score(gather))
+            resampled_b.append(cols_b.score(gather))
         observed = abs(score_b - score_a)
         diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
         if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
@@ -290,47 +243,40 @@ class _Resampling(Generic[Columns]):
         return Interval(score, low, high, self.level, samples, self.seed)
 
 
-@dataclass(frozen=True)
-class Bootstrap(_Resampling[_Columns]):
-    """How corpus BLEU is resampled: the number of resamples, their seed, the interval's level, and the BLEU
-    order and smoothing. Checked when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test`
-    take the same settings by name. ``references[i]`` is a string, a sequence of strings or prepared
-    :class:`References`."""
+class Bootstrap(Resampling):
+    """How corpus BLEU is resampled: :class:`Resampling` with the BLEU order and smoothing given by name. Checked
+    when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test` take the same settings by name.
+    ``references[i]`` is a string, a sequence of strings or prepared :class:`References`."""
 
-    max_n: int = 2
-    smoothing: str = "add1"
+    def __init__(
+        self, level: float = 0.95, samples: int = 1000, seed: int = 12345, max_n: int = 2, smoothing: str = "add1"
+    ) -> None:
+        super().__init__(Bleu(max_n, smoothing), level, samples, seed)
 
-    def __post_init__(self) -> None:
-        check_settings(self.max_n, self.smoothing)
-        super().__post_init__()
+    @property
+    def max_n(self) -> int:
+        return self.metric.max_n  # type: ignore[no-any-return]
 
-    def _columns(self, references: Sequence[ReferenceLike | References], candidates: Sequence[str]) -> _Columns:
-        return _Columns.of(references, candidates, self.max_n)
-
-    def _score(self, columns: _Columns, gather: Gather | None = None) -> float:
-        return columns.bleu(self.smoothing, gather)
+    @property
+    def smoothing(self) -> str:
+        return self.metric.smoothing  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True)
-class ChrfBootstrap(_Resampling[_ChrfColumns]):
-    """How corpus chrF is resampled, as :class:`Bootstrap` resamples BLEU: the same resamples, seed and level,
-    and chrF's orders and beta. ``references[i]`` is a string, a sequence of strings or prepared
-    :class:`ChrfReferences`; each pair's best reference is chosen once, as corpus chrF chooses it."""
+class ChrfBootstrap(Resampling):
+    """How corpus chrF is resampled, as :class:`Bootstrap` resamples BLEU: the same resamples, seed and level, and
+    chrF's orders and beta by name. ``references[i]`` is a string, a sequence of strings or prepared
+    :class:`~.metrics.chrf.ChrfReferences`; each pair's best reference is chosen once, as corpus chrF chooses it."""
 
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-
-    def __post_init__(self) -> None:
-        check_chrf_settings(self.char_order, self.word_order, self.beta)
-        super().__post_init__()
-
-    def _columns(self, references: Sequence[ReferenceLike | ChrfReferences], candidates: Sequence[str]) -> _ChrfColumns:
-        return _ChrfColumns.of(references, candidates, self.char_order, self.word_order, self.beta)
-
-    def _score(self, columns: _ChrfColumns, gather: Gather | None = None) -> float:
-        stats = columns.total(gather)
-        return chrf_from_stats(stats, char_order=self.char_order, word_order=self.word_order, beta=self.beta).chrf
+    def __init__(
+        self,
+        level: float = 0.95,
+        samples: int = 1000,
+        seed: int = 12345,
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: int = 2,
+    ) -> None:
+        super().__init__(Chrf(char_order, word_order, beta), level, samples, seed)
 
 
 class BootstrapSettings(TypedDict, total=False):

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .bleu import (
-    ReferenceLike,
+from .metrics.base import ReferenceLike
+from .metrics.bleu import (
     References,
     Score,
     as_references,
@@ -43,6 +43,11 @@ class OrderReport:
     matched: tuple[Shown, ...]
     extra: tuple[Shown, ...]
     missing: tuple[Shown, ...]
+
+    @property
+    def name(self) -> str:
+        """The order's n-grams as the explanations name them: words, bigrams, trigrams, 4-grams..."""
+        return order_name(self.n)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.bleu import MAX_ORDER, SMOOTHING_METHODS
-from ..core.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 from ..core.errors import BleuXlError
+from ..core.metrics.bleu import MAX_ORDER, SMOOTHING_METHODS
+from ..core.metrics.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 
 Grid = list[list[Any]]
 
@@ -71,22 +71,6 @@ class PassError(BleuXlError):
     def __init__(self, error: CellError) -> None:
         super().__init__(error.text)
         self.error = error
-
-
-class ColumnKind:
-    """What a detail column holds: a score from 0 to 1, a count, or text."""
-
-    SCORE = "score"
-    COUNT = "count"
-    TEXT = "text"
-
-
-@dataclass(frozen=True)
-class DetailColumn:
-    """One column of a pair's detail (BLEU2_DETAIL, the command's outputs, the template's Spill sheet)."""
-
-    name: str
-    kind: str  # a ColumnKind
 
 
 def fit_cell(text: str, limit: int = EXCEL_MAX_TEXT) -> str:

@@ -11,32 +11,21 @@ Standard library only (the Lite bundle embeds it).
 from __future__ import annotations
 
 import functools
-import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from ..core.bleu import (
-    References,
-    Score,
-    Stats,
-    pair_stats,
-    score_from_stats,
-    signature,
-    sum_stats,
-)
-from ..core.bootstrap import bootstrap_ci, paired_test
-from ..core.chrf import ChrfReferences, ChrfStats, chrf_from_stats, chrf_pair_stats, chrf_signature, sum_chrf_stats
+from ..core.bootstrap import Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
+from ..core.metrics import Bleu, Chrf, Metric
+from ..core.metrics.bleu import BLEU_2, References, Score
 from ..core.tokenizer import tokenize
 from .cell_values import (
     EXCEL_MAX_TEXT,
     Blank,
     CellError,
     CellProblem,
-    ColumnKind,
-    DetailColumn,
     Grid,
     PassError,
     as_grid,
@@ -57,7 +46,9 @@ from .cell_values import (
 
 __all__ = [
     "BLANK",
+    "DETAIL_HEADERS",
     "Pair",
+    "ReferenceCache",
     "bleu_cells",
     "chrf_cells",
     "chrf_corpus_cells",
@@ -65,14 +56,10 @@ __all__ = [
     "ci_cells",
     "corpus_cells",
     "detail_cells",
-    "detail_columns",
-    "detail_row",
-    "each_chrf_pair",
-    "each_pair",
     "excel_safe",
     "explain_cells",
     "paired_cells",
-    "prepared_chrf_references",
+    "prepared_references",
     "reference_set",
     "score_pairs",
     "signature_cell",
@@ -81,7 +68,6 @@ __all__ = [
 
 
 T = TypeVar("T")
-P = TypeVar("P")
 
 BLANK = Blank()
 REFERENCE_CACHE_SIZE = 4096
@@ -101,37 +87,8 @@ class Pair(NamedTuple):
     candidate: CandidateCell
 
 
-# --- the detail columns -----------------------------------------------------------------------------------------
-
-
-def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
-    """The columns after a pair's score: value, numerator and denominator per order, then BP, r, c."""
-    columns: list[DetailColumn] = []
-    for n in range(1, max_n + 1):
-        columns += [
-            DetailColumn(f"p{n}", ColumnKind.SCORE),
-            DetailColumn(f"p{n} num", ColumnKind.COUNT),
-            DetailColumn(f"p{n} den", ColumnKind.COUNT),
-        ]
-    return (
-        *columns,
-        DetailColumn("BP", ColumnKind.SCORE),
-        DetailColumn("r", ColumnKind.COUNT),
-        DetailColumn("c", ColumnKind.COUNT),
-    )
-
-
-def detail_row(score: Score) -> list[float | int | None]:
-    """A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
-    has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0."""
-    row: list[float | int | None] = []
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, score.r, score.c]
-
-
 #: BLEU2_DETAIL's header row: the score, then the detail columns of BLEU-2.
-DETAIL_HEADERS = ["BLEU2", *(column.name for column in detail_columns(2))]
+DETAIL_HEADERS = ["BLEU2", *(column.name for column in BLEU_2.details())]
 
 
 # --- ranges -----------------------------------------------------------------------------------------------------
@@ -177,46 +134,26 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[Pair], tuple[int, int]
     raise CellProblem(f"ranges differ in shape ({rr}x{rc} vs {cr}x{cc})")
 
 
-def held_size(texts: tuple[str, ...], prepared: References) -> int:
-    """The bytes a cached reference set holds: its texts, its tokens and its n-gram tables (each table and its
-    tuples; the tuples share the tokens' strings). At least what the objects really take: a 32,767-character CJK
-    reference prepared to the 9-grams holds about 34 MiB, 50 times what it holds to the bigrams."""
-    size = sum(map(sys.getsizeof, texts)) + sys.getsizeof(prepared.tokens)
-    for words in prepared.tokens:
-        size += sys.getsizeof(words) + sum(map(sys.getsizeof, words))
-    empty = sys.getsizeof(())
-    for n, counts in enumerate(prepared.max_counts, start=1):
-        size += sys.getsizeof(counts) + len(counts) * (empty + 8 * n)
-    return size
+class ReferenceCache:
+    """Prepared references by reference set and the settings they were prepared for (any metric's), the least
+    recently used dropped first, bounded by their number and by the memory they hold (as each metric's
+    ``held_size`` counts it, in bytes). A reference set larger than the whole budget is prepared and not kept."""
 
-
-class ReferenceCache(Generic[P]):
-    """Prepared references by reference set and settings, the least recently used dropped first, bounded by their
-    number and by the memory they hold (``size(texts, prepared)``, in bytes; by default :func:`held_size`). A
-    reference set larger than the whole budget is prepared and not kept. ``prepare(texts, settings)`` makes one
-    (by default BLEU's :class:`References` of order ``settings``)."""
-
-    def __init__(
-        self,
-        entries: int = REFERENCE_CACHE_SIZE,
-        limit: int = REFERENCE_CACHE_BYTES,
-        prepare: Callable[[tuple[str, ...], Any], P] = References,  # type: ignore[assignment]
-        size: Callable[[tuple[str, ...], P], int] = held_size,  # type: ignore[assignment]
-    ) -> None:
-        self.entries, self.limit, self.prepare, self.measure = entries, limit, prepare, size
-        self.held: OrderedDict[tuple[tuple[str, ...], Any], tuple[P, int]] = OrderedDict()
+    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, limit: int = REFERENCE_CACHE_BYTES) -> None:
+        self.entries, self.limit = entries, limit
+        self.held: OrderedDict[tuple[tuple[str, ...], Any], tuple[Any, int]] = OrderedDict()
         self.size = 0  # bytes held
         self.hits = self.misses = 0
 
-    def __call__(self, texts: tuple[str, ...], settings: Any) -> P:
-        key = (texts, settings)
+    def __call__(self, metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> Any:
+        key = (texts, metric.preparation)
         if key in self.held:
             self.hits += 1
             self.held.move_to_end(key)
             return self.held[key][0]
         self.misses += 1
-        prepared = self.prepare(texts, settings)  # BleuError for a reference with no words: nothing kept
-        size = self.measure(texts, prepared)
+        prepared = metric.prepare(texts)  # BleuError for a reference the metric cannot use: nothing kept
+        size = metric.held_size(texts, prepared)
         if size <= self.limit:
             self.held[key] = prepared, size
             self.size += size
@@ -229,46 +166,41 @@ class ReferenceCache(Generic[P]):
         self.size = self.hits = self.misses = 0
 
 
-#: Reference statistics, tokenized once per distinct reference set and order, across calls.
-prepared_references: ReferenceCache[References] = ReferenceCache()
+#: Every metric's prepared references, by reference set and settings, across calls.
+prepared_references = ReferenceCache()
 
 
 Outcome = T | CellError | Blank
 
 
-def score_pairs(pairs: Sequence[Pair], max_n: int, make: Callable[[Stats, int], T]) -> list[Outcome[T]]:
-    """``make(stats, number of references)`` for every pair, or the pair's :class:`Blank` or error."""
-    return each_pair(pairs, max_n, lambda refs, cand: make(pair_stats(refs, tokenize(cand)), len(refs)))
-
-
-def each_pair(pairs: Sequence[Pair], max_n: int, make: Callable[[References, str], T]) -> list[Outcome[T]]:
-    """``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error."""
-    return each_prepared(pairs, functools.partial(_prepared_bleu, max_n=max_n), make)
-
-
-def _prepared_bleu(texts: tuple[str, ...], max_n: int) -> References | CellError:
-    try:
-        return prepared_references(texts, max_n)
-    except BleuError:
-        return value_error("reference has no words")
-
-
-def each_prepared(
-    pairs: Sequence[Pair], prepare: Callable[[tuple[str, ...]], P | CellError], make: Callable[[P, str], T]
+def score_pairs(
+    pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, int], T]
 ) -> list[Outcome[T]]:
-    """``make(prepare(reference texts), candidate text)`` for every pair, or the pair's :class:`Blank` or error
-    (``prepare`` may give the error of a reference it cannot use)."""
+    """``make(statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error."""
+
+    def stats(prepared: Any, candidate: str) -> T:
+        return make(metric.pair_stats(prepared, candidate), len(prepared))
+
+    return each_pair(pairs, metric, stats)
+
+
+def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, str], T]) -> list[Outcome[T]]:
+    """``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error (a
+    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU)."""
     results: list[Outcome[T]] = []
     last_refs: Any = None
-    prepared: P | CellError = value_error("reference is blank")
+    prepared: Any = value_error("reference is blank")
     for refs, cand in pairs:
         if type(cand) is not str or type(refs) is not tuple:  # a blank or an error on either side
             results.append(unscored(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
-            prepared = prepare(refs)
-        results.append(prepared if type(prepared) is CellError else make(prepared, cand))  # type: ignore[arg-type]
+            try:
+                prepared = prepared_references(metric, refs)
+            except BleuError as error:
+                prepared = value_error(str(error))
+        results.append(prepared if type(prepared) is CellError else make(prepared, cand))
     return results
 
 
@@ -290,7 +222,7 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2);
+# What each of BLEU's single-value functions returns from a pair's Score (its precisions are only made for p1 and p2);
 # None (an order left out) is a blank cell.
 MEASURES: dict[str, Callable[[Score], float | None]] = {
     "bleu": lambda score: score.bleu,
@@ -317,48 +249,25 @@ def excel_safe(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@excel_safe
-def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
-    """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
-    order = parse_max_n(max_n)
-    method = parse_smoothing(smoothing)
+def pair_cells(
+    metric: Metric[Any, Any, Any], reference: Any, candidate: Any, pick: Callable[[Any], Any] = float
+) -> Any:
+    """One value per pair, ``pick(score)`` (``None``: a blank cell), shaped like the input ranges."""
     pairs, rows_cols = pair_up(reference, candidate)
-    pick = MEASURES[measure]
 
-    def value(stats: Stats, _: int) -> float | Blank:
-        picked = pick(score_from_stats(stats, smoothing=method))
+    def value(stats: Any, _: int) -> Any:
+        picked = pick(metric.score_from_stats(stats))
         return BLANK if picked is None else picked
 
-    return squeeze(reshape(score_pairs(pairs, order, value), rows_cols))
+    return squeeze(reshape(score_pairs(pairs, metric, value), rows_cols))
 
 
-@excel_safe
-def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
-    """One row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r, c (header row first if asked)."""
-    pairs, _ = pair_up(reference, candidate)
-    width = len(DETAIL_HEADERS)
-    rows = [
-        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
-        for row in score_pairs(pairs, 2, lambda stats, _: detail_values(score_from_stats(stats)))
-    ]
-    if parse_flag(headers, "headers"):
-        rows.insert(0, list(DETAIL_HEADERS))
-    return squeeze(rows)
-
-
-def detail_values(score: Score) -> list[float | int | Blank]:
-    """A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row` (an order left out as a blank cell)."""
-    return [score.bleu, *(BLANK if value is None else value for value in detail_row(score))]
-
-
-def filled_rows(
-    references: Any, *candidate_ranges: Any, prepare: Callable[[tuple[str, ...]], Any]
-) -> list[tuple[Any, ...]]:
+def filled_rows(metric: Metric[Any, Any, Any], references: Any, *candidate_ranges: Any) -> list[tuple[Any, ...]]:
     """(prepared references, candidate, ...) for the rows where the reference and every candidate are filled in,
-    the references prepared by ``prepare`` (:func:`bleu_references` for BLEU).
+    the references prepared for ``metric`` (through the cache).
 
     Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
-    the result; a reference ``prepare`` refuses (BLEU: no words) is reported with its pair number.
+    the result; a reference the metric cannot use (BLEU: no words) is reported with its pair number.
     """
     # The ranges as given: pairing would spread a single candidate cell over every reference.
     shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]
@@ -375,28 +284,64 @@ def filled_rows(
         if refs is None or any(cand is None for cand in cands):
             continue
         try:
-            prepared = prepare(refs)
+            prepared = prepared_references(metric, refs)
         except BleuError as error:
             raise CellProblem(f"{error} (pair {index})") from None
         rows.append((prepared, *cands))
     return rows
 
 
-def bleu_references(max_n: int) -> Callable[[tuple[str, ...]], References]:
-    """How :func:`filled_rows` prepares BLEU's references of order ``max_n`` (through the cache)."""
-    return functools.partial(prepared_references, settings=max_n)
+def corpus_value(metric: Metric[Any, Any, Any], references: Any, candidates: Any) -> Any:
+    """One corpus score over all pairs where both sides are filled in: their statistics added up, then the formula
+    once; blank when there is no such pair."""
+    rows = filled_rows(metric, references, candidates)
+    if not rows:
+        return BLANK
+    return float(metric.score_from_stats(metric.sum_stats(metric.pair_stats(refs, cand) for refs, cand in rows)))
+
+
+def bleu_metric(max_n: Any = 2, smoothing: Any = "add1") -> Bleu:
+    """BLEU's settings as typed in cells: max_n 1 to 9 (2), smoothing add1 or none (add1)."""
+    return Bleu(parse_max_n(max_n), parse_smoothing(smoothing))
+
+
+def chrf_metric(char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Chrf:
+    """chrF's settings as typed in cells: char_order 1 to 9 (6), word_order 0 to 9 (0), beta 1 to 9 (2)."""
+    return Chrf(parse_char_order(char_order), parse_word_order(word_order), parse_beta(beta))
+
+
+# --- BLEU -------------------------------------------------------------------------------------------------------
+
+
+@excel_safe
+def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
+    """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
+    return pair_cells(bleu_metric(max_n, smoothing), reference, candidate, MEASURES[measure])
+
+
+@excel_safe
+def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
+    """One row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r, c (header row first if asked)."""
+    pairs, _ = pair_up(reference, candidate)
+    width = len(DETAIL_HEADERS)
+    rows = [
+        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
+        for row in score_pairs(pairs, BLEU_2, lambda stats, _: detail_values(BLEU_2.score_from_stats(stats)))
+    ]
+    if parse_flag(headers, "headers"):
+        rows.insert(0, list(DETAIL_HEADERS))
+    return squeeze(rows)
+
+
+def detail_values(score: Score) -> list[float | int | Blank]:
+    """A pair's row of BLEU2_DETAIL: its BLEU, then its detail (an order left out as a blank cell)."""
+    return [score.bleu, *(BLANK if value is None else value for value in BLEU_2.detail_values(score))]
 
 
 @excel_safe
 def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One corpus-level BLEU over all pairs where both sides are filled in."""
-    order = parse_max_n(max_n)
-    method = parse_smoothing(smoothing)
-    rows = filled_rows(references, candidates, prepare=bleu_references(order))
-    if not rows:
-        return BLANK
-    stats = [pair_stats(prepared, tokenize(cand)) for prepared, cand in rows]
-    return score_from_stats(sum_stats(stats, order), smoothing=method).bleu
+    return corpus_value(bleu_metric(max_n, smoothing), references, candidates)
 
 
 @excel_safe
@@ -408,28 +353,29 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
         text = explain(refs, cand).summary()
         return text if fit_cell(text) == text else fit_cell(text, EXCEL_MAX_TEXT - 1) + "…"
 
-    return squeeze(reshape(each_pair(pairs, 2, summary), rows_cols))
+    return squeeze(reshape(each_pair(pairs, BLEU_2, summary), rows_cols))
 
 
 @excel_safe
 def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
     """Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high."""
-    rows = filled_rows(references, candidates, prepare=bleu_references(2))
+    rows = filled_rows(BLEU_2, references, candidates)
     if not rows:
         return BLANK
-    references, cands = zip(*rows)
-    interval = bootstrap_ci(references, cands, level=parse_level(level), samples=parse_samples(samples))
+    prepared, cands = zip(*rows)
+    resampling = Resampling(BLEU_2, level=parse_level(level), samples=parse_samples(samples))
+    interval = resampling.interval(prepared, cands)
     return [[interval.low, interval.score, interval.high]]
 
 
 @excel_safe
 def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples: Any = 1000) -> Any:
     """Paired bootstrap test of two candidate columns, as a row: score A, score B, difference, p-value."""
-    rows = filled_rows(references, candidates_a, candidates_b, prepare=bleu_references(2))
+    rows = filled_rows(BLEU_2, references, candidates_a, candidates_b)
     if not rows:
         return BLANK
-    references, cands_a, cands_b = zip(*rows)
-    result = paired_test(references, cands_a, cands_b, samples=parse_samples(samples))
+    prepared, cands_a, cands_b = zip(*rows)
+    result = Resampling(BLEU_2, samples=parse_samples(samples)).paired(prepared, cands_a, cands_b)
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 
@@ -469,88 +415,27 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
 @excel_safe
 def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> str:
     """The signature string of these settings (by default BLEU-2, add-1, one reference)."""
-    order = parse_max_n(max_n)
-    method = parse_smoothing(smoothing)
-    return signature(order, method, parse_whole(refs, 1, "refs"))
+    metric = bleu_metric(max_n, smoothing)
+    return metric.signature(parse_whole(refs, 1, "refs"))
 
 
 # --- chrF -------------------------------------------------------------------------------------------------------
-
-#: What a prepared chrF reference holds at most, per character and order: a count per n-gram, made when a candidate
-#: first needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words
-#: take less), and a few characters' worth per text besides.
-CHRF_BYTES_PER_CHARACTER_ORDER = 128
-#: And per character whatever the orders: the character as an object of its own in a list (CJK text; 76 to 80
-#: bytes measured for characters beyond the Basic Multilingual Plane), or its id and its 8-byte window.
-CHRF_BYTES_PER_CHARACTER = 96
-
-ChrfOrders = tuple[int, int]  # (char_order, word_order)
-
-
-def _make_chrf_references(texts: tuple[str, ...], orders: ChrfOrders) -> ChrfReferences:
-    return ChrfReferences(texts, *orders)
-
-
-def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
-    """The bytes a chrF reference set holds once every order is counted (its counts grow after it is cached)."""
-    orders = prepared.char_order + prepared.word_order
-    return sum(len(text) + 8 for text in texts) * (CHRF_BYTES_PER_CHARACTER_ORDER * orders + CHRF_BYTES_PER_CHARACTER)
-
-
-#: chrF's prepared references by reference set and orders, across calls.
-prepared_chrf_references: ReferenceCache[ChrfReferences] = ReferenceCache(
-    prepare=_make_chrf_references, size=chrf_held_size
-)
-
-
-def chrf_references(orders: ChrfOrders) -> Callable[[tuple[str, ...]], ChrfReferences]:
-    """How :func:`filled_rows` and :func:`each_chrf_pair` prepare chrF's references (through the cache). Every
-    reference that is not blank is one: punctuation alone (``...``) has characters to count."""
-    return functools.partial(prepared_chrf_references, settings=orders)
-
-
-def each_chrf_pair(
-    pairs: Sequence[Pair], orders: ChrfOrders, beta: int, make: Callable[[ChrfStats, int], T]
-) -> list[Outcome[T]]:
-    """``make(chrF statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error."""
-
-    def score(refs: ChrfReferences, cand: str) -> T:
-        return make(chrf_pair_stats(refs, cand, beta), len(refs))
-
-    return each_prepared(pairs, chrf_references(orders), score)
-
-
-def chrf_settings(char_order: Any, word_order: Any, beta: Any) -> tuple[int, int, int]:
-    """chrF's settings as typed in cells: char_order 1 to 9 (6), word_order 0 to 9 (0), beta 1 to 9 (2)."""
-    return parse_char_order(char_order), parse_word_order(word_order), parse_beta(beta)
 
 
 @excel_safe
 def chrf_cells(reference: Any, candidate: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
     """One chrF per pair, from 0 to 1, shaped like the input ranges (chrF2 by default, chrF++ with word_order 2)."""
-    chars, words, weight = chrf_settings(char_order, word_order, beta)
-    pairs, rows_cols = pair_up(reference, candidate)
-
-    def value(stats: ChrfStats, _: int) -> float:
-        return chrf_from_stats(stats, char_order=chars, word_order=words, beta=weight).chrf
-
-    return squeeze(reshape(each_chrf_pair(pairs, (chars, words), weight, value), rows_cols))
+    return pair_cells(chrf_metric(char_order, word_order, beta), reference, candidate)
 
 
 @excel_safe
 def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
     """One corpus-level chrF over all pairs where both sides are filled in: counts added up, then one F."""
-    chars, words, weight = chrf_settings(char_order, word_order, beta)
-    rows = filled_rows(references, candidates, prepare=chrf_references((chars, words)))
-    if not rows:
-        return BLANK
-    stats = [chrf_pair_stats(prepared, cand, weight) for prepared, cand in rows]
-    total = sum_chrf_stats(stats, chars + words)
-    return chrf_from_stats(total, char_order=chars, word_order=words, beta=weight).chrf
+    return corpus_value(chrf_metric(char_order, word_order, beta), references, candidates)
 
 
 @excel_safe
 def chrf_signature_cell(char_order: Any = 6, word_order: Any = 0, beta: Any = 2, refs: Any = 1) -> str:
     """The chrF signature of these settings (by default chrF2, one reference)."""
-    chars, words, weight = chrf_settings(char_order, word_order, beta)
-    return chrf_signature(chars, words, weight, parse_whole(refs, 1, "refs"))
+    metric = chrf_metric(char_order, word_order, beta)
+    return metric.signature(parse_whole(refs, 1, "refs"))

@@ -21,7 +21,6 @@ __all__ = [
     "SETTING_OPTIONS",
     "Argument",
     "ExcelFunction",
-    "by_name",
     "declare",
 ]
 
@@ -220,14 +219,6 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         cells.chrf_signature_cell,
     ),
 )
-
-
-_BY_NAME = {function.name: function for function in FUNCTIONS}
-
-
-def by_name(name: str) -> ExcelFunction:
-    """The registered function called ``name`` (``KeyError`` if there is none)."""
-    return _BY_NAME[name]
 
 
 def declare(

@@ -3,7 +3,7 @@
 xlwings Lite runs Python in Pyodide inside Excel (Windows, Mac, the web) from the code pasted into the
 workbook's ``main.py``. The bundle is the package's own source, not a copy that could drift: each module below is
 embedded whole, as text, and an import hook in ``main.py`` serves it under its own name in the package
-``bleu_xl_lite`` (``bleu_xl_lite.core.bleu``...), so relative imports and private names stay exactly as they
+``bleu_xl_lite`` (``bleu_xl_lite.core.metrics.bleu``...), so relative imports and private names stay exactly as they
 are in the package. The registry is then declared exactly as ``bleu_xl/udfs.py`` declares it, with
 ``from xlwings import arg, func`` (xlwings Lite's decorators) and Lite's way of showing results
 (``faces.lite_result``), and the script of ``reenter`` with Lite's ``@script``.
@@ -29,9 +29,12 @@ EMBEDDED = (
     "core/__init__.py",
     "core/errors.py",
     "core/tokenizer.py",
-    "core/bleu.py",
+    "core/metrics/__init__.py",
+    "core/metrics/base.py",
+    "core/metrics/bleu.py",
+    "core/metrics/chrf_stats.py",
+    "core/metrics/chrf.py",
     "core/explain.py",
-    "core/chrf.py",
     "core/bootstrap.py",
     "excel/__init__.py",
     "excel/cell_values.py",

@@ -19,7 +19,7 @@ from .._version import __version__
 from ..core.errors import BleuXlError, Setting
 from ..excel.lite_bundle import bundle_files as lite_files
 from ..excel.reenter import SCRIPT_NAME
-from ..files.output import OutputFile
+from ..files.write.output import OutputFile
 from ..template.build import workbooks
 from .readme import read_me_first
 
@@ -65,12 +65,13 @@ def _check_wheel(wheel: Path) -> None:
 
 
 def find_wheel(folder: Path, wheel: Path | None) -> Path:
-    """The wheel given, else this version's wheel in ``folder`` (where ``python -m build --outdir`` leaves it)."""
+    """The wheel given, else this version's wheel in ``folder`` (where building a checkout of bleu-xl into that
+    folder leaves it)."""
     found = wheel or folder / wheel_name()
     if not found.is_file():
         raise ReleaseError(
-            f"{found}: no such wheel; build it with python -m build --outdir {folder} in a checkout of bleu-xl, "
-            "or give ",
+            f"{found}: no such wheel; build this version's wheel into {folder} (python -m build does, in a checkout "
+            "of bleu-xl), or give ",
             Setting("wheel", "PATH"),
         )
     _check_wheel(found)

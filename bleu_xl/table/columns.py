@@ -1,4 +1,5 @@
-"""The column rules: which row holds the headers, which columns hold the candidates and the references.
+"""The column rules: which row holds the headers, which columns hold the candidates and the references (the
+:class:`~bleu_xl.table.layout.Layout` found).
 
 Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato, any
 case and accents; an exact name wins, numbered ones are several references, a qualified one only when it is the
@@ -9,77 +10,31 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
-import bisect
-import difflib
 import itertools
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .sheet import EXCEL_MAX_ROWS, CellRange, InputError, Sheet, TableOptions, column_index, column_letter
+from .layout import (
+    ColumnNotFound,
+    Layout,
+    NoColumnsFound,
+    column_setting,
+    fold,
+    header_listing,
+    resolve_column,
+    shortened,
+)
+from .sheet import CellRange, InputError, Sheet, TableOptions, column_index, column_letter
 
-__all__ = [
-    "CANDIDATE_NAMES",
-    "REFERENCE_NAMES",
-    "ColumnNotFound",
-    "Layout",
-    "NoColumnsFound",
-    "find_layout",
-    "find_table",
-    "fold",
-    "resolve_column",
-    "shortened",
-]
+__all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 
 #: Header names after folding (trimmed, accents removed, any case), singular and plural.
 REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
 CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
 HEADER_SEARCH_ROWS = 50
-LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whatever the sheet
 LISTED_CELLS = 3  # in a message: the first cells of a column that hold text in hidden rows
-
-
-class NoColumnsFound(InputError):
-    """A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
-    the template's "Start here"): the one refusal after which another sheet may be read instead."""
-
-
-class ColumnNotFound(InputError):
-    """A column given by name (``candidate_col="Prompt A"``) that the sheet does not have: past the first
-    sheet, the search for the sheet to read goes on to the next. ``close_match``: a header it was probably
-    meant to be ("Candidate A" for "Candidat A"), or ``None``, and how close it is (0 to 1)."""
-
-    def __init__(self, sheet: str, what: str, spec: str, headers: Sequence[str]) -> None:
-        close = difflib.get_close_matches(spec, [h for h in headers if h], n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        super().__init__(f"sheet {sheet!r}: no {what} column {spec!r}; headers found: {_listing(headers)}{hint}")
-        self.close_match = close[0] if close else None
-        self.closeness = difflib.SequenceMatcher(None, spec, close[0]).ratio() if close else 0.0
-
-
-def shortened(text: str, limit: int = 60) -> str:
-    """A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
-
-
-def fold(text: str) -> str:
-    """A header as the column rules compare it: trimmed, single spaces, accents removed, any case.
-
-    ASCII text has no accents and is its own NFKD form: it skips the walk over each character, which made the
-    search for a header row over hundreds of cover sheets slow (tests hold both ways equal)."""
-    if text.isascii():
-        return " ".join(text.casefold().split())
-    return fold_literally(text)
-
-
-def fold_literally(text: str) -> str:
-    """:func:`fold`, one character at a time."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(bare.casefold().split())
 
 
 def _known(header: str, names: frozenset[str]) -> str:
@@ -94,143 +49,12 @@ def _known(header: str, names: frozenset[str]) -> str:
     return "numbered" if rest.isdigit() else "qualified"
 
 
-@dataclass
-class Layout:
-    """Where the data is: the header row, the candidate column, and the reference columns or single text.
-
-    ``header_row`` and the column numbers are 0-based (``None``: no header row); ``headers`` holds the header
-    text of every column (``""`` for none). A single reference text for every candidate is either given
-    (``reference_cell`` is ``None``) or read from a cell labelled Reference above the headers (``reference_cell``
-    names it, ``B2``). ``shared_row`` (0-based) is the one data row whose reference cells hold text, when the
-    reference was typed once for the candidates below it: that row's references serve every candidate.
-    ``skipped`` holds the rows below the header row that are not data: a table's totals rows, and hidden rows
-    when they are left out. ``merged`` holds, per reference column, the (top, bottom) rows of its merged cells
-    below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
-    """
-
-    header_row: int | None
-    candidate_col: int
-    reference_cols: list[int] = field(default_factory=list)
-    reference_text: str | None = None
-    reference_cell: str | None = None
-    headers: list[str] = field(default_factory=list)
-    notes: list[tuple[Part, ...]] = field(default_factory=list)  # said besides the columns (a column left out)
-    shared_row: int | None = None
-    skipped: frozenset[int] = frozenset()
-    merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
-
-    @property
-    def data_start(self) -> int:
-        return 0 if self.header_row is None else self.header_row + 1
-
-    def data_rows(self, count: int) -> Sequence[int]:
-        """The 0-based rows that hold data in a sheet of ``count`` rows: below the header row, less ``skipped``."""
-        rows = range(self.data_start, count)
-        return [r for r in rows if r not in self.skipped] if self.skipped else rows
-
-    def cell(self, rows: list[list[Any]], r: int, col: int) -> Any:
-        """The value of a cell as the sheet shows it: in a reference column, a merged cell's value in every row it
-        spans (the file holds it in the first row only)."""
-        spans = self.merged.get(col)
-        if spans:
-            i = bisect.bisect_right(spans, (r, EXCEL_MAX_ROWS)) - 1  # the last span that starts at or above r
-            if i >= 0 and spans[i][0] < r <= spans[i][1]:
-                r = spans[i][0]
-        row = rows[r] if r < len(rows) else []
-        return row[col] if col < len(row) else None
-
-    def shared_cells(self) -> str:
-        """The cells of the references every candidate shares (``B2``), when they are typed once."""
-        return ", ".join(f"{column_letter(c)}{(self.shared_row or 0) + 1}" for c in self.reference_cols)
-
-    @property
-    def reference_source(self) -> str:
-        """Where the references come from, for a summary: the reference headers, the labelled cell, or the text
-        given."""
-        if self.shared_row is not None:
-            return self.shared_cells()
-        if self.reference_cols:
-            return ", ".join(self.headers[i] or column_letter(i) for i in self.reference_cols)
-        return self.reference_cell or "the text given"
-
-    def name(self, col: int) -> str:
-        """A column as the messages show it: its letter and header, ``C "Candidate"``."""
-        header = self.headers[col] if col < len(self.headers) else ""
-        return f"{column_letter(col)} {shortened(header)!r}" if header else column_letter(col)
-
-    def describe(self, compared: int | None = None) -> tuple[Part, ...]:
-        """Which header row and columns are used, said on every run so that a wrong guess is visible. With
-        ``compared`` (the column of candidates B in a comparison), the candidate column holds candidates A."""
-        where = "no header row" if self.header_row is None else f"header row {self.header_row + 1}"
-        refs: tuple[Part, ...]
-        if self.reference_cell is not None:
-            refs = (f"the cell {self.reference_cell} (labelled Reference above the headers)",)
-        elif self.reference_text is not None:
-            refs = ("the ", Setting("reference_text"), " text")
-        elif self.shared_row is not None:
-            only = "only filled cell" if len(self.reference_cols) == 1 else "only filled cells"
-            columns = ", ".join(self.name(c) for c in self.reference_cols)
-            refs = (f"{self.shared_cells()}, the {only} of {columns}, for every candidate",)
-        else:
-            refs = (", ".join(self.name(c) for c in self.reference_cols),)
-        if compared is None:
-            return (f"{where}; candidate {self.name(self.candidate_col)}; reference ", *refs)
-        return (
-            f"{where}; ",
-            Setting("candidate_col"),
-            f" {self.name(self.candidate_col)}, ",
-            Setting("b_col"),
-            f" {self.name(compared)}; reference ",
-            *refs,
-        )
-
-
 # --- finding the columns ----------------------------------------------------------------------------------------
-
-
-#: The setting that gives each kind of column.
-_SETTINGS = {"candidate": "candidate_col", "reference": "reference_cols", "candidate B": "b_col"}
-
-
-def _column_setting(what: str, col: int | None = None) -> Setting:
-    """The setting that gives the ``what`` column, with the letter of ``col`` as the value to give it (in a tuple
-    for the references, which may be several)."""
-    if col is None:
-        return Setting(_SETTINGS[what])
-    letter = column_letter(col)
-    return Setting(_SETTINGS[what], (letter,) if what == "reference" else letter)
 
 
 def _header_text(value: Any) -> str:
     text = cell_text(value)
     return "" if text is None or isinstance(text, CellError) else str(text).strip()
-
-
-def resolve_column(spec: str, headers: list[str], what: str, sheet: str, *, header_row: int | None) -> int:
-    """A column given by header (any case and accents) or by letter; a header held twice is ambiguous."""
-    if header_row is not None:
-        matches = [i for i, h in enumerate(headers) if h and fold(h) == fold(spec)]
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            letters = ", ".join(column_letter(i) for i in matches)
-            raise InputError(
-                f"sheet {sheet!r}: {len(matches)} columns are headed {spec!r} ({letters}); "
-                f"give the {what} column by letter, e.g. ",
-                _column_setting(what, matches[-1]),
-            )
-    index = column_index(spec)
-    if index is not None:
-        return index
-    if header_row is None:
-        raise InputError(f"sheet {sheet!r}: with no header row, give the {what} column by letter (not {spec!r})")
-    raise ColumnNotFound(sheet, what, spec, headers)
-
-
-def _listing(headers: Sequence[str]) -> str:
-    named = [f"{column_letter(i)} {shortened(h, 40)!r}" for i, h in enumerate(headers) if h]
-    more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
-    return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
 
 
 def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:
@@ -253,16 +77,16 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
             listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",
-                _column_setting(what),
+                column_setting(what),
                 ", e.g. ",
-                _column_setting(what, found[0]),
+                column_setting(what, found[0]),
             )
     hidden = [i for i, k in kinds.items() if k and i in sheet.hidden_columns]
     if hidden:
         raise InputError(
             f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {shortened(headers[hidden[0]])!r} "
             "is hidden, and hidden columns are not chosen by themselves; give ",
-            _column_setting(what, hidden[0]),
+            column_setting(what, hidden[0]),
         )
     return []
 
@@ -341,7 +165,7 @@ def _find_header_row(
         _holds_header(row, spec) for row in texts for spec in given if spec
     ):
         raise NoColumnsFound(
-            f"sheet {sheet.name!r}: no candidate or reference column; headers found: {_listing(shown)}; ",
+            f"sheet {sheet.name!r}: no candidate or reference column; headers found: {header_listing(shown)}; ",
             "give them with ",
             Setting("candidate_col"),
             " and ",
@@ -352,7 +176,7 @@ def _find_header_row(
         if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
             raise ColumnNotFound(sheet.name, what, spec, shown)
     raise InputError(
-        f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(shown)}; give it with ",
+        f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(shown)}; give it with ",
         Setting("candidate_col"),
         " (a letter or a header)",
     )
@@ -391,7 +215,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     else:
         found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet)
         if not found:
-            raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {_listing(headers)}")
+            raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(headers)}")
         cand = found[0]
 
     layout = Layout(index, cand, headers=headers)
@@ -409,7 +233,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             if labelled is None:
                 raise InputError(
                     f"sheet {sheet.name!r}: no reference column (and no labelled reference cell above the "
-                    f"headers); headers found: {_listing(headers)}; use ",
+                    f"headers); headers found: {header_listing(headers)}; use ",
                     Setting("reference_cols"),
                     " or ",
                     Setting("reference_text"),

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.bootstrap import PairedResult
+from ..core.bootstrap import PairedResult, Resampling
 from ..core.errors import BleuError, Setting
-from .columns import Layout, resolve_column
-from .metrics import BLEU_2, Metric, Scored, check_reference_text
-from .scoring import pairs_of
+from ..core.metrics import BLEU_2, Metric, MetricScore
+from ..excel.cells import prepared_references
+from .layout import Layout, resolve_column
+from .scoring import check_reference_text, pairs_of, score_chunk
 from .sheet import InputError, Sheet, column_letter
 
 __all__ = ["Comparison", "compare_table"]
@@ -31,7 +32,7 @@ class Comparison:
     scores_b: list[float | None]
     rows: list[list[Any]]
     reference_source: str
-    metric: Metric = BLEU_2
+    metric: Metric[Any, Any, Any] = BLEU_2
 
     @property
     def verdict(self) -> str:
@@ -55,7 +56,13 @@ class Comparison:
 
 
 def compare_table(
-    sheet: Sheet, layout: Layout, b_col: str, *, samples: int = 1000, seed: int = 12345, metric: Metric = BLEU_2
+    sheet: Sheet,
+    layout: Layout,
+    b_col: str,
+    *,
+    samples: int = 1000,
+    seed: int = 12345,
+    metric: Metric[Any, Any, Any] = BLEU_2,
 ) -> Comparison:
     """Paired bootstrap of the candidate column (A) against column ``b_col`` (B) under ``metric`` (corpus BLEU-2
     by default); rows with a blank side are skipped in both, and under BLEU rows whose reference has no words."""
@@ -76,16 +83,17 @@ def compare_table(
     for a, b in zip(pairs_a, pairs_b):
         if type(a.references) is tuple and type(a.candidate) is str and type(b.candidate) is str:
             try:
-                usable.append((metric.prepare(a.references), a.candidate, b.candidate))
+                usable.append((prepared_references(metric, a.references), a.candidate, b.candidate))
             except BleuError:
                 continue
     if not usable:
         raise InputError(f"sheet {sheet.name!r}: no row has a reference and both candidates")
     refs, cands_a, cands_b = zip(*usable)
-    result = metric.bootstrap(samples, seed).paired(refs, cands_a, cands_b)
+    result = Resampling(metric, samples=samples, seed=seed).paired(refs, cands_a, cands_b)
 
     def score_column(pairs: list) -> list[float | None]:
-        return [float(o) if isinstance(o, Scored) else None for o in metric.score(pairs)]
+        (outcomes,) = score_chunk(pairs, (metric,))
+        return [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
 
     def name(index: int) -> str:
         return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)

@@ -36,9 +36,10 @@ R = TypeVar("R")
 _SHARED: Sequence[Any] = ()
 
 
-class PoolUnavailable(Exception):
+class PoolUnavailable(BleuXlError):
     """The process pool could not start: no writable ``/dev/shm`` for its locks (some containers, serverless
-    runtimes), or no ``sem_open`` at all. ``reason`` says which, for the one line that tells the user."""
+    runtimes), or no ``sem_open`` at all. ``reason`` says which, for the one line that tells the user (the table is
+    then scored in one process)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

@@ -13,23 +13,25 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..excel.cell_values import Blank, CellError, ColumnKind, DetailColumn, cell_text
-from ..excel.cells import Pair, reference_set
-from .columns import Layout
-from .metrics import Bleu, Metric, Outcome, Scored, check_reference_text
+from ..core.errors import BleuXlError, Setting
+from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
+from ..core.metrics.base import ColumnKind, DetailColumn
+from ..excel.cell_values import Blank, CellError, cell_text
+from ..excel.cells import Pair, reference_set, score_pairs
+from .layout import Layout
 from .pool import PoolUnavailable, map_chunks
-from .sheet import Sheet, column_letter
+from .sheet import InputError, Sheet, column_letter
 
 __all__ = [
     "CHUNK",
     "PARALLEL_MIN_PAIRS",
     "Outcome",
     "Result",
+    "check_reference_text",
     "distinct_names",
     "pairs_of",
     "rank_within_reference",
     "result_columns",
-    "result_header",
     "score_chunk",
     "score_table",
 ]
@@ -37,8 +39,11 @@ __all__ = [
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
 
+#: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
+Outcome = MetricScore | Blank | CellError
 
-def result_columns(metrics: Sequence[Metric], *, ranked: bool = True) -> tuple[DetailColumn, ...]:
+
+def result_columns(metrics: Sequence[Metric[Any, Any, Any]], *, ranked: bool = True) -> tuple[DetailColumn, ...]:
     """The result columns: the first metric's score and the rank by it (when candidates share a reference), the
     other metrics' scores, each metric's detail columns in the same order, and a note (one metric: BLEU-N, rank,
     its detail, note)."""
@@ -47,14 +52,9 @@ def result_columns(metrics: Sequence[Metric], *, ranked: bool = True) -> tuple[D
         DetailColumn(first.name, ColumnKind.SCORE),
         *([DetailColumn("rank", ColumnKind.COUNT)] if ranked else []),
         *(DetailColumn(metric.name, ColumnKind.SCORE) for metric in others),
-        *(column for metric in metrics for column in metric.detail_columns()),
+        *(column for metric in metrics for column in metric.details()),
         DetailColumn("note", ColumnKind.TEXT),
     )
-
-
-def result_header(metrics: Sequence[Metric], *, ranked: bool = True) -> list[str]:
-    """The names of :func:`result_columns`."""
-    return [column.name for column in result_columns(metrics, ranked=ranked)]
 
 
 @dataclass
@@ -70,10 +70,10 @@ class Result:
     header: list[str]
     rows: list[list[Any]]
     layout: Layout
-    metrics: tuple[Metric, ...]
+    metrics: tuple[Metric[Any, Any, Any], ...]
     scores: list[list[Outcome]]  # per metric, per row
     ranks: list[int | None]
-    corpora: list[Scored | None]  # per metric
+    corpora: list[MetricScore | None]  # per metric
     row_numbers: Sequence[int] = ()
     single_process: str | None = None
     ranked: bool = True
@@ -86,7 +86,7 @@ class Result:
     @functools.cached_property
     def _detail_widths(self) -> tuple[int, ...]:
         """How many detail columns each metric has (the blanks of a row it did not score)."""
-        return tuple(len(metric.detail_columns()) for metric in self.metrics)
+        return tuple(len(metric.details()) for metric in self.metrics)
 
     @property
     def outcomes(self) -> list[Outcome]:
@@ -94,13 +94,13 @@ class Result:
         return self.scores[0]
 
     @property
-    def corpus(self) -> Scored | None:
+    def corpus(self) -> MetricScore | None:
         """The first metric's corpus score."""
         return self.corpora[0]
 
     @property
     def scored(self) -> int:
-        return sum(1 for o in self.outcomes if isinstance(o, Scored))
+        return sum(1 for o in self.outcomes if isinstance(o, MetricScore))
 
     @property
     def blank(self) -> int:
@@ -113,7 +113,14 @@ class Result:
     def value(self, i: int) -> float | None:
         """Row ``i``'s score under the first metric, ``None`` when it has none."""
         outcome = self.outcomes[i]
-        return float(outcome) if isinstance(outcome, Scored) else None
+        return float(outcome) if isinstance(outcome, MetricScore) else None
+
+    def candidate_text(self, i: int) -> str:
+        """Row ``i``'s candidate as Excel shows it in General format (2026, not 2026.0; TRUE, not True; an error
+        as its text; a blank as nothing)."""
+        row, col = self.rows[i], self.layout.candidate_col
+        text = cell_text(row[col] if col < len(row) else None)
+        return "" if text is None else text.text if isinstance(text, CellError) else text
 
     def note(self, i: int) -> str | None:
         """Why row ``i`` has no score: the error of each metric that gave one, named when the metrics differ."""
@@ -131,10 +138,10 @@ class Result:
     def result_row(self, i: int) -> list[Any]:
         """The values of :func:`result_columns` for row ``i`` (blank cells are ``None``)."""
         outcomes = [scores[i] for scores in self.scores]
-        values: list[Any] = [float(o) if isinstance(o, Scored) else None for o in outcomes]
+        values: list[Any] = [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
         details: list[Any] = []
         for metric, outcome, width in zip(self.metrics, outcomes, self._detail_widths):
-            details += metric.detail(outcome) if isinstance(outcome, Scored) else [None] * width
+            details += metric.detail_values(outcome) if isinstance(outcome, MetricScore) else [None] * width
         rank = [self.ranks[i]] if self.ranked else []
         return [values[0], *rank, *values[1:], *details, self.note(i)]
 
@@ -196,11 +203,11 @@ def _cell(row: list[Any], col: int) -> Any:
     return row[col] if col < len(row) else None
 
 
-def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric]) -> list[list[Outcome]]:
+def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[list[Outcome]]:
     """Per metric, an :data:`Outcome` per pair (an input error says on which side it was)."""
     chunk = []
     for metric in metrics:
-        outcomes = metric.score(pairs)
+        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats)
         for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
             if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
                 side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
@@ -213,15 +220,15 @@ def score_table(
     sheet: Sheet,
     layout: Layout,
     *,
-    max_n: int = 2,
-    smoothing: str = "add1",
-    metrics: Sequence[Metric] | None = None,
+    metrics: Sequence[Metric[Any, Any, Any]] = (BLEU_2,),
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Result:
-    """Score every data row under each of ``metrics`` (by default BLEU-``max_n`` with ``smoothing``), ranked by
-    the first; large tables are split over a process pool (same results as one process)."""
-    chosen = tuple(metrics) if metrics else (Bleu(max_n, smoothing),)
+    """Score every data row under each of ``metrics`` (by default BLEU-2), ranked by the first; large tables are
+    split over a process pool (same results as one process)."""
+    chosen = tuple(metrics)
+    if not chosen:
+        raise TypeError("score_table needs at least one metric")
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, chosen)
     pairs = pairs_of(sheet, layout)
@@ -251,10 +258,10 @@ def score_table(
             add(score_chunk(pairs[a:b], chosen), b - a)
 
     ranks = rank_within_reference(pairs, scores[0], chosen[0])
-    corpora: list[Scored | None] = []
+    corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
-        scored = [o for o in outcomes if isinstance(o, Scored)]
-        corpora.append(metric.corpus(scored) if scored else None)
+        scored = [o for o in outcomes if isinstance(o, MetricScore)]
+        corpora.append(metric.corpus_of(scored) if scored else None)
     header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
     rows = layout.data_rows(len(sheet.rows))
     data = sheet.rows[layout.data_start :] if isinstance(rows, range) else [sheet.rows[r] for r in rows]
@@ -273,18 +280,20 @@ def score_table(
     )
 
 
-def rank_within_reference(pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric) -> list[int | None]:
+def rank_within_reference(
+    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
+) -> list[int | None]:
     """RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
     candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
     against (a reference per row, as in a translation).
 
-    Candidates share a reference when ``metric`` (the one that ranks) reads their references alike
-    (:meth:`Bleu.reference_key`): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same
-    reference as ``été``, since it scores every candidate the same against either."""
+    Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
+    ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
+    ``été``, since it scores every candidate the same against either."""
     keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
     groups: dict[Hashable, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
-        if isinstance(outcome, Scored):
+        if isinstance(outcome, MetricScore):
             refs = pair.references
             if type(refs) is not tuple:  # scored, so never blank or an error
                 raise TypeError(f"a scored pair with references {refs!r}")
@@ -303,3 +312,35 @@ def rank_within_reference(pairs: Sequence[Pair], outcomes: Sequence[Outcome], me
         for i, value in members:
             ranks[i] = first[value]
     return ranks
+
+
+def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:
+    """Refuse a reference given as text (``reference_text``) that no candidate could be scored against: blank, an
+    error value, or a text a chosen metric cannot use (BLEU needs words; chrF takes punctuation alone, as Excel's
+    CHRF does): then the message names a metric that takes it."""
+    if text is None:
+        return
+    given = reference_set([text])
+    if given is None:
+        raise InputError(
+            Setting("reference_text"), f" {text!r} is blank: give the text to score every candidate against"
+        )
+    if isinstance(given, CellError):
+        raise InputError(Setting("reference_text"), f" {text!r} is an error value, not a text to score against")
+    for metric in metrics:
+        try:
+            metric.prepare(given)
+        except BleuXlError as exc:
+            other = next((kind for kind in KNOWN.values() if kind is not type(metric) and _takes(kind(), given)), None)
+            hint = (f"; {other.label} takes it: ", Setting("metric", other.key)) if other else ()
+            raise InputError(
+                Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *hint
+            ) from None
+
+
+def _takes(metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> bool:
+    try:
+        metric.prepare(texts)
+    except BleuXlError:
+        return False
+    return True

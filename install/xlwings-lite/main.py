@@ -15,7 +15,8 @@ import sys
 
 _SOURCES = {
     'core/__init__.py': """\
-\"\"\"The scoring core: tokenizer, BLEU statistics and scores, explanations, bootstrap. Standard library only.
+\"\"\"The scoring core: tokenizer, the metrics (one object each, in ``metrics``), explanations, bootstrap. Standard
+library only.
 
 The same modules run in the classic add-in, in xlwings Lite (Pyodide) and on the command line; nothing here
 knows about cells, sheets or files.
@@ -348,8 +349,275 @@ def tokenize(text: str) -> list[str]:
     text = text.casefold()
     return _pattern(_ASTRAL.search(text) is not None).findall(text)
 """,
-    'core/bleu.py': """\
-\"\"\"BLEU-N statistics and scores: sentence, many candidates against one reference set, corpus.
+    'core/metrics/__init__.py': """\
+\"\"\"The metrics, one module each (BLEU, chrF), every one a :class:`~.base.Metric` object; and the metrics a user
+chooses by name. Standard library only.\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import BleuError, Setting
+from .base import Metric, MetricScore
+from .bleu import BLEU_2, Bleu
+from .chrf import CHRF_2, Chrf
+
+__all__ = ["BLEU_2", "CHRF_2", "KNOWN", "METRIC_NAMES", "Bleu", "Chrf", "Metric", "MetricScore", "metrics_named"]
+
+#: Every metric, by the name a user chooses it with.
+KNOWN: dict[str, type[Metric[Any, Any, Any]]] = {metric.key: metric for metric in (Bleu, Chrf)}
+#: The names ``metrics_named`` knows: each metric's, and ``bleu2`` (BLEU with ``max_n`` 2).
+METRIC_NAMES = ("bleu", "bleu2", "chrf")
+
+
+def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
+    \"\"\"The metrics of ``names`` (each may hold several, comma-separated: ``["bleu2,chrf"]``), in order, each once,
+    each with the ``settings`` that are its own (``max_n=4`` goes to BLEU, ``word_order=2`` to chrF); ``bleu``
+    when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2.\"\"\"
+    words = [word.strip().lower() for name in names for word in name.split(",")]
+    if any(not word for word in words):
+        raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
+    metrics: list[Metric[Any, Any, Any]] = []
+    for word in words or ["bleu"]:
+        if word not in METRIC_NAMES:
+            raise BleuError(Setting("metric"), f" {word!r} is not a metric: use {', '.join(METRIC_NAMES)}")
+        if word == "bleu2" and settings.get("max_n", 2) != 2:
+            max_n = settings["max_n"]
+            raise BleuError(
+                Setting("metric"), " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}"
+            )
+        metric = KNOWN[word.removesuffix("2") if word == "bleu2" else word].from_settings(settings)
+        if metric in metrics:
+            raise BleuError(Setting("metric"), f" names {metric.name} twice")
+        metrics.append(metric)
+    return tuple(metrics)
+
+
+def _listing() -> str:
+    *first, last = METRIC_NAMES
+    return f"{', '.join(first)} or {last}"
+""",
+    'core/metrics/base.py': """\
+\"\"\"What every metric is: its settings, how it prepares references, a pair's statistics, their sum, the score and its
+signature, in one object that every face takes instead of asking which metric it has.
+
+A metric's statistics add up over a corpus (BLEU's clipped matches and lengths, chrF's n-gram counts), so a corpus
+score, a bootstrap resample and a table's summary are all "add the pairs' statistics, then the formula". A
+metric also says how its statistics flatten into numbers (the bootstrap resamples those as columns), what it reads
+of a reference set (candidates that share a reference are ranked among themselves), the memory a prepared
+reference holds (the Excel layer caches them) and the detail columns a scored row shows. Standard library only.
+\"\"\"
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Sequence, Sized
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Generic, TypeVar, Union
+
+from ..errors import BleuError
+
+__all__ = [
+    "ColumnKind",
+    "DetailColumn",
+    "Metric",
+    "MetricScore",
+    "ReferenceLike",
+    "check_corpus",
+    "refuse_text",
+    "whole_number",
+]
+
+ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
+
+Prepared = TypeVar("Prepared", bound=Sized)
+Stats = TypeVar("Stats")
+ScoreT = TypeVar("ScoreT", bound="MetricScore")
+
+
+class ColumnKind:
+    \"\"\"What a detail column holds: a score from 0 to 1, a count, or text.\"\"\"
+
+    SCORE = "score"
+    COUNT = "count"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class DetailColumn:
+    \"\"\"One column of a pair's detail (``BLEU2_DETAIL``, the command's outputs, the template's Spill sheet).\"\"\"
+
+    name: str
+    kind: str  # a ColumnKind
+
+
+class MetricScore(ABC):
+    \"\"\"A pair's or a corpus's score under one metric, and the statistics behind it: ``float(score)`` is the number
+    (from 0 to 1 for BLEU and chrF), ``stats`` the statistics, ``refs`` how many references the signature names,
+    :attr:`signature` pins every choice, and :meth:`as_dict` gives it as JSON-ready data.\"\"\"
+
+    __slots__ = ()
+
+    stats: Any
+    refs: int
+
+    @abstractmethod
+    def __float__(self) -> float: ...
+
+    @property
+    @abstractmethod
+    def signature(self) -> str: ...
+
+    @abstractmethod
+    def as_dict(self) -> dict[str, object]: ...
+
+
+def whole_number(value: object, low: int, high: int) -> bool:
+    \"\"\"Whether ``value`` is an int (not a bool) from ``low`` to ``high``: the check of every whole-number setting.\"\"\"
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def refuse_text(value: object, name: str) -> None:
+    \"\"\"A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value).\"\"\"
+    if isinstance(value, (str, bytes, bytearray)):
+        kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
+        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
+
+
+def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
+    \"\"\"The corpus input checks every metric makes: sequences (not one string), of equal length, not empty.\"\"\"
+    refuse_text(references, "references")
+    refuse_text(candidates, "candidates")
+    if len(references) != len(candidates):
+        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
+    if not candidates:
+        raise BleuError("no pairs to score")
+
+
+class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
+    \"\"\"One metric with its settings (a frozen dataclass: equal settings, equal metrics). Checked when made
+    (:class:`BleuError`).
+
+    ``prepare`` reads a reference set once for any number of candidates; ``pair_stats`` gives a candidate's
+    statistics against it; ``sum_stats`` adds statistics up; ``score_from_stats`` is the formula, the one place
+    that turns statistics into a score. The rest is built on those four.
+    \"\"\"
+
+    #: The name a user gives to choose the metric (``bleu``, ``chrf``), and the one a message names it by.
+    key: ClassVar[str]
+    label: ClassVar[str]
+    #: Whether a higher score is a better candidate (ranks go from the highest score down).
+    higher_is_better: ClassVar[bool] = True
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        \"\"\"The metric as a column header names it: ``BLEU-2``, ``chrF2++``.\"\"\"
+
+    @property
+    @abstractmethod
+    def preparation(self) -> Hashable:
+        \"\"\"The settings a prepared reference depends on (references prepared under equal ones are the same).\"\"\"
+
+    @abstractmethod
+    def prepare(self, reference: ReferenceLike) -> Prepared:
+        \"\"\"One reference, or a sequence of references, read once for every candidate scored against it;
+        :class:`BleuError` for a reference set this metric cannot score against.\"\"\"
+
+    @abstractmethod
+    def prepared(self, reference: ReferenceLike | Prepared) -> Prepared:
+        \"\"\"``reference`` prepared; references prepared already must have been for this :attr:`preparation`.\"\"\"
+
+    @abstractmethod
+    def pair_stats(self, prepared: Prepared, candidate: str) -> Stats:
+        \"\"\"The statistics of one candidate against its prepared references.\"\"\"
+
+    @abstractmethod
+    def sum_stats(self, stats: Iterable[Stats]) -> Stats:
+        \"\"\"The statistics of many pairs added up (a corpus's).\"\"\"
+
+    @abstractmethod
+    def score_from_stats(self, stats: Stats, refs: int = 1) -> ScoreT:
+        \"\"\"The score of a pair's or a corpus's statistics; ``refs`` only goes into the signature.\"\"\"
+
+    @abstractmethod
+    def signature(self, refs: int = 1) -> str:
+        \"\"\"The string that pins every choice of these settings, for ``refs`` references.\"\"\"
+
+    @abstractmethod
+    def as_numbers(self, stats: Stats) -> tuple[int, ...]:
+        \"\"\"The statistics as a flat tuple of numbers, each of which adds up over pairs (bootstrap columns).\"\"\"
+
+    @abstractmethod
+    def from_numbers(self, numbers: Sequence[int]) -> Stats:
+        \"\"\"The statistics :meth:`as_numbers` flattened, rebuilt (from sums of them, say).\"\"\"
+
+    @abstractmethod
+    def reference_key(self, texts: tuple[str, ...]) -> Hashable:
+        \"\"\"What this metric reads of a reference set: equal for reference sets it scores every candidate against
+        alike, so that candidates whose references have the same key are ranked together.\"\"\"
+
+    @abstractmethod
+    def held_size(self, texts: tuple[str, ...], prepared: Prepared) -> int:
+        \"\"\"At least the bytes a prepared reference set holds, however many candidates are scored against it (a
+        cache of prepared references stays within its bound by it).\"\"\"
+
+    @abstractmethod
+    def details(self) -> tuple[DetailColumn, ...]:
+        \"\"\"The columns of a scored row's detail, after the score.\"\"\"
+
+    @abstractmethod
+    def detail_values(self, score: ScoreT) -> list[float | int | None]:
+        \"\"\"A score's values in the order of :meth:`details` (``None``: a blank cell).\"\"\"
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> Metric[Any, Any, Any]:
+        \"\"\"The metric with the settings of ``settings`` that it has (the others are other metrics').\"\"\"
+        own = {field.name for field in fields(cls)}  # type: ignore[arg-type]  # every metric is a dataclass
+        return cls(**{name: value for name, value in settings.items() if name in own})
+
+    # --- built on the above ----------------------------------------------------------------------------------
+
+    def sentence_score(self, reference: ReferenceLike | Prepared, candidate: str) -> ScoreT:
+        \"\"\"The score of ``candidate`` against one reference or a sequence of references (or prepared ones).\"\"\"
+        prepared = self.prepared(reference)
+        return self.score_from_stats(self.pair_stats(prepared, candidate), refs=len(prepared))
+
+    def score_many(self, reference: ReferenceLike | Prepared, candidates: Iterable[str]) -> list[ScoreT]:
+        \"\"\"Many candidates against one reference set, prepared once. ``candidates`` must not be a string.\"\"\"
+        refuse_text(candidates, "candidates")
+        prepared = self.prepared(reference)
+        refs = len(prepared)
+        return [self.score_from_stats(self.pair_stats(prepared, candidate), refs=refs) for candidate in candidates]
+
+    def corpus_stats(
+        self, references: Sequence[ReferenceLike | Prepared], candidates: Sequence[str]
+    ) -> list[tuple[Stats, int]]:
+        \"\"\"Every pair's statistics and number of references, after the corpus input checks.\"\"\"
+        check_corpus(references, candidates)
+        pairs = []
+        for reference, candidate in zip(references, candidates):
+            prepared = self.prepared(reference)
+            pairs.append((self.pair_stats(prepared, candidate), len(prepared)))
+        return pairs
+
+    def corpus_score(self, references: Sequence[ReferenceLike | Prepared], candidates: Sequence[str]) -> ScoreT:
+        \"\"\"The corpus score: every pair's statistics added up, then the formula once.
+
+        ``references[i]`` is the reference (a string), the references (a sequence of strings) or the prepared
+        references of ``candidates[i]``.
+        \"\"\"
+        pairs = self.corpus_stats(references, candidates)
+        return self.score_from_stats(self.sum_stats(stats for stats, _ in pairs), refs=max(n for _, n in pairs))
+
+    def corpus_of(self, scores: Sequence[ScoreT]) -> ScoreT:
+        \"\"\"The corpus score of pairs already scored: their statistics added up, then the formula.\"\"\"
+        return self.score_from_stats(self.sum_stats(s.stats for s in scores), refs=max(s.refs for s in scores))
+""",
+    'core/metrics/bleu.py': """\
+\"\"\"BLEU-N: the metric object :class:`Bleu`, its statistics and scores, and the functions that give them (sentence,
+many candidates against one reference set, corpus).
 
 Standard library only, so the same code runs in xlwings, in xlwings Lite (Pyodide) and on the command line.
 Every face turns statistics into numbers through :func:`score_from_stats`, the one place that knows the
@@ -359,13 +627,15 @@ formulas, add-1 smoothing, the orders left out and the empty-candidate rule.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import NamedTuple, Union
+from typing import ClassVar, NamedTuple, Union
 
-from .errors import BleuError
-from .tokenizer import tokenize
+from ..errors import BleuError
+from ..tokenizer import tokenize
+from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, refuse_text
 
 
 def _count_into(counts: dict, items: Iterable) -> None:
@@ -382,8 +652,11 @@ except ImportError:  # pragma: no cover - other Pythons
     _count_elements = _count_into
 
 __all__ = [
+    "BLEU_2",
+    "MAX_ORDER",
     "SCORING_VERSION",
     "SMOOTHING_METHODS",
+    "Bleu",
     "BleuError",
     "Precision",
     "References",
@@ -392,6 +665,9 @@ __all__ = [
     "as_references",
     "corpus_score",
     "corpus_stats",
+    "detail_columns",
+    "detail_row",
+    "held_size",
     "pair_stats",
     "score",
     "score_from_stats",
@@ -407,7 +683,6 @@ SMOOTHING_METHODS = ("add1", "none")
 SCORING_VERSION = "0.2.0"
 MAX_ORDER = 9
 
-ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
 Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
 Counts = dict[Gram, int]
 
@@ -496,7 +771,7 @@ class Stats(NamedTuple):
 
 
 @dataclass(slots=True)
-class Score:
+class Score(MetricScore):
     \"\"\"A BLEU score and the statistics behind it; its precisions are made from them when asked for.
 
     Read it by name (``s.bleu``, ``s.precisions``); it is not a tuple, so code that indexes or unpacks a score
@@ -736,7 +1011,7 @@ def score_many(
     ``candidates`` must not be a string: a string is an iterable of characters, which is never what was meant.
     \"\"\"
     check_settings(max_n, smoothing)
-    _refuse_text(candidates, "candidates")
+    refuse_text(candidates, "candidates")
     refs = as_references(reference, max_n)
     return [_score_one(refs, candidate, smoothing) for candidate in candidates]
 
@@ -750,13 +1025,6 @@ def as_references(reference: ReferenceLike | References, max_n: int) -> Referenc
     return reference
 
 
-def _refuse_text(value: object, name: str) -> None:
-    \"\"\"A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value).\"\"\"
-    if isinstance(value, (str, bytes, bytearray)):
-        kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
-        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
-
-
 def corpus_stats(
     references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int = 2
 ) -> Iterable[tuple[Stats, int]]:
@@ -768,16 +1036,6 @@ def corpus_stats(
     \"\"\"
     check_corpus(references, candidates)
     return _each_pair_stats(references, candidates, max_n)
-
-
-def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
-    \"\"\"The corpus input checks every metric makes: sequences (not one string), of equal length, not empty.\"\"\"
-    _refuse_text(references, "references")
-    _refuse_text(candidates, "candidates")
-    if len(references) != len(candidates):
-        raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
-    if not candidates:
-        raise BleuError("no pairs to score")
 
 
 def _each_pair_stats(
@@ -803,172 +1061,137 @@ def corpus_score(
     pairs = list(corpus_stats(references, candidates, max_n))
     total = sum_stats((stats for stats, _ in pairs), max_n)
     return score_from_stats(total, smoothing=smoothing, refs=max(n for _, n in pairs))
-""",
-    'core/explain.py': """\
-\"\"\"Why a candidate scored as it did: the n-grams that matched, the extra ones, and what it missed of the reference.
-
-Standard library only (part of the core).
-\"\"\"
-
-from __future__ import annotations
-
-from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import pairwise
-
-from .bleu import (
-    ReferenceLike,
-    References,
-    Score,
-    as_references,
-    check_settings,
-    clipped_counts,
-    ngram_counts,
-    pair_stats,
-    score_from_stats,
-)
-from .tokenizer import is_cjk, is_sea, tokenize
-
-__all__ = ["Explanation", "OrderReport", "explain", "order_name"]
-
-ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
 
 
-def order_name(n: int) -> str:
-    \"\"\"The n-grams of order ``n`` as the explanations name them: words, bigrams, trigrams, 4-grams...\"\"\"
-    return ORDER_NAMES.get(n, f"{n}-grams")
+# --- the detail columns and the memory of prepared references ---------------------------------------------------
 
 
-Shown = tuple[str, int]  # an n-gram written out ("veio bem") and its count
-
-
-@dataclass(frozen=True)
-class OrderReport:
-    \"\"\"One n-gram order: what matched (clipped counts), what the candidate added, what it missed.\"\"\"
-
-    n: int
-    matched: tuple[Shown, ...]
-    extra: tuple[Shown, ...]
-    missing: tuple[Shown, ...]
-
-
-@dataclass(frozen=True)
-class Explanation:
-    score: Score
-    candidate_tokens: tuple[str, ...]
-    orders: tuple[OrderReport, ...]
-
-    def summary(self) -> str:
-        \"\"\"One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``;
-        an order the candidate is too short to have is named as left out of the score, with the reason.\"\"\"
-        parts = []
-        left = self.left_out()
-        for report in self.orders:
-            if report.n == 1:
-                if report.missing:
-                    parts.append(f"missing: {_listing(report.missing)}")
-                if report.extra:
-                    parts.append(f"extra: {_listing(report.extra)}")
-            elif report.missing and report.n not in left and self.candidate_tokens:
-                # a left-out order's misses do not count, nor the higher orders of an empty candidate
-                parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
-        if not parts:
-            parts.append("exact match" if self.score.bleu == 1.0 else "every n-gram matches")
-        if left:
-            c = len(self.candidate_tokens)
-            names = ", ".join(map(order_name, left))
-            parts.append(f"{names} left out of the score: the candidate has only {c} word{'s' if c > 1 else ''}")
-        return " | ".join(parts)
-
-    def left_out(self) -> tuple[int, ...]:
-        \"\"\"The orders left out of the score because the candidate has no n-gram of them (fewer than n tokens);
-        none for an empty candidate, which scores 0 whatever the orders.\"\"\"
-        if not self.candidate_tokens:
-            return ()
-        return tuple(n for n, p in enumerate(self.score.precisions, start=1) if p.left_out)
-
-    def matched_tokens(self) -> tuple[bool, ...]:
-        \"\"\"For each candidate token, whether it is one of the clipped unigram matches (for highlighting).\"\"\"
-        left = dict(self.orders[0].matched)
-        marks = []
-        for token in self.candidate_tokens:
-            if left.get(token, 0) > 0:
-                left[token] -= 1
-                marks.append(True)
-            else:
-                marks.append(False)
-        return tuple(marks)
-
-
-def _listing(grams: Sequence[Shown]) -> str:
-    return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
-
-
-def _unspaced(token: str) -> bool:
-    \"\"\"A token of a script written without spaces: a CJK character, or a Thai, Lao, Myanmar or Khmer cluster.\"\"\"
-    return (len(token) == 1 and is_cjk(token)) or is_sea(token[0])
-
-
-def _text(gram: object) -> str:
-    \"\"\"An n-gram as text: words with spaces, CJK characters and Thai, Lao, Myanmar or Khmer clusters side by
-    side as they are written.\"\"\"
-    if isinstance(gram, str):
-        return gram
-    out = gram[0]  # type: ignore[index]
-    for before, token in pairwise(gram):  # type: ignore[arg-type]
-        out += token if _unspaced(before) and _unspaced(token) else " " + token
-    return out
-
-
-def explain(
-    reference: ReferenceLike | References, candidate: str, *, max_n: int = 2, smoothing: str = "add1"
-) -> Explanation:
-    \"\"\"The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order).\"\"\"
-    check_settings(max_n, smoothing)
-    refs = as_references(reference, max_n)
-    tokens = tokenize(candidate)
-    score = score_from_stats(pair_stats(refs, tokens), smoothing=smoothing, refs=len(refs))
-    closest = next(words for words in refs.tokens if len(words) == score.r)
-    reports = []
+def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
+    \"\"\"The columns after a pair's score: value, numerator and denominator per order, then BP, r, c.\"\"\"
+    columns: list[DetailColumn] = []
     for n in range(1, max_n + 1):
-        ref_counts = refs.max_counts[n - 1]
-        cand_counts = ngram_counts(tokens, n)
-        clipped = clipped_counts(cand_counts, ref_counts)
-        matched, extra, missing = [], [], []
-        for gram, count in cand_counts.items():  # dicts keep first-occurrence order
-            hit = clipped.get(gram, 0)
-            if hit:
-                matched.append((_text(gram), hit))
-            if count > hit:
-                extra.append((_text(gram), count - hit))
-        # Missing: what the candidate lacks of the reference whose length decided r (with several references,
-        # the n-grams of the others are alternatives, not gaps), in that reference's order.
-        for gram, count in ngram_counts(closest, n).items():
-            short = count - cand_counts.get(gram, 0)
-            if short > 0:
-                missing.append((_text(gram), short))
-        reports.append(OrderReport(n, tuple(matched), tuple(extra), tuple(missing)))
-    return Explanation(score, tuple(tokens), tuple(reports))
+        columns += [
+            DetailColumn(f"p{n}", ColumnKind.SCORE),
+            DetailColumn(f"p{n} num", ColumnKind.COUNT),
+            DetailColumn(f"p{n} den", ColumnKind.COUNT),
+        ]
+    return (
+        *columns,
+        DetailColumn("BP", ColumnKind.SCORE),
+        DetailColumn("r", ColumnKind.COUNT),
+        DetailColumn("c", ColumnKind.COUNT),
+    )
+
+
+def detail_row(score: Score) -> list[float | int | None]:
+    \"\"\"A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
+    has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0.\"\"\"
+    row: list[float | int | None] = []
+    for p in score.precisions:
+        row += (p.value, p.numerator, p.denominator)
+    return [*row, score.bp, score.r, score.c]
+
+
+def held_size(texts: tuple[str, ...], prepared: References) -> int:
+    \"\"\"The bytes a prepared reference set holds: its texts, its tokens and its n-gram tables (each table and its
+    tuples; the tuples share the tokens' strings). At least what the objects really take: a 32,767-character CJK
+    reference prepared to the 9-grams holds about 34 MiB, 50 times what it holds to the bigrams.\"\"\"
+    size = sum(map(sys.getsizeof, texts)) + sys.getsizeof(prepared.tokens)
+    for words in prepared.tokens:
+        size += sys.getsizeof(words) + sum(map(sys.getsizeof, words))
+    empty = sys.getsizeof(())
+    for n, counts in enumerate(prepared.max_counts, start=1):
+        size += sys.getsizeof(counts) + len(counts) * (empty + 8 * n)
+    return size
+
+
+# --- the metric object -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bleu(Metric[References, Stats, Score]):
+    \"\"\"BLEU-N with add-1 smoothing (or none), as ``BLEU2`` and ``BLEU`` score in Excel: the metric object every
+    face takes. ``Bleu()`` is BLEU-2.
+
+    >>> round(Bleu().sentence_score("the cat sat on the mat", "the cat sat on a mat").bleu, 4)
+    0.7071
+    \"\"\"
+
+    max_n: int = 2
+    smoothing: str = "add1"
+
+    key: ClassVar[str] = "bleu"
+    label: ClassVar[str] = "BLEU"
+    #: The highest order and the smoothing methods the settings take.
+    MAX_ORDER: ClassVar[int] = MAX_ORDER
+    SMOOTHING_METHODS: ClassVar[tuple[str, ...]] = SMOOTHING_METHODS
+
+    def __post_init__(self) -> None:
+        check_settings(self.max_n, self.smoothing)
+
+    @property
+    def name(self) -> str:
+        return f"BLEU-{self.max_n}"
+
+    @property
+    def preparation(self) -> Hashable:
+        return ("bleu", self.max_n)
+
+    def prepare(self, reference: ReferenceLike) -> References:
+        return References(reference, self.max_n)
+
+    def prepared(self, reference: ReferenceLike | References) -> References:
+        return as_references(reference, self.max_n)
+
+    def pair_stats(self, prepared: References, candidate: str) -> Stats:
+        return pair_stats(prepared, tokenize(candidate))
+
+    def sum_stats(self, stats: Iterable[Stats]) -> Stats:
+        return sum_stats(stats, self.max_n)
+
+    def score_from_stats(self, stats: Stats, refs: int = 1) -> Score:
+        return score_from_stats(stats, smoothing=self.smoothing, refs=refs)
+
+    def signature(self, refs: int = 1) -> str:
+        return signature(self.max_n, self.smoothing, refs)
+
+    def as_numbers(self, stats: Stats) -> tuple[int, ...]:
+        return (*stats.matches, *stats.totals, stats.c, stats.r)
+
+    def from_numbers(self, numbers: Sequence[int]) -> Stats:
+        n = self.max_n
+        return Stats(tuple(numbers[:n]), tuple(numbers[n : 2 * n]), numbers[2 * n], numbers[2 * n + 1])
+
+    def reference_key(self, texts: tuple[str, ...]) -> Hashable:
+        \"\"\"What BLEU reads of a reference set: the tokens of each reference (after NFKC and casefold, so case,
+        spacing, punctuation and how an accent is encoded do not count), a reference with no words left out, in
+        any order.\"\"\"
+        keys = {" ".join(tokenize(text)) for text in texts}  # a token holds no space: the join is one-to-one
+        keys.discard("")
+        return next(iter(keys)) if len(keys) == 1 else frozenset(keys)  # one text: less memory than a set
+
+    def held_size(self, texts: tuple[str, ...], prepared: References) -> int:
+        return held_size(texts, prepared)
+
+    def details(self) -> tuple[DetailColumn, ...]:
+        \"\"\"p1 to pN (value, numerator, denominator), BP, r, c.\"\"\"
+        return detail_columns(self.max_n)
+
+    def detail_values(self, score: Score) -> list[float | int | None]:
+        return detail_row(score)
+
+
+#: BLEU-2 with add-1 smoothing: the default metric of every face.
+BLEU_2 = Bleu()
 """,
-    'core/chrf.py': """\
-\"\"\"chrF and chrF++: character n-gram F-scores (Popović 2015, 2017), exactly as sacrebleu 2.6's ``CHRF`` gives them.
+    'core/metrics/chrf_stats.py': """\
+\"\"\"chrF's statistics: a text's characters and words, prepared references, and the n-gram counts of a pair.
 
-Statistics add up over a corpus, as BLEU's do: per order, the candidate's n-grams, the reference's n-grams and
-the clipped matches. :func:`chrf_from_stats` is the one place that turns them into a score. The definition,
-checked against sacrebleu by the tests (it is not sacrebleu's code):
-
-- Character n-grams come from the text with every whitespace character (``str.split``) removed, so they run
-  across word boundaries; zero-width characters are not whitespace and stay. No case folding, no normalisation.
-- chrF++ adds word n-grams (``word_order`` 2): the words are the text split on whitespace, with one ASCII
-  punctuation mark split off a word's end, else off its start (``(hi)`` gives ``(hi`` and ``)``); other
-  punctuation stays part of the word.
-- An order where the reference has no n-gram counts no candidate n-grams either. The precisions and the
-  recalls are averaged over the orders where both sides have n-grams, then one F-beta of the two averages.
-- Several references: each is scored alone and the one with the strictly greatest F wins, the first on ties (an
-  empty reference, which scores 0, included). A corpus adds up the winning references' statistics, then one F.
-- An empty (or whitespace-only) text scores 0, never an error.
-
-Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it runs in Pyodide).
+Per order (the character orders, then the word orders), a pair's statistics are the candidate's n-grams, the
+reference's n-grams and the clipped matches; they add up over a corpus. :func:`chrf_pair_stats` gives them against
+the best of several references; :func:`obvious_stats` is the definition read literally, which a property test
+holds equal to the fast paths here. The scores made of these statistics are in :mod:`.chrf`. Standard library only
+(it runs in Pyodide).
 \"\"\"
 
 from __future__ import annotations
@@ -976,77 +1199,30 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple, Union
 
-from .bleu import _count_elements, check_corpus
-from .errors import BleuError
+from ..errors import BleuError
+from .base import ReferenceLike
+from .bleu import _count_elements
 
 __all__ = [
-    "CHRF_VERSION",
-    "MAX_BETA",
-    "MAX_CHAR_ORDER",
-    "MAX_WORD_ORDER",
-    "ChrfPart",
+    "ASCII_PUNCTUATION",
     "ChrfReferences",
-    "ChrfScore",
     "ChrfStats",
-    "check_chrf_settings",
-    "chrf",
-    "chrf_from_stats",
-    "chrf_name",
+    "as_chrf_references",
+    "averages",
+    "chrf_held_size",
     "chrf_pair_stats",
-    "chrf_signature",
     "chrf_words",
-    "corpus_chrf",
-    "corpus_chrf_stats",
+    "f_beta",
     "obvious_stats",
     "sum_chrf_stats",
 ]
 
-#: The version of bleu-xl's chrF definition that its signatures name: it changes only when a chrF score would,
-#: apart from BLEU's (``SCORING_VERSION``), so that a change to BLEU leaves chrF signatures as they are.
-CHRF_VERSION = "chrf-1"
-MAX_CHAR_ORDER = 9
-MAX_WORD_ORDER = 9
-MAX_BETA = 9
 #: The punctuation chrF++ splits off a word: ASCII's (Python's ``string.punctuation``), as sacrebleu does.
 ASCII_PUNCTUATION = frozenset("!\\"#$%&'()*+,-./:;<=>?@[\\\\]^_`{|}~")
-
-ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
 Gram = Union[int, str, tuple[str, ...]]  # noqa: UP007
-
-
-def _whole(value: object, low: int, high: int) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-
-
-def check_chrf_settings(char_order: int, word_order: int, beta: int) -> None:
-    \"\"\"Raise :class:`BleuError` unless ``char_order`` is 1 to 9, ``word_order`` 0 to 9 and ``beta`` 1 to 9.\"\"\"
-    if not _whole(char_order, 1, MAX_CHAR_ORDER):
-        raise BleuError(f"char_order must be a whole number from 1 to {MAX_CHAR_ORDER}, not {char_order!r}")
-    if not _whole(word_order, 0, MAX_WORD_ORDER):
-        raise BleuError(f"word_order must be a whole number from 0 to {MAX_WORD_ORDER}, not {word_order!r}")
-    if not _whole(beta, 1, MAX_BETA):
-        raise BleuError(f"beta must be a whole number from 1 to {MAX_BETA}, not {beta!r}")
-
-
-def chrf_name(word_order: int = 0, beta: int = 2) -> str:
-    \"\"\"The metric's usual name, as sacrebleu writes it: ``chrF2``, ``chrF2++`` (a ``+`` per word order).\"\"\"
-    return f"chrF{beta}" + "+" * word_order
-
-
-def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1) -> str:
-    \"\"\"The string that pins every chrF choice, e.g. ``bleu-xl:chrf-1|nc:6|nw:0|beta:2|case:mixed|...|refs:1``.
-
-    ``nc``, ``nw``, ``case``, ``space`` and ``eff`` are sacrebleu's names for the same choices (character and word
-    orders, case kept, whitespace not counted, averages over the orders both sides have).
-    \"\"\"
-    return (
-        f"bleu-xl:{CHRF_VERSION}|nc:{char_order}|nw:{word_order}|beta:{beta}|case:mixed|space:no|eff:yes"
-        f"|punct:ascii|refs:{refs}"
-    )
 
 
 def chrf_words(text: str) -> list[str]:
@@ -1078,7 +1254,7 @@ class ChrfStats(NamedTuple):
     matches: tuple[int, ...]
 
 
-def _averages(stats: ChrfStats, start: int, stop: int) -> tuple[float, float]:
+def averages(stats: ChrfStats, start: int, stop: int) -> tuple[float, float]:
     \"\"\"The precision and the recall averaged over the orders ``start:stop`` where both sides have n-grams (0, 0 when
     there is none): summed in order, then divided, as sacrebleu does, so the floats are the same.\"\"\"
     precision = recall = 0.0
@@ -1099,96 +1275,6 @@ def f_beta(precision: float, recall: float, beta: int) -> float:
         return 0.0
     factor = beta**2
     return (1 + factor) * precision * recall / (factor * precision + recall)
-
-
-class ChrfPart(NamedTuple):
-    \"\"\"The precision, recall and F-beta of one kind of n-gram (characters or words), averaged over its orders.\"\"\"
-
-    precision: float
-    recall: float
-    f: float
-
-
-@dataclass(slots=True)
-class ChrfScore:
-    \"\"\"A chrF (or chrF++) score from 0 to 1 and the statistics behind it.
-
-    ``precision`` and ``recall`` are the averages the score is the F-beta of; :attr:`characters` and
-    :attr:`words` the same for each kind of n-gram alone (``words`` is ``None`` for plain chrF). Read it by name;
-    ``float(score)`` is the chrF, and :meth:`as_dict` gives it as JSON-ready data. Make one with
-    :func:`chrf_from_stats`.
-    \"\"\"
-
-    chrf: float
-    precision: float
-    recall: float
-    stats: ChrfStats
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-    refs: int = 1
-
-    @property
-    def name(self) -> str:
-        return chrf_name(self.word_order, self.beta)
-
-    @property
-    def signature(self) -> str:
-        return chrf_signature(self.char_order, self.word_order, self.beta, self.refs)
-
-    @property
-    def characters(self) -> ChrfPart:
-        \"\"\"Precision, recall and F-beta of the character n-grams alone (the score itself for plain chrF).\"\"\"
-        return self._part(0, self.char_order)
-
-    @property
-    def words(self) -> ChrfPart | None:
-        \"\"\"Precision, recall and F-beta of the word n-grams alone; ``None`` for plain chrF (``word_order`` 0).\"\"\"
-        return self._part(self.char_order, self.char_order + self.word_order) if self.word_order else None
-
-    def _part(self, start: int, stop: int) -> ChrfPart:
-        precision, recall = _averages(self.stats, start, stop)
-        return ChrfPart(precision, recall, f_beta(precision, recall, self.beta))
-
-    def __float__(self) -> float:
-        return self.chrf
-
-    def as_dict(self) -> dict[str, object]:
-        \"\"\"The score as JSON-ready data: ``chrf``, ``precision``, ``recall``, ``characters`` and (chrF++) ``words``
-        (each ``precision``, ``recall``, ``f``), every order's counts, the settings and the signature.\"\"\"
-        kinds = ["char"] * self.char_order + ["word"] * self.word_order
-        orders = [
-            {"kind": kind, "n": n, "candidate": hyp, "reference": ref, "matches": match}
-            for kind, n, hyp, ref, match in zip(
-                kinds, [*range(1, self.char_order + 1), *range(1, self.word_order + 1)], *self.stats
-            )
-        ]
-        words = self.words
-        return {
-            "chrf": self.chrf,
-            "precision": self.precision,
-            "recall": self.recall,
-            "characters": self.characters._asdict(),
-            **({"words": words._asdict()} if words else {}),
-            "orders": orders,
-            "name": self.name,
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-            "signature": self.signature,
-        }
-
-
-def chrf_from_stats(
-    stats: ChrfStats, *, char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1
-) -> ChrfScore:
-    \"\"\"chrF of sentence or corpus statistics: the formula, in one place. ``refs`` only goes into the signature.\"\"\"
-    if len(stats.candidate) != char_order + word_order:
-        raise BleuError(
-            f"statistics of {len(stats.candidate)} orders for char_order + word_order = {char_order + word_order}"
-        )
-    precision, recall = _averages(stats, 0, char_order + word_order)
-    return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
 
 
 #: The highest character order whose n-grams are read as integers: eight one-byte character ids fill 64 bits.
@@ -1474,7 +1560,7 @@ def chrf_pair_stats(refs: ChrfReferences, candidate: str, beta: int = 2) -> Chrf
     size = len(cand.totals)
     for ref in refs.refs:
         stats = _one_stats(ref, cand, refs.char_order)
-        precision, recall = _averages(stats, 0, size)
+        precision, recall = averages(stats, 0, size)
         # sacrebleu compares F on its 0-100 scale, where two F that differ in the last bit can be equal: the first
         # reference then wins. Compared on the same scale, the same reference wins here.
         f = 100 * f_beta(precision, recall, beta)
@@ -1495,6 +1581,223 @@ def as_chrf_references(reference: ReferenceLike | ChrfReferences, char_order: in
     return reference
 
 
+def sum_chrf_stats(stats: Iterable[ChrfStats], orders: int) -> ChrfStats:
+    \"\"\"Add up the statistics of many pairs (the corpus statistics) of ``orders`` orders.\"\"\"
+    candidate, reference, matches = [0] * orders, [0] * orders, [0] * orders
+    for s in stats:
+        for i in range(orders):
+            candidate[i] += s.candidate[i]
+            reference[i] += s.reference[i]
+            matches[i] += s.matches[i]
+    return ChrfStats(tuple(candidate), tuple(reference), tuple(matches))
+
+
+#: What a prepared reference holds at most, per character and order: a count per n-gram, made when a candidate first
+#: needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words take less),
+#: and a few characters' worth per text besides.
+BYTES_PER_CHARACTER_ORDER = 128
+#: And per character whatever the orders: the character as an object of its own in a list (CJK text; 76 to 80 bytes
+#: measured for characters beyond the Basic Multilingual Plane), or its id and its 8-byte window.
+BYTES_PER_CHARACTER = 96
+
+
+def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
+    \"\"\"The bytes a chrF reference set holds once every order is counted (its counts grow after it is prepared).\"\"\"
+    orders = prepared.char_order + prepared.word_order
+    return sum(len(text) + 8 for text in texts) * (BYTES_PER_CHARACTER_ORDER * orders + BYTES_PER_CHARACTER)
+""",
+    'core/metrics/chrf.py': """\
+\"\"\"chrF and chrF++: character n-gram F-scores (Popović 2015, 2017), exactly as sacrebleu 2.6's ``CHRF`` gives them:
+the metric object :class:`Chrf`, its scores, and the functions that give them.
+
+Statistics add up over a corpus, as BLEU's do: per order, the candidate's n-grams, the reference's n-grams and
+the clipped matches. :func:`chrf_from_stats` is the one place that turns them into a score. The definition,
+checked against sacrebleu by the tests (it is not sacrebleu's code):
+
+- Character n-grams come from the text with every whitespace character (``str.split``) removed, so they run
+  across word boundaries; zero-width characters are not whitespace and stay. No case folding, no normalisation.
+- chrF++ adds word n-grams (``word_order`` 2): the words are the text split on whitespace, with one ASCII
+  punctuation mark split off a word's end, else off its start (``(hi)`` gives ``(hi`` and ``)``); other
+  punctuation stays part of the word.
+- An order where the reference has no n-gram counts no candidate n-grams either. The precisions and the
+  recalls are averaged over the orders where both sides have n-grams, then one F-beta of the two averages.
+- Several references: each is scored alone and the one with the strictly greatest F wins, the first on ties (an
+  empty reference, which scores 0, included). A corpus adds up the winning references' statistics, then one F.
+- An empty (or whitespace-only) text scores 0, never an error.
+
+Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it runs in Pyodide).
+\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+from ..errors import BleuError
+from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, whole_number
+from .chrf_stats import (
+    ChrfReferences,
+    ChrfStats,
+    as_chrf_references,
+    averages,
+    chrf_held_size,
+    chrf_pair_stats,
+    chrf_words,
+    f_beta,
+    obvious_stats,
+    sum_chrf_stats,
+)
+
+__all__ = [
+    "CHRF_2",
+    "CHRF_VERSION",
+    "MAX_BETA",
+    "MAX_CHAR_ORDER",
+    "MAX_WORD_ORDER",
+    "Chrf",
+    "ChrfPart",
+    "ChrfReferences",
+    "ChrfScore",
+    "ChrfStats",
+    "check_chrf_settings",
+    "chrf",
+    "chrf_from_stats",
+    "chrf_name",
+    "chrf_pair_stats",
+    "chrf_signature",
+    "chrf_words",
+    "corpus_chrf",
+    "corpus_chrf_stats",
+    "obvious_stats",
+    "sum_chrf_stats",
+]
+
+#: The version of bleu-xl's chrF definition that its signatures name: it changes only when a chrF score would,
+#: apart from BLEU's (``SCORING_VERSION``), so that a change to BLEU leaves chrF signatures as they are.
+CHRF_VERSION = "chrf-1"
+MAX_CHAR_ORDER = 9
+MAX_WORD_ORDER = 9
+MAX_BETA = 9
+
+
+def check_chrf_settings(char_order: int, word_order: int, beta: int) -> None:
+    \"\"\"Raise :class:`BleuError` unless ``char_order`` is 1 to 9, ``word_order`` 0 to 9 and ``beta`` 1 to 9.\"\"\"
+    if not whole_number(char_order, 1, MAX_CHAR_ORDER):
+        raise BleuError(f"char_order must be a whole number from 1 to {MAX_CHAR_ORDER}, not {char_order!r}")
+    if not whole_number(word_order, 0, MAX_WORD_ORDER):
+        raise BleuError(f"word_order must be a whole number from 0 to {MAX_WORD_ORDER}, not {word_order!r}")
+    if not whole_number(beta, 1, MAX_BETA):
+        raise BleuError(f"beta must be a whole number from 1 to {MAX_BETA}, not {beta!r}")
+
+
+def chrf_name(word_order: int = 0, beta: int = 2) -> str:
+    \"\"\"The metric's usual name, as sacrebleu writes it: ``chrF2``, ``chrF2++`` (a ``+`` per word order).\"\"\"
+    return f"chrF{beta}" + "+" * word_order
+
+
+def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1) -> str:
+    \"\"\"The string that pins every chrF choice, e.g. ``bleu-xl:chrf-1|nc:6|nw:0|beta:2|case:mixed|...|refs:1``.
+
+    ``nc``, ``nw``, ``case``, ``space`` and ``eff`` are sacrebleu's names for the same choices (character and word
+    orders, case kept, whitespace not counted, averages over the orders both sides have).
+    \"\"\"
+    return (
+        f"bleu-xl:{CHRF_VERSION}|nc:{char_order}|nw:{word_order}|beta:{beta}|case:mixed|space:no|eff:yes"
+        f"|punct:ascii|refs:{refs}"
+    )
+
+
+class ChrfPart(NamedTuple):
+    \"\"\"The precision, recall and F-beta of one kind of n-gram (characters or words), averaged over its orders.\"\"\"
+
+    precision: float
+    recall: float
+    f: float
+
+
+@dataclass(slots=True)
+class ChrfScore(MetricScore):
+    \"\"\"A chrF (or chrF++) score from 0 to 1 and the statistics behind it.
+
+    ``precision`` and ``recall`` are the averages the score is the F-beta of; :attr:`characters` and
+    :attr:`words` the same for each kind of n-gram alone (``words`` is ``None`` for plain chrF). Read it by name;
+    ``float(score)`` is the chrF, and :meth:`as_dict` gives it as JSON-ready data. Make one with
+    :func:`chrf_from_stats`.
+    \"\"\"
+
+    chrf: float
+    precision: float
+    recall: float
+    stats: ChrfStats
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    refs: int = 1
+
+    @property
+    def name(self) -> str:
+        return chrf_name(self.word_order, self.beta)
+
+    @property
+    def signature(self) -> str:
+        return chrf_signature(self.char_order, self.word_order, self.beta, self.refs)
+
+    @property
+    def characters(self) -> ChrfPart:
+        \"\"\"Precision, recall and F-beta of the character n-grams alone (the score itself for plain chrF).\"\"\"
+        return self._part(0, self.char_order)
+
+    @property
+    def words(self) -> ChrfPart | None:
+        \"\"\"Precision, recall and F-beta of the word n-grams alone; ``None`` for plain chrF (``word_order`` 0).\"\"\"
+        return self._part(self.char_order, self.char_order + self.word_order) if self.word_order else None
+
+    def _part(self, start: int, stop: int) -> ChrfPart:
+        precision, recall = averages(self.stats, start, stop)
+        return ChrfPart(precision, recall, f_beta(precision, recall, self.beta))
+
+    def __float__(self) -> float:
+        return self.chrf
+
+    def as_dict(self) -> dict[str, object]:
+        \"\"\"The score as JSON-ready data: ``chrf``, ``precision``, ``recall``, ``characters`` and (chrF++) ``words``
+        (each ``precision``, ``recall``, ``f``), every order's counts, the settings and the signature.\"\"\"
+        kinds = ["char"] * self.char_order + ["word"] * self.word_order
+        orders = [
+            {"kind": kind, "n": n, "candidate": hyp, "reference": ref, "matches": match}
+            for kind, n, hyp, ref, match in zip(
+                kinds, [*range(1, self.char_order + 1), *range(1, self.word_order + 1)], *self.stats
+            )
+        ]
+        words = self.words
+        return {
+            "chrf": self.chrf,
+            "precision": self.precision,
+            "recall": self.recall,
+            "characters": self.characters._asdict(),
+            **({"words": words._asdict()} if words else {}),
+            "orders": orders,
+            "name": self.name,
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "signature": self.signature,
+        }
+
+
+def chrf_from_stats(
+    stats: ChrfStats, *, char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1
+) -> ChrfScore:
+    \"\"\"chrF of sentence or corpus statistics: the formula, in one place. ``refs`` only goes into the signature.\"\"\"
+    if len(stats.candidate) != char_order + word_order:
+        raise BleuError(
+            f"statistics of {len(stats.candidate)} orders for char_order + word_order = {char_order + word_order}"
+        )
+    precision, recall = averages(stats, 0, char_order + word_order)
+    return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
+
+
 def chrf(
     reference: ReferenceLike | ChrfReferences,
     candidate: str,
@@ -1513,17 +1816,6 @@ def chrf(
     refs = as_chrf_references(reference, char_order, word_order)
     stats = chrf_pair_stats(refs, candidate, beta)
     return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta, refs=len(refs))
-
-
-def sum_chrf_stats(stats: Iterable[ChrfStats], orders: int) -> ChrfStats:
-    \"\"\"Add up the statistics of many pairs (the corpus statistics) of ``orders`` orders.\"\"\"
-    candidate, reference, matches = [0] * orders, [0] * orders, [0] * orders
-    for s in stats:
-        for i in range(orders):
-            candidate[i] += s.candidate[i]
-            reference[i] += s.reference[i]
-            matches[i] += s.matches[i]
-    return ChrfStats(tuple(candidate), tuple(reference), tuple(matches))
 
 
 def corpus_chrf_stats(
@@ -1564,13 +1856,249 @@ def corpus_chrf(
     total = sum_chrf_stats((stats for stats, _ in pairs), char_order + word_order)
     refs = max(n for _, n in pairs)
     return chrf_from_stats(total, char_order=char_order, word_order=word_order, beta=beta, refs=refs)
+
+
+@dataclass(frozen=True)
+class Chrf(Metric[ChrfReferences, ChrfStats, ChrfScore]):
+    \"\"\"chrF (chrF++ with ``word_order`` 2), as ``CHRF`` scores in Excel and sacrebleu's ``CHRF`` does: the metric
+    object every face takes. ``Chrf()`` is chrF2.
+
+    >>> round(Chrf(word_order=2).sentence_score("the cat sat on the mat", "the cat sat on a mat").chrf, 4)
+    0.6744
+    \"\"\"
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+
+    key: ClassVar[str] = "chrf"
+    label: ClassVar[str] = "chrF"
+    #: The highest orders and beta the settings take.
+    MAX_CHAR_ORDER: ClassVar[int] = MAX_CHAR_ORDER
+    MAX_WORD_ORDER: ClassVar[int] = MAX_WORD_ORDER
+    MAX_BETA: ClassVar[int] = MAX_BETA
+
+    def __post_init__(self) -> None:
+        check_chrf_settings(self.char_order, self.word_order, self.beta)
+
+    @property
+    def name(self) -> str:
+        \"\"\"``chrF2``, ``chrF2++`` (sacrebleu's names; the orders are in the signature).\"\"\"
+        return chrf_name(self.word_order, self.beta)
+
+    @property
+    def preparation(self) -> Hashable:
+        return ("chrf", self.char_order, self.word_order)
+
+    def prepare(self, reference: ReferenceLike) -> ChrfReferences:
+        \"\"\"Every reference that is not blank is one: punctuation alone (``...``) has characters to count.\"\"\"
+        return ChrfReferences(reference, self.char_order, self.word_order)
+
+    def prepared(self, reference: ReferenceLike | ChrfReferences) -> ChrfReferences:
+        return as_chrf_references(reference, self.char_order, self.word_order)
+
+    def pair_stats(self, prepared: ChrfReferences, candidate: str) -> ChrfStats:
+        return chrf_pair_stats(prepared, candidate, self.beta)
+
+    def sum_stats(self, stats: Iterable[ChrfStats]) -> ChrfStats:
+        return sum_chrf_stats(stats, self.char_order + self.word_order)
+
+    def score_from_stats(self, stats: ChrfStats, refs: int = 1) -> ChrfScore:
+        return chrf_from_stats(stats, char_order=self.char_order, word_order=self.word_order, beta=self.beta, refs=refs)
+
+    def signature(self, refs: int = 1) -> str:
+        return chrf_signature(self.char_order, self.word_order, self.beta, refs)
+
+    def as_numbers(self, stats: ChrfStats) -> tuple[int, ...]:
+        return (*stats.candidate, *stats.reference, *stats.matches)
+
+    def from_numbers(self, numbers: Sequence[int]) -> ChrfStats:
+        n = self.char_order + self.word_order
+        return ChrfStats(tuple(numbers[:n]), tuple(numbers[n : 2 * n]), tuple(numbers[2 * n : 3 * n]))
+
+    def reference_key(self, texts: tuple[str, ...]) -> Hashable:
+        \"\"\"What chrF reads of a reference set: each reference's characters without whitespace and, for chrF++, its
+        words (which hold the same characters), in order (the first of two equally good references is the one
+        scored). Case, punctuation and how an accent is encoded count, as sacrebleu's chrF counts them.\"\"\"
+        if self.word_order:
+            keys = tuple(" ".join(chrf_words(text)) for text in texts)  # a word holds no whitespace
+        else:
+            keys = tuple("".join(text.split()) for text in texts)
+        return keys[0] if len(keys) == 1 else keys
+
+    def held_size(self, texts: tuple[str, ...], prepared: ChrfReferences) -> int:
+        return chrf_held_size(texts, prepared)
+
+    def details(self) -> tuple[DetailColumn, ...]:
+        \"\"\"The precision and recall (averaged over the orders) the score is the F-beta of.\"\"\"
+        return (DetailColumn(f"{self.name} P", ColumnKind.SCORE), DetailColumn(f"{self.name} R", ColumnKind.SCORE))
+
+    def detail_values(self, score: ChrfScore) -> list[float | int | None]:
+        return [score.precision, score.recall]
+
+
+#: chrF2 with sacrebleu's defaults.
+CHRF_2 = Chrf()
+""",
+    'core/explain.py': """\
+\"\"\"Why a candidate scored as it did: the n-grams that matched, the extra ones, and what it missed of the reference.
+
+Standard library only (part of the core).
+\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from .metrics.base import ReferenceLike
+from .metrics.bleu import (
+    References,
+    Score,
+    as_references,
+    check_settings,
+    clipped_counts,
+    ngram_counts,
+    pair_stats,
+    score_from_stats,
+)
+from .tokenizer import is_cjk, is_sea, tokenize
+
+__all__ = ["Explanation", "OrderReport", "explain", "order_name"]
+
+ORDER_NAMES = {1: "words", 2: "bigrams", 3: "trigrams"}
+
+
+def order_name(n: int) -> str:
+    \"\"\"The n-grams of order ``n`` as the explanations name them: words, bigrams, trigrams, 4-grams...\"\"\"
+    return ORDER_NAMES.get(n, f"{n}-grams")
+
+
+Shown = tuple[str, int]  # an n-gram written out ("veio bem") and its count
+
+
+@dataclass(frozen=True)
+class OrderReport:
+    \"\"\"One n-gram order: what matched (clipped counts), what the candidate added, what it missed.\"\"\"
+
+    n: int
+    matched: tuple[Shown, ...]
+    extra: tuple[Shown, ...]
+    missing: tuple[Shown, ...]
+
+    @property
+    def name(self) -> str:
+        \"\"\"The order's n-grams as the explanations name them: words, bigrams, trigrams, 4-grams...\"\"\"
+        return order_name(self.n)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    score: Score
+    candidate_tokens: tuple[str, ...]
+    orders: tuple[OrderReport, ...]
+
+    def summary(self) -> str:
+        \"\"\"One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``;
+        an order the candidate is too short to have is named as left out of the score, with the reason.\"\"\"
+        parts = []
+        left = self.left_out()
+        for report in self.orders:
+            if report.n == 1:
+                if report.missing:
+                    parts.append(f"missing: {_listing(report.missing)}")
+                if report.extra:
+                    parts.append(f"extra: {_listing(report.extra)}")
+            elif report.missing and report.n not in left and self.candidate_tokens:
+                # a left-out order's misses do not count, nor the higher orders of an empty candidate
+                parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
+        if not parts:
+            parts.append("exact match" if self.score.bleu == 1.0 else "every n-gram matches")
+        if left:
+            c = len(self.candidate_tokens)
+            names = ", ".join(map(order_name, left))
+            parts.append(f"{names} left out of the score: the candidate has only {c} word{'s' if c > 1 else ''}")
+        return " | ".join(parts)
+
+    def left_out(self) -> tuple[int, ...]:
+        \"\"\"The orders left out of the score because the candidate has no n-gram of them (fewer than n tokens);
+        none for an empty candidate, which scores 0 whatever the orders.\"\"\"
+        if not self.candidate_tokens:
+            return ()
+        return tuple(n for n, p in enumerate(self.score.precisions, start=1) if p.left_out)
+
+    def matched_tokens(self) -> tuple[bool, ...]:
+        \"\"\"For each candidate token, whether it is one of the clipped unigram matches (for highlighting).\"\"\"
+        left = dict(self.orders[0].matched)
+        marks = []
+        for token in self.candidate_tokens:
+            if left.get(token, 0) > 0:
+                left[token] -= 1
+                marks.append(True)
+            else:
+                marks.append(False)
+        return tuple(marks)
+
+
+def _listing(grams: Sequence[Shown]) -> str:
+    return ", ".join(gram if count == 1 else f"{gram} ×{count}" for gram, count in grams)
+
+
+def _unspaced(token: str) -> bool:
+    \"\"\"A token of a script written without spaces: a CJK character, or a Thai, Lao, Myanmar or Khmer cluster.\"\"\"
+    return (len(token) == 1 and is_cjk(token)) or is_sea(token[0])
+
+
+def _text(gram: object) -> str:
+    \"\"\"An n-gram as text: words with spaces, CJK characters and Thai, Lao, Myanmar or Khmer clusters side by
+    side as they are written.\"\"\"
+    if isinstance(gram, str):
+        return gram
+    out = gram[0]  # type: ignore[index]
+    for before, token in pairwise(gram):  # type: ignore[arg-type]
+        out += token if _unspaced(before) and _unspaced(token) else " " + token
+    return out
+
+
+def explain(
+    reference: ReferenceLike | References, candidate: str, *, max_n: int = 2, smoothing: str = "add1"
+) -> Explanation:
+    \"\"\"The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order).\"\"\"
+    check_settings(max_n, smoothing)
+    refs = as_references(reference, max_n)
+    tokens = tokenize(candidate)
+    score = score_from_stats(pair_stats(refs, tokens), smoothing=smoothing, refs=len(refs))
+    closest = next(words for words in refs.tokens if len(words) == score.r)
+    reports = []
+    for n in range(1, max_n + 1):
+        ref_counts = refs.max_counts[n - 1]
+        cand_counts = ngram_counts(tokens, n)
+        clipped = clipped_counts(cand_counts, ref_counts)
+        matched, extra, missing = [], [], []
+        for gram, count in cand_counts.items():  # dicts keep first-occurrence order
+            hit = clipped.get(gram, 0)
+            if hit:
+                matched.append((_text(gram), hit))
+            if count > hit:
+                extra.append((_text(gram), count - hit))
+        # Missing: what the candidate lacks of the reference whose length decided r (with several references,
+        # the n-grams of the others are alternatives, not gaps), in that reference's order.
+        for gram, count in ngram_counts(closest, n).items():
+            short = count - cand_counts.get(gram, 0)
+            if short > 0:
+                missing.append((_text(gram), short))
+        reports.append(OrderReport(n, tuple(matched), tuple(extra), tuple(missing)))
+    return Explanation(score, tuple(tokens), tuple(reports))
 """,
     'core/bootstrap.py': """\
-\"\"\"Corpus BLEU or chrF with a bootstrap interval, and the paired bootstrap test between two sets of candidates.
+\"\"\"A corpus score with a bootstrap interval, and the paired bootstrap test between two sets of candidates, under any
+metric (:class:`Resampling` takes the metric object).
 
-The pairs' statistics are computed once and resampled (never re-tokenized): a resample adds up the chosen
-pairs' matches, totals, c and r, exactly as ``corpus_score`` does for the whole corpus (chrF: each order's
-candidate and reference n-grams and matches, as ``corpus_chrf`` does). Resamples are drawn and
+The pairs' statistics are computed once and resampled (never re-tokenized): each pair's statistics are flattened
+into numbers (:meth:`~.metrics.base.Metric.as_numbers`), one column per number, and a resample adds up the
+chosen pairs' column by column, exactly as the metric's corpus score adds up the whole corpus (BLEU: matches,
+totals, c and r; chrF: each order's candidate and reference n-grams and matches). Resamples are drawn and
 scored one at a time, so memory grows with the pairs (about 100 bytes a pair), not with the resamples.
 The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
@@ -1594,13 +2122,17 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from .bleu import BleuError, ReferenceLike, References, Stats, check_settings, corpus_stats, score_from_stats
-from .chrf import ChrfReferences, ChrfStats, check_chrf_settings, chrf_from_stats, corpus_chrf_stats
+from .errors import BleuError
+from .metrics.base import Metric
+from .metrics.bleu import BLEU_2, Bleu, References
+from .metrics.chrf import Chrf
 
 if TYPE_CHECKING:
     from typing import Unpack
+
+    from .metrics.base import ReferenceLike
 
 __all__ = [
     "Bootstrap",
@@ -1608,6 +2140,7 @@ __all__ = [
     "ChrfBootstrap",
     "Interval",
     "PairedResult",
+    "Resampling",
     "bootstrap_ci",
     "p_text",
     "paired_test",
@@ -1652,6 +2185,11 @@ class PairedResult:
     def significant(self) -> bool:
         return self.p_value < SIGNIFICANCE
 
+    @property
+    def p_text(self) -> str:
+        \"\"\"The p-value as the verdict writes it: "p < 0.001", "p < 0.05" or "p = 0.123".\"\"\"
+        return p_text(self.p_value)
+
     def verdict(self, a: str = "A", b: str = "B") -> str:
         \"\"\"A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002".\"\"\"
         return verdict(self.difference, self.p_value, a, b)
@@ -1691,80 +2229,28 @@ def p_text(p_value: float) -> str:
     return f"p = {p_value:.3f}"
 
 
-@dataclass(frozen=True)
 class _Columns:
-    \"\"\"The pairs' statistics as columns, one list per field of :class:`Stats` (and per order), so that a
-    resample gathers each column with one C call.\"\"\"
+    \"\"\"The pairs' statistics as columns, one list per number of :meth:`~.metrics.base.Metric.as_numbers`, so that a
+    resample gathers each column with one C call and adds it up.\"\"\"
 
-    matches: tuple[list[int], ...]
-    totals: tuple[list[int], ...]
-    c: list[int]
-    r: list[int]
+    __slots__ = ("columns", "metric")
 
-    @classmethod
-    def of(cls, references: Sequence[ReferenceLike | References], candidates: Sequence[str], max_n: int) -> _Columns:
-        columns = cls(tuple([] for _ in range(max_n)), tuple([] for _ in range(max_n)), [], [])
-        for stats, _ in corpus_stats(references, candidates, max_n):  # one pair's Stats at a time
-            for column, value in zip(columns.matches, stats.matches):
-                column.append(value)
-            for column, value in zip(columns.totals, stats.totals):
-                column.append(value)
-            columns.c.append(stats.c)
-            columns.r.append(stats.r)
-        return columns
+    def __init__(self, metric: Metric[Any, Any, Any], references: Sequence[Any], candidates: Sequence[str]) -> None:
+        self.metric = metric
+        rows = [metric.as_numbers(stats) for stats, _ in metric.corpus_stats(references, candidates)]
+        self.columns = [list(column) for column in zip(*rows)]
 
     def __len__(self) -> int:
-        return len(self.c)
+        return len(self.columns[0])
 
-    def total(self, gather: Gather | None = None) -> Stats:
+    def total(self, gather: Gather | None = None) -> Any:
         \"\"\"The corpus statistics of all the pairs, or of the pairs one resample drew.\"\"\"
+        if gather is None:
+            return self.metric.from_numbers([sum(column) for column in self.columns])
+        return self.metric.from_numbers([sum(gather(column)) for column in self.columns])
 
-        def add(column: list[int]) -> int:
-            return sum(column if gather is None else gather(column))
-
-        return Stats(tuple(map(add, self.matches)), tuple(map(add, self.totals)), add(self.c), add(self.r))
-
-    def bleu(self, smoothing: str, gather: Gather | None = None) -> float:
-        return score_from_stats(self.total(gather), smoothing=smoothing).bleu
-
-
-@dataclass(frozen=True)
-class _ChrfColumns:
-    \"\"\"chrF's statistics of the pairs as columns, one list per order and count, as :class:`_Columns` holds
-    BLEU's.\"\"\"
-
-    candidate: tuple[list[int], ...]
-    reference: tuple[list[int], ...]
-    matches: tuple[list[int], ...]
-
-    @classmethod
-    def of(
-        cls,
-        references: Sequence[ReferenceLike | ChrfReferences],
-        candidates: Sequence[str],
-        char_order: int,
-        word_order: int,
-        beta: int,
-    ) -> _ChrfColumns:
-        orders = char_order + word_order
-        columns = cls(*(tuple([] for _ in range(orders)) for _ in range(3)))
-        pairs = corpus_chrf_stats(references, candidates, char_order, word_order, beta)
-        for stats, _ in pairs:
-            for field, values in zip((columns.candidate, columns.reference, columns.matches), stats):
-                for column, value in zip(field, values):
-                    column.append(value)
-        return columns
-
-    def __len__(self) -> int:
-        return len(self.matches[0])
-
-    def total(self, gather: Gather | None = None) -> ChrfStats:
-        \"\"\"The corpus statistics of all the pairs, or of the pairs one resample drew.\"\"\"
-
-        def add(column: list[int]) -> int:
-            return sum(column if gather is None else gather(column))
-
-        return ChrfStats(*(tuple(map(add, field)) for field in (self.candidate, self.reference, self.matches)))
+    def score(self, gather: Gather | None = None) -> float:
+        return float(self.metric.score_from_stats(self.total(gather)))
 
 
 def _draws(n: int, samples: int, seed: int) -> Iterator[Gather]:
@@ -1793,14 +2279,13 @@ def _fast_gather(indices: list[int]) -> Gather:
     return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
 
 
-Columns = TypeVar("Columns", "_Columns", "_ChrfColumns")
-
-
 @dataclass(frozen=True)
-class _Resampling(Generic[Columns]):
-    \"\"\"What every bootstrap shares: the number of resamples, their seed and the interval's level, checked when
-    made (:class:`BleuError`); the metric's statistics and score come from the subclass.\"\"\"
+class Resampling:
+    \"\"\"How a corpus score is resampled: the metric, the number of resamples, their seed and the interval's level,
+    checked when made (:class:`BleuError`). ``references[i]`` is a string, a sequence of strings or references the
+    metric prepared; under chrF each pair's best reference is chosen once, as its corpus score chooses it.\"\"\"
 
+    metric: Metric[Any, Any, Any] = BLEU_2
     level: float = 0.95
     samples: int = 1000
     seed: int = 12345
@@ -1813,17 +2298,11 @@ class _Resampling(Generic[Columns]):
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):  # None would draw from the OS
             raise BleuError(f"seed must be a whole number, not {self.seed!r}")
 
-    def _columns(self, references: Sequence[Any], candidates: Sequence[str]) -> Columns:
-        raise NotImplementedError
-
-    def _score(self, columns: Columns, gather: Gather | None = None) -> float:
-        raise NotImplementedError
-
     def interval(self, references: Sequence[Any], candidates: Sequence[str]) -> Interval:
         \"\"\"The corpus score and a percentile interval from resampling the pairs with replacement.\"\"\"
-        columns = self._columns(references, candidates)
-        resampled = [self._score(columns, gather) for gather in _draws(len(columns), self.samples, self.seed)]
-        return self._interval(self._score(columns), resampled)
+        columns = _Columns(self.metric, references, candidates)
+        resampled = [columns.score(gather) for gather in _draws(len(columns), self.samples, self.seed)]
+        return self._interval(columns.score(), resampled)
 
     def paired(
         self, references: Sequence[Any], candidates_a: Sequence[str], candidates_b: Sequence[str]
@@ -1832,13 +2311,13 @@ class _Resampling(Generic[Columns]):
         different from A's? See the module docstring for the null hypothesis.\"\"\"
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
-        cols_a = self._columns(references, candidates_a)
-        cols_b = self._columns(references, candidates_b)
-        score_a, score_b = self._score(cols_a), self._score(cols_b)
+        cols_a = _Columns(self.metric, references, candidates_a)
+        cols_b = _Columns(self.metric, references, candidates_b)
+        score_a, score_b = cols_a.score(), cols_b.score()
         resampled_a, resampled_b = [], []
         for gather in _draws(len(cols_a), self.samples, self.seed):  # the same pairs for A and B
-            resampled_a.append(self._score(cols_a, gather))
-            resampled_b.append(self._score(cols_b, gather))
+            resampled_a.append(cols_a.score(gather))
+            resampled_b.append(cols_b.score(gather))
         observed = abs(score_b - score_a)
         diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
         if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
@@ -1858,47 +2337,40 @@ class _Resampling(Generic[Columns]):
         return Interval(score, low, high, self.level, samples, self.seed)
 
 
-@dataclass(frozen=True)
-class Bootstrap(_Resampling[_Columns]):
-    \"\"\"How corpus BLEU is resampled: the number of resamples, their seed, the interval's level, and the BLEU
-    order and smoothing. Checked when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test`
-    take the same settings by name. ``references[i]`` is a string, a sequence of strings or prepared
-    :class:`References`.\"\"\"
+class Bootstrap(Resampling):
+    \"\"\"How corpus BLEU is resampled: :class:`Resampling` with the BLEU order and smoothing given by name. Checked
+    when made (:class:`BleuError`); :func:`bootstrap_ci` and :func:`paired_test` take the same settings by name.
+    ``references[i]`` is a string, a sequence of strings or prepared :class:`References`.\"\"\"
 
-    max_n: int = 2
-    smoothing: str = "add1"
+    def __init__(
+        self, level: float = 0.95, samples: int = 1000, seed: int = 12345, max_n: int = 2, smoothing: str = "add1"
+    ) -> None:
+        super().__init__(Bleu(max_n, smoothing), level, samples, seed)
 
-    def __post_init__(self) -> None:
-        check_settings(self.max_n, self.smoothing)
-        super().__post_init__()
+    @property
+    def max_n(self) -> int:
+        return self.metric.max_n  # type: ignore[no-any-return]
 
-    def _columns(self, references: Sequence[ReferenceLike | References], candidates: Sequence[str]) -> _Columns:
-        return _Columns.of(references, candidates, self.max_n)
-
-    def _score(self, columns: _Columns, gather: Gather | None = None) -> float:
-        return columns.bleu(self.smoothing, gather)
+    @property
+    def smoothing(self) -> str:
+        return self.metric.smoothing  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True)
-class ChrfBootstrap(_Resampling[_ChrfColumns]):
-    \"\"\"How corpus chrF is resampled, as :class:`Bootstrap` resamples BLEU: the same resamples, seed and level,
-    and chrF's orders and beta. ``references[i]`` is a string, a sequence of strings or prepared
-    :class:`ChrfReferences`; each pair's best reference is chosen once, as corpus chrF chooses it.\"\"\"
+class ChrfBootstrap(Resampling):
+    \"\"\"How corpus chrF is resampled, as :class:`Bootstrap` resamples BLEU: the same resamples, seed and level, and
+    chrF's orders and beta by name. ``references[i]`` is a string, a sequence of strings or prepared
+    :class:`~.metrics.chrf.ChrfReferences`; each pair's best reference is chosen once, as corpus chrF chooses it.\"\"\"
 
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-
-    def __post_init__(self) -> None:
-        check_chrf_settings(self.char_order, self.word_order, self.beta)
-        super().__post_init__()
-
-    def _columns(self, references: Sequence[ReferenceLike | ChrfReferences], candidates: Sequence[str]) -> _ChrfColumns:
-        return _ChrfColumns.of(references, candidates, self.char_order, self.word_order, self.beta)
-
-    def _score(self, columns: _ChrfColumns, gather: Gather | None = None) -> float:
-        stats = columns.total(gather)
-        return chrf_from_stats(stats, char_order=self.char_order, word_order=self.word_order, beta=self.beta).chrf
+    def __init__(
+        self,
+        level: float = 0.95,
+        samples: int = 1000,
+        seed: int = 12345,
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: int = 2,
+    ) -> None:
+        super().__init__(Chrf(char_order, word_order, beta), level, samples, seed)
 
 
 class BootstrapSettings(TypedDict, total=False):
@@ -1952,9 +2424,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.bleu import MAX_ORDER, SMOOTHING_METHODS
-from ..core.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 from ..core.errors import BleuXlError
+from ..core.metrics.bleu import MAX_ORDER, SMOOTHING_METHODS
+from ..core.metrics.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 
 Grid = list[list[Any]]
 
@@ -2010,22 +2482,6 @@ class PassError(BleuXlError):
     def __init__(self, error: CellError) -> None:
         super().__init__(error.text)
         self.error = error
-
-
-class ColumnKind:
-    \"\"\"What a detail column holds: a score from 0 to 1, a count, or text.\"\"\"
-
-    SCORE = "score"
-    COUNT = "count"
-    TEXT = "text"
-
-
-@dataclass(frozen=True)
-class DetailColumn:
-    \"\"\"One column of a pair's detail (BLEU2_DETAIL, the command's outputs, the template's Spill sheet).\"\"\"
-
-    name: str
-    kind: str  # a ColumnKind
 
 
 def fit_cell(text: str, limit: int = EXCEL_MAX_TEXT) -> str:
@@ -2214,32 +2670,21 @@ Standard library only (the Lite bundle embeds it).
 from __future__ import annotations
 
 import functools
-import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from ..core.bleu import (
-    References,
-    Score,
-    Stats,
-    pair_stats,
-    score_from_stats,
-    signature,
-    sum_stats,
-)
-from ..core.bootstrap import bootstrap_ci, paired_test
-from ..core.chrf import ChrfReferences, ChrfStats, chrf_from_stats, chrf_pair_stats, chrf_signature, sum_chrf_stats
+from ..core.bootstrap import Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
+from ..core.metrics import Bleu, Chrf, Metric
+from ..core.metrics.bleu import BLEU_2, References, Score
 from ..core.tokenizer import tokenize
 from .cell_values import (
     EXCEL_MAX_TEXT,
     Blank,
     CellError,
     CellProblem,
-    ColumnKind,
-    DetailColumn,
     Grid,
     PassError,
     as_grid,
@@ -2260,7 +2705,9 @@ from .cell_values import (
 
 __all__ = [
     "BLANK",
+    "DETAIL_HEADERS",
     "Pair",
+    "ReferenceCache",
     "bleu_cells",
     "chrf_cells",
     "chrf_corpus_cells",
@@ -2268,14 +2715,10 @@ __all__ = [
     "ci_cells",
     "corpus_cells",
     "detail_cells",
-    "detail_columns",
-    "detail_row",
-    "each_chrf_pair",
-    "each_pair",
     "excel_safe",
     "explain_cells",
     "paired_cells",
-    "prepared_chrf_references",
+    "prepared_references",
     "reference_set",
     "score_pairs",
     "signature_cell",
@@ -2284,7 +2727,6 @@ __all__ = [
 
 
 T = TypeVar("T")
-P = TypeVar("P")
 
 BLANK = Blank()
 REFERENCE_CACHE_SIZE = 4096
@@ -2304,37 +2746,8 @@ class Pair(NamedTuple):
     candidate: CandidateCell
 
 
-# --- the detail columns -----------------------------------------------------------------------------------------
-
-
-def detail_columns(max_n: int = 2) -> tuple[DetailColumn, ...]:
-    \"\"\"The columns after a pair's score: value, numerator and denominator per order, then BP, r, c.\"\"\"
-    columns: list[DetailColumn] = []
-    for n in range(1, max_n + 1):
-        columns += [
-            DetailColumn(f"p{n}", ColumnKind.SCORE),
-            DetailColumn(f"p{n} num", ColumnKind.COUNT),
-            DetailColumn(f"p{n} den", ColumnKind.COUNT),
-        ]
-    return (
-        *columns,
-        DetailColumn("BP", ColumnKind.SCORE),
-        DetailColumn("r", ColumnKind.COUNT),
-        DetailColumn("c", ColumnKind.COUNT),
-    )
-
-
-def detail_row(score: Score) -> list[float | int | None]:
-    \"\"\"A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
-    has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0.\"\"\"
-    row: list[float | int | None] = []
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, score.r, score.c]
-
-
 #: BLEU2_DETAIL's header row: the score, then the detail columns of BLEU-2.
-DETAIL_HEADERS = ["BLEU2", *(column.name for column in detail_columns(2))]
+DETAIL_HEADERS = ["BLEU2", *(column.name for column in BLEU_2.details())]
 
 
 # --- ranges -----------------------------------------------------------------------------------------------------
@@ -2380,46 +2793,26 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[Pair], tuple[int, int]
     raise CellProblem(f"ranges differ in shape ({rr}x{rc} vs {cr}x{cc})")
 
 
-def held_size(texts: tuple[str, ...], prepared: References) -> int:
-    \"\"\"The bytes a cached reference set holds: its texts, its tokens and its n-gram tables (each table and its
-    tuples; the tuples share the tokens' strings). At least what the objects really take: a 32,767-character CJK
-    reference prepared to the 9-grams holds about 34 MiB, 50 times what it holds to the bigrams.\"\"\"
-    size = sum(map(sys.getsizeof, texts)) + sys.getsizeof(prepared.tokens)
-    for words in prepared.tokens:
-        size += sys.getsizeof(words) + sum(map(sys.getsizeof, words))
-    empty = sys.getsizeof(())
-    for n, counts in enumerate(prepared.max_counts, start=1):
-        size += sys.getsizeof(counts) + len(counts) * (empty + 8 * n)
-    return size
+class ReferenceCache:
+    \"\"\"Prepared references by reference set and the settings they were prepared for (any metric's), the least
+    recently used dropped first, bounded by their number and by the memory they hold (as each metric's
+    ``held_size`` counts it, in bytes). A reference set larger than the whole budget is prepared and not kept.\"\"\"
 
-
-class ReferenceCache(Generic[P]):
-    \"\"\"Prepared references by reference set and settings, the least recently used dropped first, bounded by their
-    number and by the memory they hold (``size(texts, prepared)``, in bytes; by default :func:`held_size`). A
-    reference set larger than the whole budget is prepared and not kept. ``prepare(texts, settings)`` makes one
-    (by default BLEU's :class:`References` of order ``settings``).\"\"\"
-
-    def __init__(
-        self,
-        entries: int = REFERENCE_CACHE_SIZE,
-        limit: int = REFERENCE_CACHE_BYTES,
-        prepare: Callable[[tuple[str, ...], Any], P] = References,  # type: ignore[assignment]
-        size: Callable[[tuple[str, ...], P], int] = held_size,  # type: ignore[assignment]
-    ) -> None:
-        self.entries, self.limit, self.prepare, self.measure = entries, limit, prepare, size
-        self.held: OrderedDict[tuple[tuple[str, ...], Any], tuple[P, int]] = OrderedDict()
+    def __init__(self, entries: int = REFERENCE_CACHE_SIZE, limit: int = REFERENCE_CACHE_BYTES) -> None:
+        self.entries, self.limit = entries, limit
+        self.held: OrderedDict[tuple[tuple[str, ...], Any], tuple[Any, int]] = OrderedDict()
         self.size = 0  # bytes held
         self.hits = self.misses = 0
 
-    def __call__(self, texts: tuple[str, ...], settings: Any) -> P:
-        key = (texts, settings)
+    def __call__(self, metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> Any:
+        key = (texts, metric.preparation)
         if key in self.held:
             self.hits += 1
             self.held.move_to_end(key)
             return self.held[key][0]
         self.misses += 1
-        prepared = self.prepare(texts, settings)  # BleuError for a reference with no words: nothing kept
-        size = self.measure(texts, prepared)
+        prepared = metric.prepare(texts)  # BleuError for a reference the metric cannot use: nothing kept
+        size = metric.held_size(texts, prepared)
         if size <= self.limit:
             self.held[key] = prepared, size
             self.size += size
@@ -2432,46 +2825,41 @@ class ReferenceCache(Generic[P]):
         self.size = self.hits = self.misses = 0
 
 
-#: Reference statistics, tokenized once per distinct reference set and order, across calls.
-prepared_references: ReferenceCache[References] = ReferenceCache()
+#: Every metric's prepared references, by reference set and settings, across calls.
+prepared_references = ReferenceCache()
 
 
 Outcome = T | CellError | Blank
 
 
-def score_pairs(pairs: Sequence[Pair], max_n: int, make: Callable[[Stats, int], T]) -> list[Outcome[T]]:
-    \"\"\"``make(stats, number of references)`` for every pair, or the pair's :class:`Blank` or error.\"\"\"
-    return each_pair(pairs, max_n, lambda refs, cand: make(pair_stats(refs, tokenize(cand)), len(refs)))
-
-
-def each_pair(pairs: Sequence[Pair], max_n: int, make: Callable[[References, str], T]) -> list[Outcome[T]]:
-    \"\"\"``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error.\"\"\"
-    return each_prepared(pairs, functools.partial(_prepared_bleu, max_n=max_n), make)
-
-
-def _prepared_bleu(texts: tuple[str, ...], max_n: int) -> References | CellError:
-    try:
-        return prepared_references(texts, max_n)
-    except BleuError:
-        return value_error("reference has no words")
-
-
-def each_prepared(
-    pairs: Sequence[Pair], prepare: Callable[[tuple[str, ...]], P | CellError], make: Callable[[P, str], T]
+def score_pairs(
+    pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, int], T]
 ) -> list[Outcome[T]]:
-    \"\"\"``make(prepare(reference texts), candidate text)`` for every pair, or the pair's :class:`Blank` or error
-    (``prepare`` may give the error of a reference it cannot use).\"\"\"
+    \"\"\"``make(statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error.\"\"\"
+
+    def stats(prepared: Any, candidate: str) -> T:
+        return make(metric.pair_stats(prepared, candidate), len(prepared))
+
+    return each_pair(pairs, metric, stats)
+
+
+def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, str], T]) -> list[Outcome[T]]:
+    \"\"\"``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error (a
+    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU).\"\"\"
     results: list[Outcome[T]] = []
     last_refs: Any = None
-    prepared: P | CellError = value_error("reference is blank")
+    prepared: Any = value_error("reference is blank")
     for refs, cand in pairs:
         if type(cand) is not str or type(refs) is not tuple:  # a blank or an error on either side
             results.append(unscored(refs, cand))
             continue
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
-            prepared = prepare(refs)
-        results.append(prepared if type(prepared) is CellError else make(prepared, cand))  # type: ignore[arg-type]
+            try:
+                prepared = prepared_references(metric, refs)
+            except BleuError as error:
+                prepared = value_error(str(error))
+        results.append(prepared if type(prepared) is CellError else make(prepared, cand))
     return results
 
 
@@ -2493,7 +2881,7 @@ def reshape(values: list[Any], rows_cols: tuple[int, int]) -> Grid:
 
 # --- the functions --------------------------------------------------------------------------------------------
 
-# What each single-value function returns from a pair's Score (its precisions are only made for p1 and p2);
+# What each of BLEU's single-value functions returns from a pair's Score (its precisions are only made for p1 and p2);
 # None (an order left out) is a blank cell.
 MEASURES: dict[str, Callable[[Score], float | None]] = {
     "bleu": lambda score: score.bleu,
@@ -2520,48 +2908,25 @@ def excel_safe(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@excel_safe
-def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
-    \"\"\"One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges.\"\"\"
-    order = parse_max_n(max_n)
-    method = parse_smoothing(smoothing)
+def pair_cells(
+    metric: Metric[Any, Any, Any], reference: Any, candidate: Any, pick: Callable[[Any], Any] = float
+) -> Any:
+    \"\"\"One value per pair, ``pick(score)`` (``None``: a blank cell), shaped like the input ranges.\"\"\"
     pairs, rows_cols = pair_up(reference, candidate)
-    pick = MEASURES[measure]
 
-    def value(stats: Stats, _: int) -> float | Blank:
-        picked = pick(score_from_stats(stats, smoothing=method))
+    def value(stats: Any, _: int) -> Any:
+        picked = pick(metric.score_from_stats(stats))
         return BLANK if picked is None else picked
 
-    return squeeze(reshape(score_pairs(pairs, order, value), rows_cols))
+    return squeeze(reshape(score_pairs(pairs, metric, value), rows_cols))
 
 
-@excel_safe
-def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
-    \"\"\"One row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r, c (header row first if asked).\"\"\"
-    pairs, _ = pair_up(reference, candidate)
-    width = len(DETAIL_HEADERS)
-    rows = [
-        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
-        for row in score_pairs(pairs, 2, lambda stats, _: detail_values(score_from_stats(stats)))
-    ]
-    if parse_flag(headers, "headers"):
-        rows.insert(0, list(DETAIL_HEADERS))
-    return squeeze(rows)
-
-
-def detail_values(score: Score) -> list[float | int | Blank]:
-    \"\"\"A pair's row of BLEU2_DETAIL: its BLEU, then :func:`detail_row` (an order left out as a blank cell).\"\"\"
-    return [score.bleu, *(BLANK if value is None else value for value in detail_row(score))]
-
-
-def filled_rows(
-    references: Any, *candidate_ranges: Any, prepare: Callable[[tuple[str, ...]], Any]
-) -> list[tuple[Any, ...]]:
+def filled_rows(metric: Metric[Any, Any, Any], references: Any, *candidate_ranges: Any) -> list[tuple[Any, ...]]:
     \"\"\"(prepared references, candidate, ...) for the rows where the reference and every candidate are filled in,
-    the references prepared by ``prepare`` (:func:`bleu_references` for BLEU).
+    the references prepared for ``metric`` (through the cache).
 
     Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
-    the result; a reference ``prepare`` refuses (BLEU: no words) is reported with its pair number.
+    the result; a reference the metric cannot use (BLEU: no words) is reported with its pair number.
     \"\"\"
     # The ranges as given: pairing would spread a single candidate cell over every reference.
     shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]
@@ -2578,28 +2943,64 @@ def filled_rows(
         if refs is None or any(cand is None for cand in cands):
             continue
         try:
-            prepared = prepare(refs)
+            prepared = prepared_references(metric, refs)
         except BleuError as error:
             raise CellProblem(f"{error} (pair {index})") from None
         rows.append((prepared, *cands))
     return rows
 
 
-def bleu_references(max_n: int) -> Callable[[tuple[str, ...]], References]:
-    \"\"\"How :func:`filled_rows` prepares BLEU's references of order ``max_n`` (through the cache).\"\"\"
-    return functools.partial(prepared_references, settings=max_n)
+def corpus_value(metric: Metric[Any, Any, Any], references: Any, candidates: Any) -> Any:
+    \"\"\"One corpus score over all pairs where both sides are filled in: their statistics added up, then the formula
+    once; blank when there is no such pair.\"\"\"
+    rows = filled_rows(metric, references, candidates)
+    if not rows:
+        return BLANK
+    return float(metric.score_from_stats(metric.sum_stats(metric.pair_stats(refs, cand) for refs, cand in rows)))
+
+
+def bleu_metric(max_n: Any = 2, smoothing: Any = "add1") -> Bleu:
+    \"\"\"BLEU's settings as typed in cells: max_n 1 to 9 (2), smoothing add1 or none (add1).\"\"\"
+    return Bleu(parse_max_n(max_n), parse_smoothing(smoothing))
+
+
+def chrf_metric(char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Chrf:
+    \"\"\"chrF's settings as typed in cells: char_order 1 to 9 (6), word_order 0 to 9 (0), beta 1 to 9 (2).\"\"\"
+    return Chrf(parse_char_order(char_order), parse_word_order(word_order), parse_beta(beta))
+
+
+# --- BLEU -------------------------------------------------------------------------------------------------------
+
+
+@excel_safe
+def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
+    \"\"\"One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges.\"\"\"
+    return pair_cells(bleu_metric(max_n, smoothing), reference, candidate, MEASURES[measure])
+
+
+@excel_safe
+def detail_cells(reference: Any, candidate: Any, headers: Any = False) -> Any:
+    \"\"\"One row per pair: BLEU2, p1, p1 num, p1 den, p2, p2 num, p2 den, BP, r, c (header row first if asked).\"\"\"
+    pairs, _ = pair_up(reference, candidate)
+    width = len(DETAIL_HEADERS)
+    rows = [
+        row if isinstance(row, list) else [row] + [BLANK] * (width - 1)
+        for row in score_pairs(pairs, BLEU_2, lambda stats, _: detail_values(BLEU_2.score_from_stats(stats)))
+    ]
+    if parse_flag(headers, "headers"):
+        rows.insert(0, list(DETAIL_HEADERS))
+    return squeeze(rows)
+
+
+def detail_values(score: Score) -> list[float | int | Blank]:
+    \"\"\"A pair's row of BLEU2_DETAIL: its BLEU, then its detail (an order left out as a blank cell).\"\"\"
+    return [score.bleu, *(BLANK if value is None else value for value in BLEU_2.detail_values(score))]
 
 
 @excel_safe
 def corpus_cells(references: Any, candidates: Any, max_n: Any = 2, smoothing: Any = "add1") -> Any:
     \"\"\"One corpus-level BLEU over all pairs where both sides are filled in.\"\"\"
-    order = parse_max_n(max_n)
-    method = parse_smoothing(smoothing)
-    rows = filled_rows(references, candidates, prepare=bleu_references(order))
-    if not rows:
-        return BLANK
-    stats = [pair_stats(prepared, tokenize(cand)) for prepared, cand in rows]
-    return score_from_stats(sum_stats(stats, order), smoothing=method).bleu
+    return corpus_value(bleu_metric(max_n, smoothing), references, candidates)
 
 
 @excel_safe
@@ -2611,28 +3012,29 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
         text = explain(refs, cand).summary()
         return text if fit_cell(text) == text else fit_cell(text, EXCEL_MAX_TEXT - 1) + "…"
 
-    return squeeze(reshape(each_pair(pairs, 2, summary), rows_cols))
+    return squeeze(reshape(each_pair(pairs, BLEU_2, summary), rows_cols))
 
 
 @excel_safe
 def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
     \"\"\"Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high.\"\"\"
-    rows = filled_rows(references, candidates, prepare=bleu_references(2))
+    rows = filled_rows(BLEU_2, references, candidates)
     if not rows:
         return BLANK
-    references, cands = zip(*rows)
-    interval = bootstrap_ci(references, cands, level=parse_level(level), samples=parse_samples(samples))
+    prepared, cands = zip(*rows)
+    resampling = Resampling(BLEU_2, level=parse_level(level), samples=parse_samples(samples))
+    interval = resampling.interval(prepared, cands)
     return [[interval.low, interval.score, interval.high]]
 
 
 @excel_safe
 def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples: Any = 1000) -> Any:
     \"\"\"Paired bootstrap test of two candidate columns, as a row: score A, score B, difference, p-value.\"\"\"
-    rows = filled_rows(references, candidates_a, candidates_b, prepare=bleu_references(2))
+    rows = filled_rows(BLEU_2, references, candidates_a, candidates_b)
     if not rows:
         return BLANK
-    references, cands_a, cands_b = zip(*rows)
-    result = paired_test(references, cands_a, cands_b, samples=parse_samples(samples))
+    prepared, cands_a, cands_b = zip(*rows)
+    result = Resampling(BLEU_2, samples=parse_samples(samples)).paired(prepared, cands_a, cands_b)
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 
@@ -2672,91 +3074,30 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
 @excel_safe
 def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> str:
     \"\"\"The signature string of these settings (by default BLEU-2, add-1, one reference).\"\"\"
-    order = parse_max_n(max_n)
-    method = parse_smoothing(smoothing)
-    return signature(order, method, parse_whole(refs, 1, "refs"))
+    metric = bleu_metric(max_n, smoothing)
+    return metric.signature(parse_whole(refs, 1, "refs"))
 
 
 # --- chrF -------------------------------------------------------------------------------------------------------
-
-#: What a prepared chrF reference holds at most, per character and order: a count per n-gram, made when a candidate
-#: first needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words
-#: take less), and a few characters' worth per text besides.
-CHRF_BYTES_PER_CHARACTER_ORDER = 128
-#: And per character whatever the orders: the character as an object of its own in a list (CJK text; 76 to 80
-#: bytes measured for characters beyond the Basic Multilingual Plane), or its id and its 8-byte window.
-CHRF_BYTES_PER_CHARACTER = 96
-
-ChrfOrders = tuple[int, int]  # (char_order, word_order)
-
-
-def _make_chrf_references(texts: tuple[str, ...], orders: ChrfOrders) -> ChrfReferences:
-    return ChrfReferences(texts, *orders)
-
-
-def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
-    \"\"\"The bytes a chrF reference set holds once every order is counted (its counts grow after it is cached).\"\"\"
-    orders = prepared.char_order + prepared.word_order
-    return sum(len(text) + 8 for text in texts) * (CHRF_BYTES_PER_CHARACTER_ORDER * orders + CHRF_BYTES_PER_CHARACTER)
-
-
-#: chrF's prepared references by reference set and orders, across calls.
-prepared_chrf_references: ReferenceCache[ChrfReferences] = ReferenceCache(
-    prepare=_make_chrf_references, size=chrf_held_size
-)
-
-
-def chrf_references(orders: ChrfOrders) -> Callable[[tuple[str, ...]], ChrfReferences]:
-    \"\"\"How :func:`filled_rows` and :func:`each_chrf_pair` prepare chrF's references (through the cache). Every
-    reference that is not blank is one: punctuation alone (``...``) has characters to count.\"\"\"
-    return functools.partial(prepared_chrf_references, settings=orders)
-
-
-def each_chrf_pair(
-    pairs: Sequence[Pair], orders: ChrfOrders, beta: int, make: Callable[[ChrfStats, int], T]
-) -> list[Outcome[T]]:
-    \"\"\"``make(chrF statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error.\"\"\"
-
-    def score(refs: ChrfReferences, cand: str) -> T:
-        return make(chrf_pair_stats(refs, cand, beta), len(refs))
-
-    return each_prepared(pairs, chrf_references(orders), score)
-
-
-def chrf_settings(char_order: Any, word_order: Any, beta: Any) -> tuple[int, int, int]:
-    \"\"\"chrF's settings as typed in cells: char_order 1 to 9 (6), word_order 0 to 9 (0), beta 1 to 9 (2).\"\"\"
-    return parse_char_order(char_order), parse_word_order(word_order), parse_beta(beta)
 
 
 @excel_safe
 def chrf_cells(reference: Any, candidate: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
     \"\"\"One chrF per pair, from 0 to 1, shaped like the input ranges (chrF2 by default, chrF++ with word_order 2).\"\"\"
-    chars, words, weight = chrf_settings(char_order, word_order, beta)
-    pairs, rows_cols = pair_up(reference, candidate)
-
-    def value(stats: ChrfStats, _: int) -> float:
-        return chrf_from_stats(stats, char_order=chars, word_order=words, beta=weight).chrf
-
-    return squeeze(reshape(each_chrf_pair(pairs, (chars, words), weight, value), rows_cols))
+    return pair_cells(chrf_metric(char_order, word_order, beta), reference, candidate)
 
 
 @excel_safe
 def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Any:
     \"\"\"One corpus-level chrF over all pairs where both sides are filled in: counts added up, then one F.\"\"\"
-    chars, words, weight = chrf_settings(char_order, word_order, beta)
-    rows = filled_rows(references, candidates, prepare=chrf_references((chars, words)))
-    if not rows:
-        return BLANK
-    stats = [chrf_pair_stats(prepared, cand, weight) for prepared, cand in rows]
-    total = sum_chrf_stats(stats, chars + words)
-    return chrf_from_stats(total, char_order=chars, word_order=words, beta=weight).chrf
+    return corpus_value(chrf_metric(char_order, word_order, beta), references, candidates)
 
 
 @excel_safe
 def chrf_signature_cell(char_order: Any = 6, word_order: Any = 0, beta: Any = 2, refs: Any = 1) -> str:
     \"\"\"The chrF signature of these settings (by default chrF2, one reference).\"\"\"
-    chars, words, weight = chrf_settings(char_order, word_order, beta)
-    return chrf_signature(chars, words, weight, parse_whole(refs, 1, "refs"))
+    metric = chrf_metric(char_order, word_order, beta)
+    return metric.signature(parse_whole(refs, 1, "refs"))
 """,
     'excel/functions.py': """\
 \"\"\"The one list of bleu-xl's Excel functions: name, arguments with their docs, description, the cell function.
@@ -2782,7 +3123,6 @@ __all__ = [
     "SETTING_OPTIONS",
     "Argument",
     "ExcelFunction",
-    "by_name",
     "declare",
 ]
 
@@ -2981,14 +3321,6 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         cells.chrf_signature_cell,
     ),
 )
-
-
-_BY_NAME = {function.name: function for function in FUNCTIONS}
-
-
-def by_name(name: str) -> ExcelFunction:
-    \"\"\"The registered function called ``name`` (``KeyError`` if there is none).\"\"\"
-    return _BY_NAME[name]
 
 
 def declare(

@@ -13,9 +13,9 @@ from sacrebleu.significance import _paired_bs_test
 
 from bleu_xl import ChrfBootstrap, chrf
 from bleu_xl.cli import main
+from bleu_xl.core.metrics import Bleu, Chrf, metrics_named
 from bleu_xl.table import columns, scoring
 from bleu_xl.table import sheet as table_sheet
-from bleu_xl.table.metrics import Bleu, Chrf, metrics_named
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "workbooks" / "samples").glob("*.xlsx"))

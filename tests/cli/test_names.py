@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from bleu_xl.files import output
+from bleu_xl.files.write import output
 from tests.files import parts
 from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
 

@@ -154,7 +154,7 @@ def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[st
     """Sum over distinct candidate n-grams of min(candidate count, reference count), repeats on either side."""
     from collections import Counter
 
-    from bleu_xl.core.bleu import clipped_counts, clipped_matches, ngram_counts, ngrams
+    from bleu_xl.core.metrics.bleu import clipped_counts, clipped_matches, ngram_counts, ngrams
 
     ref_counts = ngram_counts(ref, n)
     expected = Counter(ngrams(cand, n)) & Counter(ref_counts)
@@ -166,7 +166,7 @@ def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[st
 def test_c_counting_helper_is_the_obvious_count(items: list) -> None:
     from collections import Counter
 
-    from bleu_xl.core.bleu import _count_elements, _count_into
+    from bleu_xl.core.metrics.bleu import _count_elements, _count_into
 
     fast: dict = {}
     obvious: dict = {}
@@ -286,7 +286,7 @@ def test_score_object() -> None:
 
 
 def test_score_from_stats_applies_the_formulas() -> None:
-    from bleu_xl.core.bleu import Stats, score_from_stats
+    from bleu_xl.core.metrics.bleu import Stats, score_from_stats
 
     stats = Stats((9, 0, 0), (10, 9, 8), 10, 11)
     s = score_from_stats(stats, smoothing="add1", refs=2)
@@ -308,7 +308,7 @@ def test_score_from_stats_applies_the_formulas() -> None:
 
 
 def test_signature_names_the_scoring_version() -> None:
-    from bleu_xl.core.bleu import SCORING_VERSION
+    from bleu_xl.core.metrics.bleu import SCORING_VERSION
 
     assert SCORING_VERSION == "0.2.0"  # the definition's version, not the package's
     assert (
@@ -381,4 +381,4 @@ def test_prepared_references_of_another_order_are_refused_everywhere() -> None:
     with pytest.raises(BleuError, match="prepared for max_n=2, not 4"):
         bleu_xl.bootstrap_ci([two, two], ["a b c d", "a b"], max_n=4, samples=10)
     with pytest.raises(BleuError, match="prepared for max_n=4, not 2"):
-        list(bleu_xl.core.bleu.corpus_stats([References("a b c d", 4)], ["a b c d"], 2))
+        list(bleu_xl.core.metrics.bleu.corpus_stats([References("a b c d", 4)], ["a b c d"], 2))

@@ -73,10 +73,11 @@ G_DOUBTFUL = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(G_A)]
 
 def _resampled_scores(refs, cands, samples, seed, max_n=2, smoothing="add1"):
     """The corpus BLEU of every resample bootstrap_ci draws, from compare's own columns and draws."""
+    from bleu_xl import Bleu
     from bleu_xl.core.bootstrap import _Columns, _draws
 
-    columns = _Columns.of(refs, cands, max_n)
-    return [columns.bleu(smoothing, gather) for gather in _draws(len(columns), samples, seed)]
+    columns = _Columns(Bleu(max_n, smoothing), refs, cands)
+    return [columns.score(gather) for gather in _draws(len(columns), samples, seed)]
 
 
 def test_bootstrap_gives_the_reference_numbers_for_a_seed() -> None:

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
 
-import bleu_xl.core.chrf
+import bleu_xl.core.metrics.chrf
 from bleu_xl import BleuError, ChrfReferences, chrf, chrf_signature, corpus_chrf
-from bleu_xl.core.chrf import (
+from bleu_xl.core.metrics.chrf import (
     ChrfStats,
     chrf_from_stats,
     chrf_pair_stats,
@@ -302,7 +302,7 @@ def test_integer_ngrams_are_their_characters_ids_whatever_the_order_asked(ids: b
     """Each window of an order holds the ids of its n characters and nothing more, the orders asked in any order."""
     import sys
 
-    from bleu_xl.core.chrf import _IntGrams
+    from bleu_xl.core.metrics.chrf_stats import _IntGrams
 
     grams = _IntGrams(ids)
     for n in orders:
@@ -425,7 +425,7 @@ def test_bad_input_is_a_short_error() -> None:
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(bleu_xl.core.chrf)
+    result = doctest.testmod(bleu_xl.core.metrics.chrf)
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -433,13 +433,13 @@ def test_docstring_examples() -> None:
 
 
 def test_chrf_bootstrap_resamples_the_pairs_statistics() -> None:
-    from bleu_xl import ChrfBootstrap
-    from bleu_xl.core.bootstrap import _ChrfColumns, _draws
+    from bleu_xl import Chrf, ChrfBootstrap
+    from bleu_xl.core.bootstrap import _Columns, _draws
 
     rng = random.Random(11)
     cases = [random_case(rng) for _ in range(60)]
     refs, cands = [r for r, _ in cases], [c for _, c in cases]
-    columns = _ChrfColumns.of(refs, cands, 6, 2, 2)
+    columns = _Columns(Chrf(6, 2, 2), refs, cands)
     for gather in itertools.islice(_draws(len(columns), 5, 3), 5):
         indices = list(gather(list(range(len(columns)))))
         drawn = corpus_chrf([refs[i] for i in indices], [cands[i] for i in indices], word_order=2)

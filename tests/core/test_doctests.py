@@ -4,11 +4,11 @@ import doctest
 
 import pytest
 
-import bleu_xl.core.bleu
+import bleu_xl.core.metrics.bleu
 import bleu_xl.core.tokenizer
 
 
-@pytest.mark.parametrize("module", [bleu_xl.core.tokenizer, bleu_xl.core.bleu], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [bleu_xl.core.tokenizer, bleu_xl.core.metrics.bleu], ids=lambda m: m.__name__)
 def test_docstring_examples(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -11,8 +11,8 @@ from sacrebleu.metrics import BLEU
 
 from benchmarks.synthetic import make_pairs
 from bleu_xl import bootstrap_ci, corpus_score, paired_test, score, score_many, signature, tokenize
-from bleu_xl.core.bleu import Precision, Stats, score_from_stats
 from bleu_xl.core.explain import explain
+from bleu_xl.core.metrics.bleu import Precision, Stats, score_from_stats
 
 THAI_REF = "จัดส่งฟรีสำหรับทุกคำสั่งซื้อในสัปดาห์นี้"  # free delivery on every order this week
 THAI_NEAR = THAI_REF.replace("ฟรี", "")  # the same without "free"

@@ -8,7 +8,7 @@ import pytest
 
 from bleu_xl.core.errors import BleuError, BleuXlError, Setting
 from bleu_xl.excel.cell_values import CellError, PassError
-from bleu_xl.table.columns import ColumnNotFound, NoColumnsFound
+from bleu_xl.table.layout import ColumnNotFound, NoColumnsFound
 from bleu_xl.table.sheet import InputError, TableOptions
 
 
@@ -39,3 +39,32 @@ def test_reference_columns_given_as_one_string_are_refused() -> None:
     with pytest.raises(TypeError, match="wrap it in a list"):
         TableOptions(reference_cols="AB")
     assert TableOptions(reference_cols=["AB"]).reference_cols == ["AB"]
+
+
+def test_every_exception_bleu_xl_defines_derives_from_bleu_xl_error() -> None:
+    """One error family: every exception class of the package is a BleuXlError, but for the two that are not
+    errors: the command line's Terminated (a signal, a BaseException as KeyboardInterrupt is) and the reader's
+    Stop (a parse that has seen enough; it never leaves the module that raises it)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import bleu_xl
+    from bleu_xl import BleuXlError
+
+    not_errors = {"bleu_xl.cli.guard.Terminated", "bleu_xl.files.read.package.Stop"}
+    found = set()
+    for module in pkgutil.walk_packages(bleu_xl.__path__, "bleu_xl."):
+        if module.name in {"bleu_xl.udfs", "bleu_xl.cli.__main__"}:  # udfs needs xlwings' Excel side to import
+            continue
+        loaded = importlib.import_module(module.name)
+        for name, value in vars(loaded).items():
+            if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == module.name:
+                found.add(f"{module.name}.{name}")
+                if f"{module.name}.{name}" not in not_errors:
+                    assert issubclass(value, BleuXlError), f"{module.name}.{name}"
+    assert (
+        not_errors <= found
+        and "bleu_xl.cli.terminal.Failure" in found
+        and "bleu_xl.table.pool.PoolUnavailable" in found
+    )

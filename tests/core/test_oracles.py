@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU
 
 from benchmarks.synthetic import make_pairs
 from bleu_xl import corpus_score, score, tokenize
-from bleu_xl.core.bleu import Stats, score_from_stats
+from bleu_xl.core.metrics.bleu import Stats, score_from_stats
 
 
 def pretok(text: str) -> str:

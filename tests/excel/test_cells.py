@@ -4,8 +4,8 @@ Excel's limits, and the cache of prepared references."""
 from __future__ import annotations
 
 from benchmarks.synthetic import make_pairs
-from bleu_xl import bootstrap_ci, explain, paired_test, score, tokenize
-from bleu_xl.core.bleu import References
+from bleu_xl import Bleu, bootstrap_ci, explain, paired_test, score, tokenize
+from bleu_xl.core.metrics.bleu import References
 from bleu_xl.excel import cell_values, cells
 from tests.helpers import INTACTO, REF, best_seconds, compared_columns
 
@@ -80,24 +80,26 @@ def test_a_range_of_candidates_against_a_long_repetitive_reference_is_linear() -
 def test_the_reference_cache_is_bounded_by_what_it_holds_not_only_by_entries() -> None:
     """Entries and bytes held both bound it, least recently used out first; a set over the budget is not kept."""
 
+    bleu = Bleu()
+
     def size(text: str) -> int:
-        return cells.held_size((text,), References((text,), 2))
+        return bleu.held_size((text,), References((text,), 2))
 
     budget = size("one two") + size("five six") + size("seven eight")
     cache = cells.ReferenceCache(entries=3, limit=budget)
     for text in ("one two", "three four", "five six"):
-        cache((text,), 2)
-    cache(("one two",), 2)  # used again: now the most recent
-    cache(("seven eight",), 2)
+        cache(bleu, (text,))
+    cache(bleu, ("one two",))  # used again: now the most recent
+    cache(bleu, ("seven eight",))
     assert [texts for texts, _ in cache.held] == [("five six",), ("one two",), ("seven eight",)]
     assert cache.size == budget
-    cache((" ".join(["a much longer reference text"] * 40),), 2)  # over the budget alone
+    cache(bleu, (" ".join(["a much longer reference text"] * 40),))  # over the budget alone
     assert len(cache.held) == 3 and cache.size <= budget
     long = "nine ten eleven twelve thirteen fourteen fifteen sixteen"
     assert size(long) + size("seven eight") > budget >= size(long)
-    cache((long,), 2)  # older entries go until it fits
+    cache(bleu, (long,))  # older entries go until it fits
     assert [texts for texts, _ in cache.held] == [(long,)] and cache.size == size(long)
-    assert cache((long,), 2) is cache.held[(long,), 2][0]
+    assert cache(bleu, (long,)) is cache.held[(long,), bleu.preparation][0]
 
 
 def test_text_of_a_str_subclass_scores_as_text() -> None:

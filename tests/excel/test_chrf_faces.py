@@ -162,10 +162,11 @@ def test_corpus_leaves_out_pairs_with_a_blank_side_and_passes_errors_through() -
 
 
 def test_chrf_references_are_cached_by_text_and_orders(call) -> None:
-    cache = cells.prepared_chrf_references
+    cache = cells.prepared_references
     cache.clear()
     call("CHRF", col(*[REF] * 50), col(*[f"{INTACTO} {i}" for i in range(50)]), xc.MISSING, xc.MISSING, xc.MISSING)
     assert (cache.misses, cache.hits) == (1, 49)
     call("CHRF", REF, SHORT, xc.MISSING, 2.0, xc.MISSING)  # other orders: prepared again
     assert cache.misses == 2
-    assert cache.limit == cells.REFERENCE_CACHE_BYTES and cache.measure is cells.chrf_held_size
+    assert cache.limit == cells.REFERENCE_CACHE_BYTES
+    assert all(key == ("chrf", 6, 0) or key == ("chrf", 6, 2) for _, key in cache.held)  # by text and orders

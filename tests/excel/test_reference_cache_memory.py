@@ -8,7 +8,8 @@ import tracemalloc
 
 import pytest
 
-from bleu_xl.core.bleu import References
+from bleu_xl import Bleu, Chrf
+from bleu_xl.core.metrics.bleu import References
 from bleu_xl.excel import cells
 
 
@@ -49,7 +50,7 @@ def traced(build: object) -> int:
 def test_the_size_counted_is_at_least_what_the_references_hold(texts: tuple[str, ...], max_n: int) -> None:
     copies = tuple("".join(list(text)) for text in texts)  # texts of their own, counted as the cache counts them
     held = traced(lambda: (copies, References(copies, max_n)))
-    assert cells.held_size(copies, References(copies, max_n)) >= held * 0.98
+    assert Bleu(max_n).held_size(copies, References(copies, max_n)) >= held * 0.98
 
 
 def test_long_cjk_references_at_nine_grams_stay_within_the_bound() -> None:
@@ -57,7 +58,7 @@ def test_long_cjk_references_at_nine_grams_stay_within_the_bound() -> None:
     limit = 24 * 2**20
     cache = cells.ReferenceCache(limit=limit)
     texts = [cjk(6_000, seed) for seed in range(12)]  # about 6 MiB each once prepared
-    held = traced(lambda: [cache((text,), 9) for text in texts] and cache)
+    held = traced(lambda: [cache(Bleu(9), (text,)) for text in texts] and cache)
     assert cache.size <= limit and held <= limit * 1.05
     assert 2 <= len(cache.held) < len(texts)
     assert cells.REFERENCE_CACHE_BYTES == 256 * 2**20
@@ -79,7 +80,7 @@ def test_the_size_counted_for_chrf_is_at_least_what_its_references_hold_every_or
 ) -> None:
     """chrF's references count an order's n-grams when a candidate first needs it, after they were cached: the size
     counted is what they hold once every order is counted."""
-    from bleu_xl.core.chrf import ChrfReferences
+    from bleu_xl.core.metrics.chrf_stats import ChrfReferences
 
     copies = ("".join(list(text)),)
 
@@ -91,4 +92,4 @@ def test_the_size_counted_for_chrf_is_at_least_what_its_references_hold_every_or
         return prepared
 
     held = traced(build)
-    assert cells.chrf_held_size(copies, ChrfReferences(copies, char_order, word_order)) >= held
+    assert Chrf(char_order, word_order).held_size(copies, ChrfReferences(copies, char_order, word_order)) >= held

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from bleu_xl.core.errors import Setting
 from bleu_xl.excel.cell_values import CellError
-from bleu_xl.files import bounded
-from bleu_xl.files.limits import ReadLimits
-from bleu_xl.table.columns import ColumnNotFound
+from bleu_xl.files.read import bounded
+from bleu_xl.files.read.limits import ReadLimits
+from bleu_xl.table.layout import ColumnNotFound
 from bleu_xl.table.sheet import InputError, Sheet
 from tests.helpers import children_of
 

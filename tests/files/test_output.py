@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bleu_xl.files import output, readers
-from bleu_xl.files import scored_workbook as report
+from bleu_xl.files.read import table as readers
+from bleu_xl.files.write import output
+from bleu_xl.files.write import scored_workbook as report
 from bleu_xl.table import sheet as table_sheet
 from tests.helpers import COMMAND, digest, long_csv, refused, refused_in_process, run, run_process, xlsx
 
@@ -118,7 +119,7 @@ def test_write_files_leaves_nothing_when_one_cannot_be_written(tmp_path: Path) -
     temporary file, is not renamed into place, and no temporary or lock file is left."""
     script = (
         "import resource, sys; from pathlib import Path; from bleu_xl.table.sheet import InputError\n"
-        "from bleu_xl.files.output import write_files\n"
+        "from bleu_xl.files.write.output import write_files\n"
         "resource.setrlimit(resource.RLIMIT_FSIZE, (50_000, 50_000))\n"
         "folder = Path(sys.argv[1])\n"
         "try:\n"

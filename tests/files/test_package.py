@@ -10,7 +10,7 @@ import pytest
 import xlsxwriter
 
 from bleu_xl import score
-from bleu_xl.files.readers import read_input
+from tests.helpers import read_sheet
 
 from . import parts
 from .parts import CAND, MAIN_NS, REF, listing, one_line_refusal, run_process
@@ -252,6 +252,6 @@ def test_the_reader_sets_hidden_rows_and_totals_rows(tmp_path: Path) -> None:
     sheet.set_row(2, None, None, {"hidden": True})  # hidden by hand
     sheet.set_row(3, None, None, {"hidden": True})  # as a filter hides a row
     book.close()
-    read = read_input(str(path))
+    read = read_sheet(str(path))
     assert read.hidden_rows == {2, 3}
     assert read.totals_rows == {5}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from bleu_xl.files import readers
+from bleu_xl.files.read import table as readers
 from tests.helpers import refused, xlsx_text
 
 

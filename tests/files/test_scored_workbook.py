@@ -16,7 +16,7 @@ from python_calamine import CalamineWorkbook
 
 from bleu_xl import score
 from bleu_xl.excel import cells
-from bleu_xl.files import scored_workbook as report
+from bleu_xl.files.write import scored_workbook as report
 from bleu_xl.table import compare as table_compare
 from tests.helpers import DDE, FORMULA, INTACTO, REF, SHORT, digest, libreoffice, run, scored, xlsx, xlsx_text
 
@@ -336,10 +336,10 @@ def test_each_number_shows_in_its_own_cells_format(tmp_path: Path) -> None:
 
 
 def test_number_formats_cost_a_run_per_change_down_a_column(tmp_path: Path) -> None:
-    from bleu_xl.files.readers import read_input
+    from tests.helpers import read_sheet
 
     source = _formatted_workbook(tmp_path / "formats.xlsx")
-    formats = read_input(str(source)).cell_formats
+    formats = read_sheet(str(source)).cell_formats
     assert 0 not in formats.runs  # a column without numbers, or of General numbers only, keeps nothing
     assert [len(formats.runs[col][0]) for col in (1, 2, 3, 4, 5)] == [2, 2, 2, 5, 3]
     assert formats.at(0, 2) == "dd/mm/yyyy" and formats.at(3, 2) == formats.at(1202, 2) == 0  # the title's, then
@@ -351,8 +351,8 @@ def test_number_formats_cost_a_run_per_change_down_a_column(tmp_path: Path) -> N
 def test_cells_out_of_row_order_show_in_general(tmp_path: Path) -> None:
     """The reader places cells by their reference, in any order; a column whose cells come out of order keeps no
     formats (each would need its own), so its numbers show in General, never in another cell's format."""
-    from bleu_xl.files.readers import read_input
     from tests.files import parts
+    from tests.helpers import read_sheet
 
     styles = (
         f'{parts.HEAD}<styleSheet xmlns="{parts.MAIN_NS}"><numFmts count="1"><numFmt numFmtId="164" '
@@ -379,7 +379,7 @@ def test_cells_out_of_row_order_show_in_general(tmp_path: Path) -> None:
             ),
         },
     )
-    assert read_input(str(path)).cell_formats.runs == {}
+    assert read_sheet(str(path)).cell_formats.runs == {}
     assert run("score", str(path), "-q").exit_code == 0
     scores = openpyxl.load_workbook(tmp_path / "order-scored.xlsx")["Scores"]
     assert [(scores[f"C{r}"].value, scores[f"C{r}"].number_format) for r in (2, 3)] == [

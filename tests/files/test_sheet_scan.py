@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 
-from bleu_xl.files import xlsx_check
-from bleu_xl.files.readers import read_input
+from bleu_xl.files.read import package as xlsx_package
+from bleu_xl.files.read import sheet_scan
 from bleu_xl.table.sheet import InputError, column_letter
+from tests.helpers import read_sheet
 
 from . import parts
 
@@ -86,13 +87,13 @@ def test_cells_are_where_the_reader_puts_them_in_any_form(tmp_path: Path, rows: 
     cells, expected, hidden, clash = build(rows)
     sheet = parts.sheet_xml(cells, namespaces=f' xmlns:x="{MAIN}"')
     path = parts.workbook(tmp_path / "forms.xlsx", **{"xl/worksheets/sheet1.xml": sheet})
-    package = xlsx_check.open_package(path)
+    package = xlsx_package.open_package(path)
     try:
         if clash:
             with pytest.raises(InputError, match="two cells at"):
-                xlsx_check.scan_sheet(package, package.sheets[0])
+                sheet_scan.scan_sheet(package, package.sheets[0])
             return
-        scan = xlsx_check.scan_sheet(package, package.sheets[0])
+        scan = sheet_scan.scan_sheet(package, package.sheets[0])
     finally:
         package.close()
     grid = CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Pairs").to_python(skip_empty_area=False)
@@ -120,21 +121,21 @@ def test_cells_are_where_the_reader_puts_them_in_any_form(tmp_path: Path, rows: 
     ],
 )
 def test_references_past_the_grid_are_one_past_its_limit(ref: str, position: tuple[int, int]) -> None:
-    assert xlsx_check.cell_position(ref) == position
+    assert xlsx_package.cell_position(ref) == position
 
 
 @pytest.mark.parametrize("ref", ["A0", "7", "A", "", "A1B", "\u00c11", "A-1", "A\u00b2"])
 def test_a_reference_the_reader_cannot_read_is_refused(ref: str) -> None:
-    with pytest.raises(xlsx_check.BleuXlError, match="cannot read"):
-        xlsx_check.cell_position(ref)
+    with pytest.raises(xlsx_package.BleuXlError, match="cannot read"):
+        xlsx_package.cell_position(ref)
 
 
-def scan_of(tmp_path: Path, cells: str, **overrides: str) -> xlsx_check.SheetScan:
+def scan_of(tmp_path: Path, cells: str, **overrides: str) -> sheet_scan.SheetScan:
     sheet = overrides.pop("sheet", None) or parts.sheet_xml(cells)
     path = parts.workbook(tmp_path / "scan.xlsx", **{"xl/worksheets/sheet1.xml": sheet, **overrides})
-    package = xlsx_check.open_package(path)
+    package = xlsx_package.open_package(path)
     try:
-        return xlsx_check.scan_sheet(package, package.sheets[0])
+        return sheet_scan.scan_sheet(package, package.sheets[0])
     finally:
         package.close()
 
@@ -258,7 +259,7 @@ def test_styles_the_reader_reads_as_zero_are_read_so(tmp_path: Path) -> None:
             ),
         },
     )
-    sheet = read_input(str(path))
+    sheet = read_sheet(str(path))
     assert [sheet.cell_formats.at(2, col) for col in range(3)] == [0, 0, "0.000"]
     assert [sheet.cell_formats.used(col) for col in range(3)] == [set(), set(), {"0.000"}]
 

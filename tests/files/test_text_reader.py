@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from bleu_xl import score
-from bleu_xl.files import text_reader
-from bleu_xl.files.readers import read_input, read_table
+from bleu_xl.files.read import text as text_reader
+from bleu_xl.files.read.table import read_table
 from bleu_xl.table.scoring import score_table
 from bleu_xl.table.sheet import TableOptions
-from tests.helpers import refused, refused_in_process, run, run_process
+from tests.helpers import read_sheet, refused, refused_in_process, run, run_process
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
@@ -41,7 +41,7 @@ def test_text_inputs(tmp_path: Path, encoding: str, delimiter: str, suffix: str)
     if encoding == "utf-16":
         assert path.read_bytes().startswith(codecs.BOM_UTF16_LE)  # as Excel's "Unicode text" export
     assert read(path) == rows
-    assert read_input(str(path)).delimiter == delimiter
+    assert read_sheet(str(path)).delimiter == delimiter
 
 
 def test_windows_ansi_csv_with_crlf(tmp_path: Path) -> None:
@@ -49,7 +49,7 @@ def test_windows_ansi_csv_with_crlf(tmp_path: Path) -> None:
     path = tmp_path / "ansi.csv"
     path.write_bytes("Référence,Candidat\r\nL’été arrive,L’été arrive déjà\r\n".encode("cp1252"))
     assert read(path)[1] == ["L’été arrive", "L’été arrive déjà"]
-    table = read_input(str(path))
+    table = read_sheet(str(path))
     assert (table.encoding, table.delimiter) == ("cp1252", ",")
 
 

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from bleu_xl import score
 from bleu_xl.cli import main
-from bleu_xl.files import text_reader
+from bleu_xl.files.read import text as text_reader
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError
 from tests.helpers import refused
 
@@ -256,9 +256,9 @@ def test_fit_cell_counts_utf16_units() -> None:
     assert fit_cell("a" + "🎉" * 16_383) == "a" + "🎉" * 16_383  # 32,767 units
     assert fit_cell("ab" + "🎉" * 16_383) == "ab" + "🎉" * 16_382  # the emoji that would straddle is left out
     with pytest.raises(InputError, match="1,048,576 rows"):
-        from bleu_xl.files.results import check_workbook_size
+        from bleu_xl.files.write.target import OutputTarget
 
-        check_workbook_size("x.xlsx", EXCEL_MAX_ROWS + 1, 3)
+        OutputTarget("x.xlsx", "xlsx").check_size(EXCEL_MAX_ROWS + 1, 3)
     assert codecs.lookup("mac_roman").name == "mac-roman"
 
 
@@ -295,13 +295,13 @@ def marked_workbook(path: Path) -> Path:
 
 
 def test_a_workbooks_totals_row_and_hidden_rows_are_read_from_its_xml(tmp_path: Path) -> None:
-    from bleu_xl.files.readers import read_input
+    from tests.helpers import read_sheet
 
     path = marked_workbook(tmp_path / "table.xlsx")
     with zipfile.ZipFile(path) as archive:
         assert re.search(r'<row r="4"[^>]* hidden="1"', archive.read("xl/worksheets/sheet1.xml").decode())
         assert 'totalsRowCount="1"' in archive.read("xl/tables/table1.xml").decode()
-    sheet = read_input(str(path))
+    sheet = read_sheet(str(path))
     assert (sheet.hidden_rows, sheet.totals_rows) == ({3, 5}, {7})
     result = run("score", str(path), "--format", "jsonl", "-o", "-")
     rows = jsonl(result)

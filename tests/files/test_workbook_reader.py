@@ -16,8 +16,8 @@ from python_calamine import CalamineWorkbook
 
 from bleu_xl import score
 from bleu_xl.core.errors import render
-from bleu_xl.files import workbook_reader
-from bleu_xl.files.readers import read_table
+from bleu_xl.files.read import workbook as workbook_reader
+from bleu_xl.files.read.table import read_table
 from bleu_xl.table.scoring import score_table
 from bleu_xl.table.sheet import InputError, TableOptions
 from tests.helpers import refused_in_process, run, run_process, scored, xlsx, xlsx_sheets
@@ -160,7 +160,7 @@ def test_a_reader_that_aborts_still_leaves_a_line_on_stderr(tmp_path: Path) -> N
     # refuse those before the reader runs (tests/files/test_xlsx_check.py), and should another abort remain,
     # faulthandler still names where it happened.
     code = (
-        "import os, pathlib; from bleu_xl.files import workbook_reader; "
+        "import os, pathlib; from bleu_xl.files.read import workbook as workbook_reader; "
         "workbook_reader._reader_call(pathlib.Path('x.xlsx'), os.abort)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bleu_xl import score
-from bleu_xl.files import xlsx_check
+from bleu_xl.files.read import package
 from bleu_xl.table import sheet as table_sheet
 from tests.helpers import (
     MAIN_NS,
@@ -165,7 +165,7 @@ def test_zip_bomb_ratio(tmp_path: Path) -> None:
 
 
 def test_uncompressed_size_limit(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(xlsx_check, "MAX_UNCOMPRESSED", 2_000)  # the real limit is 1 GiB: too big to build here
+    monkeypatch.setattr(package, "MAX_UNCOMPRESSED", 2_000)  # the real limit is 1 GiB: too big to build here
     path = workbook_with(tmp_path, "big.xlsx", {"xl/media/data.bin": bytes(range(256)) * 20})
     assert "would unpack to" in refused(path)
 
@@ -184,7 +184,7 @@ def test_the_xml_parser_refuses_entities_in_the_workbook_part(tmp_path: Path) ->
     xml = b'<!DOCTYPE x [<!ENTITY e "boom">]><workbook>&e;</workbook>'
     path = workbook_with(tmp_path, "entity.xlsx", {"xl/workbook.xml": xml})
     with pytest.raises(table_sheet.InputError, match=r"xl/workbook\.xml declares a DTD or entities"):
-        xlsx_check.open_package(path)
+        package.open_package(path)
 
 
 def test_dtd_after_the_first_4_kib_and_utf16_xml_are_refused(tmp_path: Path) -> None:

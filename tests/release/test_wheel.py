@@ -26,7 +26,7 @@ def test_wheel_holds_the_package_and_its_licence_only(dists: Dists) -> None:
     assert all(name.startswith(("bleu_xl/", info)) for name in names), names
     assert not [name for name in names if name.endswith((".png", ".xlsx")) or "/tests/" in name or "benchmarks" in name]
     assert f"{info}licenses/LICENSE" in names
-    assert {"bleu_xl/release/install.ps1", "bleu_xl/release/install.cmd", "bleu_xl/core/bleu.py"} <= set(names)
+    assert {"bleu_xl/release/install.ps1", "bleu_xl/release/install.cmd", "bleu_xl/core/metrics/bleu.py"} <= set(names)
     packaged = {name for name in names if name.startswith("bleu_xl/") and name.endswith(".py")}
     assert packaged == {p.relative_to(ROOT).as_posix() for p in (ROOT / "bleu_xl").rglob("*.py")}
 

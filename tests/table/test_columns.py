@@ -14,7 +14,8 @@ import pytest
 
 from bleu_xl import Precision, score
 from bleu_xl.core.errors import Setting, render
-from bleu_xl.table.columns import ColumnNotFound, Layout, NoColumnsFound, find_layout, find_table
+from bleu_xl.table.columns import find_layout, find_table
+from bleu_xl.table.layout import ColumnNotFound, Layout, NoColumnsFound
 from bleu_xl.table.scoring import Result, score_table
 from bleu_xl.table.sheet import InputError, Sheet, TableOptions
 
@@ -451,8 +452,8 @@ def test_when_no_sheet_has_the_named_column_the_closest_header_is_reported() -> 
 
 def test_a_reference_given_as_text_no_candidate_could_use_is_refused_by_the_library() -> None:
     """The check the command makes before reading is the library's: score_table and compare_table refuse too."""
+    from bleu_xl.core.metrics import Bleu, Chrf
     from bleu_xl.table.compare import compare_table
-    from bleu_xl.table.metrics import Bleu, Chrf
 
     rows = [["Candidate", "Other"], [CAND, OTHER]]
     for text, metric, said in [

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_xl.table.columns import fold, fold_literally
+from bleu_xl.table.layout import fold, fold_literally
 from bleu_xl.table.scoring import distinct_names
 
 

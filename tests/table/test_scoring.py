@@ -4,8 +4,8 @@ reference, and the same results from the process pool as from one process."""
 from __future__ import annotations
 
 from benchmarks.synthetic import make_pairs
-from bleu_xl import score
-from bleu_xl.excel import cell_values, cells
+from bleu_xl import Bleu, score
+from bleu_xl.excel import cell_values
 from bleu_xl.table import columns, scoring
 from bleu_xl.table import sheet as table_sheet
 from tests.helpers import INTACTO, REF, SHORT
@@ -22,7 +22,7 @@ def test_rows_are_named_and_notes_are_typed_errors() -> None:
     s = score(REF, INTACTO)
     assert scored == s and scored.refs == 1
     assert scored.stats == (((9, 8), (10, 9), 10, 11))  # matches, totals, c, r
-    assert cells.detail_row(scored) == [0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10]
+    assert Bleu().detail_values(scored) == [0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10]
     assert isinstance(missing, cell_values.CellError) and (missing.code, missing.message) == (
         "#N/A",
         "#N/A in the reference",
@@ -30,7 +30,7 @@ def test_rows_are_named_and_notes_are_typed_errors() -> None:
     assert isinstance(blank, cell_values.Blank)
     assert isinstance(no_words, cell_values.CellError) and no_words.code == "#VALUE!"
     assert no_words.message == "reference has no words"
-    assert result.result_row(0) == [s.bleu, *cells.detail_row(s), None]  # one candidate: no rank
+    assert result.result_row(0) == [s.bleu, *Bleu().detail_values(s), None]  # one candidate: no rank
     assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
     assert (result.scored, result.blank, result.problems) == (1, 1, 2)
 

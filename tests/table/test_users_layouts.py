@@ -19,10 +19,10 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from benchmarks.synthetic import make_pairs
 from bleu_xl import tokenize
-from bleu_xl.core.bleu import Score, Stats, score_from_stats
 from bleu_xl.core.errors import render
+from bleu_xl.core.metrics import Bleu, Chrf
+from bleu_xl.core.metrics.bleu import Score, Stats, score_from_stats
 from bleu_xl.table import columns, scoring
-from bleu_xl.table.metrics import Bleu, Chrf
 from bleu_xl.table.sheet import CellRange, InputError, Sheet, TableOptions
 from tests.helpers import run, xlsx_text
 
@@ -380,7 +380,7 @@ def test_a_merged_candidate_is_one_candidate_scored_in_its_first_row() -> None:
     ]
     result = scoring.score_table(sheet, layout, workers=1)
     assert (result.scored, result.blank) == (2, 2)
-    assert result.corpus == Bleu().corpus([oracle([REF], VARIANTS[0]), oracle([REF], VARIANTS[1])])
+    assert result.corpus == Bleu().corpus_of([oracle([REF], VARIANTS[0]), oracle([REF], VARIANTS[1])])
 
 
 def test_merged_cells_that_show_another_columns_text_over_a_column_read_are_said() -> None:

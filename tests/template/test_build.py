@@ -17,13 +17,14 @@ from openpyxl.worksheet.cell_range import CellRange
 
 from bleu_xl import score
 from bleu_xl.excel import cells
-from bleu_xl.files.readers import read_table
-from bleu_xl.table.columns import ColumnNotFound
+from bleu_xl.files.read.table import read_table
 from bleu_xl.table.compare import compare_table
+from bleu_xl.table.layout import ColumnNotFound
 from bleu_xl.table.scoring import score_table
 from bleu_xl.table.sheet import InputError, TableOptions
 from bleu_xl.template import build as template
 from bleu_xl.template import data as template_data
+from bleu_xl.template import workbook as template_workbook
 from tests.template.checks import (
     ALL_WORKBOOKS,
     CF,
@@ -238,7 +239,7 @@ def test_no_implicit_intersection_and_no_locale_dependent_text(path: Path) -> No
         assert not re.search(r"\bTEXT\(", STRING.sub('""', formula).replace("_xlfn.", "")), (where, formula)
     with ZipFile(path) as z:
         workbook = z.read("xl/workbook.xml").decode()
-    assert "fullCalcOnLoad" not in workbook and f'calcId="{template.CALC_ID}"' in workbook
+    assert "fullCalcOnLoad" not in workbook and f'calcId="{template_workbook.CALC_ID}"' in workbook
 
 
 # --- honest cells: styles, number formats, widths, page setup ---------------------------------------------------
@@ -307,12 +308,12 @@ def test_widths_show_the_texts(path: Path) -> None:
                         _column_width(ws, openpyxl.utils.get_column_letter(c))
                         for c in range(merged.min_col, merged.max_col + 1)
                     )
-                lines = template.lines_needed(cell.value, width)
+                lines = template_workbook.lines_needed(cell.value, width)
                 if lines == 1:
                     continue
                 assert cell.alignment.wrap_text, (ws.title, cell.coordinate, cell.value)
-                height = ws.row_dimensions[cell.row].height or template.LINE_HEIGHT
-                assert height >= template.LINE_HEIGHT * lines, (ws.title, cell.coordinate, cell.value)
+                height = ws.row_dimensions[cell.row].height or template_workbook.LINE_HEIGHT
+                assert height >= template_workbook.LINE_HEIGHT * lines, (ws.title, cell.coordinate, cell.value)
 
 
 @pytest.mark.parametrize("path", ALL_WORKBOOKS, ids=lambda p: p.name)

@@ -31,8 +31,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..core.errors import BleuXlError, Part, Setting
-from ..table.sheet import InputError, Sheet
+from ...core.errors import BleuXlError, Part, Setting
+from ...table.sheet import InputError, Sheet
 from .limits import ReadLimits
 
 __all__ = ["ReaderFailed", "in_child", "memory_bound", "note", "run_bounded"]

@@ -10,15 +10,12 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..excel.cell_values import CellError, cell_text
-from ..table.sheet import Sheet
-from .text_reader import DELIMITERS
+from ...excel.cell_values import CellError, cell_text
 
 __all__ = [
     "displayed",
     "json_value",
     "neutralise",
-    "output_delimiter",
     "write_csv",
     "write_json_document",
     "write_json_lines",
@@ -40,15 +37,6 @@ def neutralise(text: str) -> str:
     if text.startswith(FORMULA_TRIGGERS) and not PLAIN_NUMBER.fullmatch(text):
         return "'" + text
     return text
-
-
-def output_delimiter(given: str | None, output: str, sheet: Sheet) -> str:
-    """The delimiter given, else tab for ``.tsv``, else the input's own delimiter (so French Excel reads ``;``)."""
-    if given is not None:
-        return given
-    if output.lower().endswith((".tsv", ".tab")):
-        return "\t"
-    return sheet.delimiter if sheet.delimiter in DELIMITERS else ","
 
 
 def write_csv(

@@ -1,21 +1,10 @@
-"""chrF and chrF++: character n-gram F-scores (Popović 2015, 2017), exactly as sacrebleu 2.6's ``CHRF`` gives them.
+"""chrF's statistics: a text's characters and words, prepared references, and the n-gram counts of a pair.
 
-Statistics add up over a corpus, as BLEU's do: per order, the candidate's n-grams, the reference's n-grams and
-the clipped matches. :func:`chrf_from_stats` is the one place that turns them into a score. The definition,
-checked against sacrebleu by the tests (it is not sacrebleu's code):
-
-- Character n-grams come from the text with every whitespace character (``str.split``) removed, so they run
-  across word boundaries; zero-width characters are not whitespace and stay. No case folding, no normalisation.
-- chrF++ adds word n-grams (``word_order`` 2): the words are the text split on whitespace, with one ASCII
-  punctuation mark split off a word's end, else off its start (``(hi)`` gives ``(hi`` and ``)``); other
-  punctuation stays part of the word.
-- An order where the reference has no n-gram counts no candidate n-grams either. The precisions and the
-  recalls are averaged over the orders where both sides have n-grams, then one F-beta of the two averages.
-- Several references: each is scored alone and the one with the strictly greatest F wins, the first on ties (an
-  empty reference, which scores 0, included). A corpus adds up the winning references' statistics, then one F.
-- An empty (or whitespace-only) text scores 0, never an error.
-
-Scores run from 0 to 1 (sacrebleu's number / 100). Standard library only (it runs in Pyodide).
+Per order (the character orders, then the word orders), a pair's statistics are the candidate's n-grams, the
+reference's n-grams and the clipped matches; they add up over a corpus. :func:`chrf_pair_stats` gives them against
+the best of several references; :func:`obvious_stats` is the definition read literally, which a property test
+holds equal to the fast paths here. The scores made of these statistics are in :mod:`.chrf`. Standard library only
+(it runs in Pyodide).
 """
 
 from __future__ import annotations
@@ -23,77 +12,30 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple, Union
 
-from .bleu import _count_elements, check_corpus
-from .errors import BleuError
+from ..errors import BleuError
+from .base import ReferenceLike
+from .bleu import _count_elements
 
 __all__ = [
-    "CHRF_VERSION",
-    "MAX_BETA",
-    "MAX_CHAR_ORDER",
-    "MAX_WORD_ORDER",
-    "ChrfPart",
+    "ASCII_PUNCTUATION",
     "ChrfReferences",
-    "ChrfScore",
     "ChrfStats",
-    "check_chrf_settings",
-    "chrf",
-    "chrf_from_stats",
-    "chrf_name",
+    "as_chrf_references",
+    "averages",
+    "chrf_held_size",
     "chrf_pair_stats",
-    "chrf_signature",
     "chrf_words",
-    "corpus_chrf",
-    "corpus_chrf_stats",
+    "f_beta",
     "obvious_stats",
     "sum_chrf_stats",
 ]
 
-#: The version of bleu-xl's chrF definition that its signatures name: it changes only when a chrF score would,
-#: apart from BLEU's (``SCORING_VERSION``), so that a change to BLEU leaves chrF signatures as they are.
-CHRF_VERSION = "chrf-1"
-MAX_CHAR_ORDER = 9
-MAX_WORD_ORDER = 9
-MAX_BETA = 9
 #: The punctuation chrF++ splits off a word: ASCII's (Python's ``string.punctuation``), as sacrebleu does.
 ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-ReferenceLike = Union[str, Sequence[str]]  # noqa: UP007 - a runtime alias, and Python 3.10 is supported
 Gram = Union[int, str, tuple[str, ...]]  # noqa: UP007
-
-
-def _whole(value: object, low: int, high: int) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
-
-
-def check_chrf_settings(char_order: int, word_order: int, beta: int) -> None:
-    """Raise :class:`BleuError` unless ``char_order`` is 1 to 9, ``word_order`` 0 to 9 and ``beta`` 1 to 9."""
-    if not _whole(char_order, 1, MAX_CHAR_ORDER):
-        raise BleuError(f"char_order must be a whole number from 1 to {MAX_CHAR_ORDER}, not {char_order!r}")
-    if not _whole(word_order, 0, MAX_WORD_ORDER):
-        raise BleuError(f"word_order must be a whole number from 0 to {MAX_WORD_ORDER}, not {word_order!r}")
-    if not _whole(beta, 1, MAX_BETA):
-        raise BleuError(f"beta must be a whole number from 1 to {MAX_BETA}, not {beta!r}")
-
-
-def chrf_name(word_order: int = 0, beta: int = 2) -> str:
-    """The metric's usual name, as sacrebleu writes it: ``chrF2``, ``chrF2++`` (a ``+`` per word order)."""
-    return f"chrF{beta}" + "+" * word_order
-
-
-def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1) -> str:
-    """The string that pins every chrF choice, e.g. ``bleu-xl:chrf-1|nc:6|nw:0|beta:2|case:mixed|...|refs:1``.
-
-    ``nc``, ``nw``, ``case``, ``space`` and ``eff`` are sacrebleu's names for the same choices (character and word
-    orders, case kept, whitespace not counted, averages over the orders both sides have).
-    """
-    return (
-        f"bleu-xl:{CHRF_VERSION}|nc:{char_order}|nw:{word_order}|beta:{beta}|case:mixed|space:no|eff:yes"
-        f"|punct:ascii|refs:{refs}"
-    )
 
 
 def chrf_words(text: str) -> list[str]:
@@ -125,7 +67,7 @@ class ChrfStats(NamedTuple):
     matches: tuple[int, ...]
 
 
-def _averages(stats: ChrfStats, start: int, stop: int) -> tuple[float, float]:
+def averages(stats: ChrfStats, start: int, stop: int) -> tuple[float, float]:
     """The precision and the recall averaged over the orders ``start:stop`` where both sides have n-grams (0, 0 when
     there is none): summed in order, then divided, as sacrebleu does, so the floats are the same."""
     precision = recall = 0.0
@@ -146,96 +88,6 @@ def f_beta(precision: float, recall: float, beta: int) -> float:
         return 0.0
     factor = beta**2
     return (1 + factor) * precision * recall / (factor * precision + recall)
-
-
-class ChrfPart(NamedTuple):
-    """The precision, recall and F-beta of one kind of n-gram (characters or words), averaged over its orders."""
-
-    precision: float
-    recall: float
-    f: float
-
-
-@dataclass(slots=True)
-class ChrfScore:
-    """A chrF (or chrF++) score from 0 to 1 and the statistics behind it.
-
-    ``precision`` and ``recall`` are the averages the score is the F-beta of; :attr:`characters` and
-    :attr:`words` the same for each kind of n-gram alone (``words`` is ``None`` for plain chrF). Read it by name;
-    ``float(score)`` is the chrF, and :meth:`as_dict` gives it as JSON-ready data. Make one with
-    :func:`chrf_from_stats`.
-    """
-
-    chrf: float
-    precision: float
-    recall: float
-    stats: ChrfStats
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-    refs: int = 1
-
-    @property
-    def name(self) -> str:
-        return chrf_name(self.word_order, self.beta)
-
-    @property
-    def signature(self) -> str:
-        return chrf_signature(self.char_order, self.word_order, self.beta, self.refs)
-
-    @property
-    def characters(self) -> ChrfPart:
-        """Precision, recall and F-beta of the character n-grams alone (the score itself for plain chrF)."""
-        return self._part(0, self.char_order)
-
-    @property
-    def words(self) -> ChrfPart | None:
-        """Precision, recall and F-beta of the word n-grams alone; ``None`` for plain chrF (``word_order`` 0)."""
-        return self._part(self.char_order, self.char_order + self.word_order) if self.word_order else None
-
-    def _part(self, start: int, stop: int) -> ChrfPart:
-        precision, recall = _averages(self.stats, start, stop)
-        return ChrfPart(precision, recall, f_beta(precision, recall, self.beta))
-
-    def __float__(self) -> float:
-        return self.chrf
-
-    def as_dict(self) -> dict[str, object]:
-        """The score as JSON-ready data: ``chrf``, ``precision``, ``recall``, ``characters`` and (chrF++) ``words``
-        (each ``precision``, ``recall``, ``f``), every order's counts, the settings and the signature."""
-        kinds = ["char"] * self.char_order + ["word"] * self.word_order
-        orders = [
-            {"kind": kind, "n": n, "candidate": hyp, "reference": ref, "matches": match}
-            for kind, n, hyp, ref, match in zip(
-                kinds, [*range(1, self.char_order + 1), *range(1, self.word_order + 1)], *self.stats
-            )
-        ]
-        words = self.words
-        return {
-            "chrf": self.chrf,
-            "precision": self.precision,
-            "recall": self.recall,
-            "characters": self.characters._asdict(),
-            **({"words": words._asdict()} if words else {}),
-            "orders": orders,
-            "name": self.name,
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-            "signature": self.signature,
-        }
-
-
-def chrf_from_stats(
-    stats: ChrfStats, *, char_order: int = 6, word_order: int = 0, beta: int = 2, refs: int = 1
-) -> ChrfScore:
-    """chrF of sentence or corpus statistics: the formula, in one place. ``refs`` only goes into the signature."""
-    if len(stats.candidate) != char_order + word_order:
-        raise BleuError(
-            f"statistics of {len(stats.candidate)} orders for char_order + word_order = {char_order + word_order}"
-        )
-    precision, recall = _averages(stats, 0, char_order + word_order)
-    return ChrfScore(f_beta(precision, recall, beta), precision, recall, stats, char_order, word_order, beta, refs)
 
 
 #: The highest character order whose n-grams are read as integers: eight one-byte character ids fill 64 bits.
@@ -521,7 +373,7 @@ def chrf_pair_stats(refs: ChrfReferences, candidate: str, beta: int = 2) -> Chrf
     size = len(cand.totals)
     for ref in refs.refs:
         stats = _one_stats(ref, cand, refs.char_order)
-        precision, recall = _averages(stats, 0, size)
+        precision, recall = averages(stats, 0, size)
         # sacrebleu compares F on its 0-100 scale, where two F that differ in the last bit can be equal: the first
         # reference then wins. Compared on the same scale, the same reference wins here.
         f = 100 * f_beta(precision, recall, beta)
@@ -542,26 +394,6 @@ def as_chrf_references(reference: ReferenceLike | ChrfReferences, char_order: in
     return reference
 
 
-def chrf(
-    reference: ReferenceLike | ChrfReferences,
-    candidate: str,
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: int = 2,
-) -> ChrfScore:
-    """chrF of ``candidate`` against one reference or a sequence of references (chrF2 by default; ``word_order=2``
-    gives chrF++), from 0 to 1.
-
-    >>> round(chrf("the cat sat on the mat", "the cat sat on a mat").chrf, 4)
-    0.6598
-    """
-    check_chrf_settings(char_order, word_order, beta)
-    refs = as_chrf_references(reference, char_order, word_order)
-    stats = chrf_pair_stats(refs, candidate, beta)
-    return chrf_from_stats(stats, char_order=char_order, word_order=word_order, beta=beta, refs=len(refs))
-
-
 def sum_chrf_stats(stats: Iterable[ChrfStats], orders: int) -> ChrfStats:
     """Add up the statistics of many pairs (the corpus statistics) of ``orders`` orders."""
     candidate, reference, matches = [0] * orders, [0] * orders, [0] * orders
@@ -573,41 +405,16 @@ def sum_chrf_stats(stats: Iterable[ChrfStats], orders: int) -> ChrfStats:
     return ChrfStats(tuple(candidate), tuple(reference), tuple(matches))
 
 
-def corpus_chrf_stats(
-    references: Sequence[ReferenceLike | ChrfReferences],
-    candidates: Sequence[str],
-    char_order: int,
-    word_order: int,
-    beta: int,
-) -> list[tuple[ChrfStats, int]]:
-    """The statistics and number of references of every pair of a corpus, after the corpus input checks (every
-    setting given: the functions that call it hold the defaults).
-
-    ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
-    :class:`ChrfReferences` of ``candidates[i]``.
-    """
-    check_chrf_settings(char_order, word_order, beta)
-    check_corpus(references, candidates)
-    pairs = []
-    for reference, candidate in zip(references, candidates):
-        refs = as_chrf_references(reference, char_order, word_order)
-        pairs.append((chrf_pair_stats(refs, candidate, beta), len(refs)))
-    return pairs
+#: What a prepared reference holds at most, per character and order: a count per n-gram, made when a candidate first
+#: needs that order (119 bytes measured for CJK text where every n-gram differs, at orders 1 to 9; words take less),
+#: and a few characters' worth per text besides.
+BYTES_PER_CHARACTER_ORDER = 128
+#: And per character whatever the orders: the character as an object of its own in a list (CJK text; 76 to 80 bytes
+#: measured for characters beyond the Basic Multilingual Plane), or its id and its 8-byte window.
+BYTES_PER_CHARACTER = 96
 
 
-def corpus_chrf(
-    references: Sequence[ReferenceLike | ChrfReferences],
-    candidates: Sequence[str],
-    *,
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: int = 2,
-) -> ChrfScore:
-    """Corpus chrF: every pair's statistics (against its best reference) added up, then one F-beta.
-
-    ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
-    """
-    pairs = corpus_chrf_stats(references, candidates, char_order, word_order, beta)
-    total = sum_chrf_stats((stats for stats, _ in pairs), char_order + word_order)
-    refs = max(n for _, n in pairs)
-    return chrf_from_stats(total, char_order=char_order, word_order=word_order, beta=beta, refs=refs)
+def chrf_held_size(texts: tuple[str, ...], prepared: ChrfReferences) -> int:
+    """The bytes a chrF reference set holds once every order is counted (its counts grow after it is prepared)."""
+    orders = prepared.char_order + prepared.word_order
+    return sum(len(text) + 8 for text in texts) * (BYTES_PER_CHARACTER_ORDER * orders + BYTES_PER_CHARACTER)

@@ -2,10 +2,10 @@
 too), and the sheet to score in it.
 
 Reading refuses what is not a spreadsheet, encrypted and legacy workbooks, a name whose extension says another
-format than the content, and (through the checks of ``xlsx_check``) zip bombs, XML with a DTD, binary sheet parts,
-packages that could be read two ways and sheets past the cell budget, all before any parser sees the file. A
-workbook is read in a child process bounded in memory and time (``bounded``); a text file or standard input is
-bounded in bytes and parsed under the memory limit.
+format than the content, and (through the checks of ``package`` and ``sheet_scan``) zip bombs, XML with a DTD,
+binary sheet parts, packages that could be read two ways and sheets past the cell budget, all before any parser
+sees the file. A workbook is read in a child process bounded in memory and time (``bounded``); a text file or
+standard input is bounded in bytes and parsed under the memory limit.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from ..core.errors import Setting
-from ..table.columns import Layout, find_table
-from ..table.sheet import InputError, Sheet, TableOptions
+from ...core.errors import Setting
+from ...table.columns import find_table
+from ...table.layout import Layout
+from ...table.sheet import InputError, Sheet, TableOptions
 from .bounded import memory_bound, run_bounded
 from .limits import DEFAULT_LIMITS, MAX_TEXT_BYTES, ReadLimits
-from .text_reader import parse_text
-from .workbook_reader import check_sheets, load_reader, read_workbook, read_workbook_table
+from .text import parse_text
+from .workbook import check_sheets, load_reader, read_workbook, read_workbook_table
 
 __all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_input", "read_table"]
 

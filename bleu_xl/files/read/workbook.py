@@ -1,6 +1,6 @@
 """Reading a workbook that passed the checks: python-calamine's cells, with what it drops put back from the scan.
 
-The package is checked once (:func:`~bleu_xl.files.xlsx_check.open_package`) and each sheet read is scanned once
+The package is checked once (:func:`~bleu_xl.files.read.package.open_package`) and each sheet read is scanned once
 before calamine reads it; sheets are matched with calamine's by their place in the workbook, never by a name the
 two could spell differently. The reader gives error cells as blanks and knows nothing of number formats: the
 scan's error cells are put back as :class:`~bleu_xl.excel.cell_values.CellError` values, and the number format of
@@ -19,12 +19,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import Setting
-from ..excel.cell_values import CellError
-from ..table.columns import Layout, find_table
-from ..table.sheet import InputError, Sheet, TableOptions
+from ...core.errors import Setting
+from ...excel.cell_values import CellError
+from ...table.columns import find_table
+from ...table.layout import Layout
+from ...table.sheet import InputError, Sheet, TableOptions
 from .bounded import in_child, note
-from .xlsx_check import Package, open_package, scan_sheet
+from .package import Package, open_package
+from .sheet_scan import scan_sheet
 
 __all__ = ["Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core.errors import Setting
-from ..table.sheet import InputError
+from ...core.errors import Setting
+from ...table.sheet import InputError
 
 __all__ = ["DEFAULT_LIMITS", "ReadLimits", "parse_size"]
 

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import Part, Setting
-from ..table.sheet import EXCEL_MAX_ROWS, InputError
+from ...core.errors import Part, Setting
+from ...table.sheet import EXCEL_MAX_ROWS, InputError
 from .limits import MAX_CELLS, MAX_TEXT_BYTES
 
 __all__ = ["DELIMITERS", "decode_text", "parse_text", "plausibility", "sniff_delimiter", "text_codec"]

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.errors import Setting
-from ..table.sheet import InputError
+from ...core.errors import Setting
+from ...table.sheet import InputError
 from .signals import hold_signals, release_signals
 
 try:
@@ -51,12 +51,12 @@ class OutputFile:
         target = Path(path)
         self.target = target
         if target.is_dir():
-            raise InputError(f"{path}: is a folder; give a file name with -o")
+            raise InputError(f"{path}: is a folder; give a file name with ", Setting("output"))
         if not target.parent.is_dir():
             raise InputError(f"{path}: the folder {target.parent} does not exist")
         for other in protect:
             if other != "-" and Path(other).exists() and target.exists() and target.samefile(other):
-                raise InputError(f"{path}: the output would overwrite the input; choose another -o")
+                raise InputError(f"{path}: the output would overwrite the input; choose another ", Setting("output"))
         self._claim(protect)
         self._check_target()
 

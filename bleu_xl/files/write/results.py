@@ -3,30 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ..core.errors import Setting
-from ..table.columns import Layout
-from ..table.compare import Comparison
-from ..table.scoring import Result, distinct_names
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_letter
+from ...table.compare import Comparison
+from ...table.layout import Layout
+from ...table.scoring import Result, distinct_names
+from ...table.sheet import Sheet, column_letter
 from .output import OutputFile
 from .scored_workbook import CutCells
-from .writers import write_csv, write_json_document, write_json_lines
+from .target import OutputTarget
+from .text_formats import write_csv, write_json_document, write_json_lines
 
-__all__ = ["check_workbook_size", "columns_used", "output_rows", "write_comparison", "write_result"]
-
-
-@dataclass(frozen=True)
-class TextOptions:
-    """How a CSV output is written: its encoding (UTF-8 with a BOM for a file by default), its delimiter, and
-    whether text is written exactly as read (``raw``) instead of neutralised against formula injection."""
-
-    encoding: str | None = None
-    delimiter: str = ","
-    raw: bool = False
+__all__ = ["columns_used", "output_rows", "write_comparison", "write_result"]
 
 
 def output_rows(result: Result) -> Iterator[list[Any]]:
@@ -35,24 +23,6 @@ def output_rows(result: Result) -> Iterator[list[Any]]:
     for i, row in enumerate(result.rows):
         original = [None if v == "" else v for v in row[:width]] + [None] * (width - len(row))
         yield original + result.result_row(i)
-
-
-def check_workbook_size(path: str, rows: int, columns: int) -> None:
-    """Refuse an output workbook past Excel's grid (1,048,576 rows, 16,384 columns): Excel would not open it
-    whole. ``rows`` counts the header row. CSV has no such limit, and the message says so."""
-    instead = Setting("output", str(Path(path).with_suffix(".csv")) if path != "-" else "scores.csv")
-    if rows > EXCEL_MAX_ROWS:
-        raise InputError(
-            f"{path}: a workbook holds at most {EXCEL_MAX_ROWS:,} rows, and the scores take {rows:,} (a header row "
-            f"and {rows - 1:,} data rows); write CSV instead: ",
-            instead,
-        )
-    if columns > EXCEL_MAX_COLS:
-        raise InputError(
-            f"{path}: a workbook holds at most {EXCEL_MAX_COLS:,} columns (A to {column_letter(EXCEL_MAX_COLS - 1)}), "
-            f"and the scores take {columns:,}; write CSV instead: ",
-            instead,
-        )
 
 
 def columns_used(layout: Layout) -> dict[str, Any]:
@@ -81,44 +51,37 @@ def _headers(input_header: list[str], result_names: Sequence[str]) -> list[str]:
 
 
 def _write_text(
-    target: OutputFile, fmt: str, header: list[str], rows: Iterator[list[Any]], about: dict[str, Any], text: TextOptions
+    file: OutputFile,
+    target: OutputTarget,
+    sheet: Sheet,
+    header: list[str],
+    rows: Iterator[list[Any]],
+    about: dict[str, Any],
 ) -> None:
-    if fmt == "csv":
-        # UTF-8 with a BOM, so that Excel on Windows reads it as UTF-8 (not to standard output: pipelines).
-        codec = text.encoding or ("utf-8" if target.path == "-" else "utf-8-sig")
-        if codec.replace("_", "-").lower() in {"utf-8", "utf8"} and target.path != "-":
-            codec = "utf-8-sig"
-        with target.open(binary=False, encoding=codec) as out:
-            write_csv(out, header, rows, delimiter=text.delimiter, raw=text.raw)
-    elif fmt == "jsonl":
-        with target.open(binary=False) as out:
+    if target.format == "csv":
+        with file.open(binary=False, encoding=target.codec) as out:
+            write_csv(out, header, rows, delimiter=target.delimiter_for(sheet), raw=target.raw)
+    elif target.format == "jsonl":
+        with file.open(binary=False) as out:
             write_json_lines(out, header, rows)
     else:
-        with target.open(binary=False) as out:
+        with file.open(binary=False) as out:
             write_json_document(out, about, header, rows)
 
 
-def write_result(
-    result: Result,
-    target: OutputFile,
-    fmt: str,
-    *,
-    input_name: str,
-    sheet: Sheet,
-    text: TextOptions = TextOptions(),
-) -> CutCells:
-    """Write the scored rows to ``target`` as ``fmt``: ``xlsx``, ``csv``, ``json`` (one document: what was scored,
-    the first metric's corpus score and signature, each metric's, the columns used, then the rows) or ``jsonl``
-    (an object a line).
+def write_result(result: Result, file: OutputFile, target: OutputTarget, *, input_name: str, sheet: Sheet) -> CutCells:
+    """Write the scored rows to ``file`` as ``target`` says: ``xlsx``, ``csv``, ``json`` (one document: what was
+    scored, the first metric's corpus score and signature, each metric's, the columns used, then the rows) or
+    ``jsonl`` (an object a line).
 
     Returns the cells cut to fit Excel's limit of text in a cell (a workbook only; CSV and JSON keep them whole).
     """
     header = _headers(result.header, [column.name for column in result.columns])
-    if fmt == "xlsx":
+    if target.format == "xlsx":
         from .scored_workbook import write_scored_workbook
 
-        check_workbook_size(target.path, len(result.rows) + 1, len(header))
-        with target.open(binary=True) as out:
+        target.check_size(len(result.rows) + 1, len(header))
+        with file.open(binary=True) as out:
             return write_scored_workbook(
                 out,
                 result,
@@ -145,30 +108,23 @@ def write_result(
             "with_note": result.problems,
         },
     }
-    _write_text(target, fmt, header, output_rows(result), about, text)
+    _write_text(file, target, sheet, header, output_rows(result), about)
     return CutCells()
 
 
 def write_comparison(
-    target: OutputFile,
-    fmt: str,
-    table: Sheet,
-    layout: Layout,
-    comparison: Comparison,
-    *,
-    input_name: str,
-    text: TextOptions = TextOptions(),
+    file: OutputFile, target: OutputTarget, table: Sheet, layout: Layout, comparison: Comparison, *, input_name: str
 ) -> CutCells:
-    """Write a comparison as ``fmt``: a workbook (the rows with both columns' scores, and the paired test on a
+    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores, and the paired test on a
     Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test too."""
     input_header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     name = comparison.metric.name
     header = _headers(input_header, [f"{name} {comparison.a_name}", f"{name} {comparison.b_name}"])
-    if fmt == "xlsx":
+    if target.format == "xlsx":
         from .scored_workbook import write_comparison_workbook
 
-        check_workbook_size(target.path, len(comparison.rows) + 1, len(header))
-        with target.open(binary=True) as out:
+        target.check_size(len(comparison.rows) + 1, len(header))
+        with file.open(binary=True) as out:
             return write_comparison_workbook(out, header, comparison, input_name=input_name, sheet=table.workbook_sheet)
     width = len(input_header)
 
@@ -186,5 +142,5 @@ def write_comparison(
         "signature": comparison.signature,
         "comparison": comparison.as_dict(),
     }
-    _write_text(target, fmt, header, rows(), about, text)
+    _write_text(file, target, table, header, rows(), about)
     return CutCells()

@@ -18,10 +18,11 @@ from xlsxwriter.format import Format
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from ..excel.cell_values import EXCEL_MAX_TEXT, CellError, ColumnKind, cell_text, fit_cell
-from ..table.compare import Comparison
-from ..table.scoring import Result
-from ..table.sheet import GENERAL, CellFormats, column_letter
+from ...core.metrics.base import ColumnKind
+from ...excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text, fit_cell
+from ...table.compare import Comparison
+from ...table.scoring import Result
+from ...table.sheet import GENERAL, CellFormats, column_letter
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["CutCells", "write_cell", "write_comparison_workbook", "write_scored_workbook"]

@@ -1,0 +1,140 @@
+"""``bleu-xl compare``: its options turned into one :func:`bleu_xl.compare_file` call, and the verdict it prints."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .. import ComparedFile, compare_file, metrics_named, render
+from .guard import guard
+from .options import COMPARE_FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options
+from .score import announce
+from .terminal import CLOSED_AT_START, Failure, echo
+
+__all__ = ["compare_command"]
+
+
+@click.command("compare", cls=Command)
+@click.argument("input_path", metavar="INPUT")
+@click.option("--a", "a_col", required=True, help="The first candidate column (letter or header).")
+@click.option("--b", "b_col", required=True, help="The second candidate column (letter or header).")
+@click.option("--reference-col", "reference_cols", multiple=True, help="Reference column; repeat for several.")
+@click.option("--reference", "reference_text", help="Compare both columns against this one text.")
+@table_options
+@click.option(
+    "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
+)
+@click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
+@click.option(
+    "--metric",
+    "metric_name",
+    default="bleu",
+    show_default=True,
+    help="The metric to compare with: bleu (BLEU-2) or chrf (see --char-order, --word-order, --beta).",
+)
+@chrf_options
+@click.option(
+    "-o",
+    "--output",
+    help="Also write the rows with both columns' scores: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
+    ".json (one document, with the test) or .jsonl.",
+)
+@click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
+@click.option(
+    "--output-encoding", help="Encoding of a CSV output (default: UTF-8, with a BOM in a file so that Excel reads it)."
+)
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="Print no result (write it with -o).")
+@guard(COMPARE_FLAGS)
+def compare_command(
+    input_path: str,
+    a_col: str,
+    b_col: str,
+    reference_cols: tuple[str, ...],
+    reference_text: str | None,
+    read: ReadFlags,
+    samples: int,
+    seed: int,
+    metric_name: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    output: str | None,
+    raw: bool,
+    output_encoding: str | None,
+    force: bool,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
+
+    Both columns are scored against the same references (corpus BLEU-2, or corpus chrF with --metric chrf); rows
+    with a blank reference or a blank candidate on either side are left out of both. The p-value tests the null
+    hypothesis that A and B are equally good (Koehn 2004, as sacrebleu's --paired-bs).
+
+    \b
+    Examples:
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" --metric chrf
+      bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
+    """
+    if as_json and 1 in CLOSED_AT_START:
+        raise Failure("standard output is closed: nothing could be written; write the workbook with -o")
+    metrics = metrics_named([metric_name], char_order=char_order, word_order=word_order, beta=beta)
+    if len(metrics) != 1:
+        raise Failure(f"{COMPARE_FLAGS['metric']} {metric_name!r}: compare tests one metric at a time")
+    if output == "-":
+        raise Failure("compare prints its result on standard output; give -o a file name, or use --json")
+
+    def on_read(compared: ComparedFile) -> None:
+        if not as_json:  # with --json, the payload names the input, sheet and columns (stdout stays one JSON document)
+            announce(compared.read, compared=compared.comparison.b_col, flags=COMPARE_FLAGS)
+
+    compared = compare_file(
+        input_path,
+        candidate_col=a_col,
+        b_col=b_col,
+        reference_cols=reference_cols,
+        reference_text=reference_text,
+        metric=metrics[0],
+        samples=samples,
+        seed=seed,
+        output=output,
+        output_encoding=output_encoding,
+        raw=raw,
+        force=force,
+        on_read=on_read,
+        **read.settings(),
+    )
+    spell = flag_spelling(COMPARE_FLAGS)
+    for note in compared.notes:
+        echo(f"bleu-xl: note: {render(note, spell)}", err=True)
+    if quiet:
+        return
+    comparison, result = compared.comparison, compared.comparison.result
+    if as_json:
+        payload = {
+            **comparison.as_dict(),
+            "input": compared.read.input_name,
+            "sheet": compared.read.sheet.workbook_sheet,  # a text file has none
+            "columns": render(compared.describe(), spell),
+            "notes": [render(note, spell) for note in compared.read.notes],
+        }
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    level = f"{result.interval_a.level:.0%}"
+    name = comparison.metric.name
+    for column, value, interval in (
+        (comparison.a_name, result.score_a, result.interval_a),
+        (comparison.b_name, result.score_b, result.interval_b),
+    ):
+        echo(f"{column}: corpus {name} {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+    echo(
+        f"difference (B - A) {result.difference:+.4f}, {result.p_text} "
+        f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
+    )
+    echo(comparison.verdict)
+    if output:
+        echo(f"written to {output}")

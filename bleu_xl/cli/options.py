@@ -1,0 +1,201 @@
+"""The options several commands share, how a library setting is spelt as an option, and the command classes that end
+on a closed pipe as every command does."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from .. import Chrf, Setting
+from .terminal import Failure, closed_pipe
+
+__all__ = [
+    "COMPARE_FLAGS",
+    "FLAGS",
+    "Command",
+    "Group",
+    "ReadFlags",
+    "TextsCommand",
+    "chrf_options",
+    "flag_spelling",
+    "table_options",
+]
+
+#: Each setting a library message can name, as this command spells it: the option that sets it.
+FLAGS = {
+    "candidate_col": "--candidate-col",
+    "reference_cols": "--reference-col",
+    "reference_text": "--reference",
+    "header_row": "--header-row",
+    "no_header": "--no-header",
+    "sheet": "--sheet",
+    "encoding": "--encoding",
+    "output_encoding": "--output-encoding",
+    "output_format": "--format",
+    "delimiter": "--delimiter",
+    "force": "--force",
+    "b_col": "--b",
+    "read_memory": "--read-memory",
+    "read_time": "--read-time",
+    "skip_hidden": "--skip-hidden",
+    "output": "-o",
+    "wheel": "--wheel",
+    "metric": "--metric",
+    "max_n": "--max-n",
+    "smoothing": "--smoothing",
+    "char_order": "--char-order",
+    "word_order": "--word-order",
+    "beta": "--beta",
+}
+#: compare names its candidate columns --a and --b.
+COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
+#: The defaults of the reading limits (the library's).
+READ_MEMORY = "2GB"
+READ_TIME = 60.0
+
+
+def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
+    """How this command spells a setting in a message: its flag, then the value to give it (``--candidate-col B``);
+    a flag alone (``--force``) when the value is a switch."""
+
+    def spell(setting: Setting) -> str:
+        flag = flags.get(setting.name, setting.name)
+        if setting.value is None or setting.value is True:
+            return flag
+        values = setting.value if isinstance(setting.value, tuple) else (setting.value,)
+        return " ".join(f"{flag} {value}" for value in values)
+
+    return spell
+
+
+class Command(click.Command):
+    """A command whose help, read before any of its code runs, ends on a closed pipe as the command would."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # click's own handling exits with code 1
+            closed_pipe()
+
+
+class TextsCommand(Command):
+    """A command whose arguments are free text: one that starts with ``-`` (``"-5 off"``) is taken for an option
+    unless it comes after ``--``, and the refusal says so in one line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            meant = f" (did you mean {' or '.join(sorted(exc.possibilities))}?)" if exc.possibilities else ""
+            raise Failure(
+                f"no such option {exc.option_name!r}{meant}; a text that starts with - goes after --, as in "
+                f'bleu-xl {self.name} -- "a b" "-5 off"'
+            ) from None
+
+
+class Group(click.Group):
+    """The command group: its ``--help`` and ``--version`` too end on a closed pipe as every command does."""
+
+    command_class = Command
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            closed_pipe()
+
+
+@dataclass(frozen=True)
+class ReadFlags:
+    """The options that say how to read the input table, as score and compare receive them."""
+
+    sheet: str | None
+    header_row: int | None
+    no_header: bool
+    encoding: str | None
+    delimiter: str | None
+    skip_hidden: bool
+    read_memory: str
+    read_time: float
+
+    def settings(self) -> dict[str, Any]:
+        """The library's settings these options give."""
+        return {
+            "sheet": self.sheet,
+            "header_row": self.header_row,
+            "no_header": self.no_header,
+            "encoding": self.encoding,
+            "delimiter": self.delimiter,
+            "skip_hidden": self.skip_hidden,
+            "read_memory": self.read_memory,
+            "read_time": self.read_time,
+        }
+
+
+def table_options(run: Any) -> Any:
+    """The options that say how to read the input table, shared by score and compare, handed to the command as
+    one :class:`ReadFlags` named ``read``."""
+
+    @functools.wraps(run)
+    def command(
+        *args: Any,
+        sheet: str | None,
+        header_row: int | None,
+        no_header: bool,
+        encoding: str | None,
+        delimiter: str | None,
+        skip_hidden: bool,
+        read_memory: str,
+        read_time: float,
+        **kwargs: Any,
+    ) -> Any:
+        read = ReadFlags(sheet, header_row, no_header, encoding, delimiter, skip_hidden, read_memory, read_time)
+        return run(*args, read=read, **kwargs)
+
+    fn: Any = command
+    for option in reversed(
+        [
+            click.option("--sheet", help="Sheet to read (default: the first visible one, past a cover page)."),
+            click.option("--header-row", type=click.IntRange(1), help="The row that holds the headers (1 = first)."),
+            click.option("--no-header", is_flag=True, help="Every row is data; give the columns by letter."),
+            click.option("--encoding", help="Encoding of a CSV input (default: detected)."),
+            click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
+            click.option(
+                "--skip-hidden", is_flag=True, help="Leave out rows hidden by hand or by a filter (default: scored)."
+            ),
+            click.option(
+                "--read-memory",
+                metavar="SIZE",
+                default=READ_MEMORY,
+                show_default=True,
+                help="Memory reading the input may take (2GB, 500MB); a workbook that needs more is refused.",
+            ),
+            click.option(
+                "--read-time",
+                metavar="SECONDS",
+                type=click.FloatRange(min=0, min_open=True),
+                default=READ_TIME,
+                show_default=True,
+                help="Time reading a workbook may take; one that needs more is refused.",
+            ),
+        ]
+    ):
+        fn = option(fn)
+    return fn
+
+
+def chrf_options(fn: Any) -> Any:
+    """chrF's settings, shared by score, pair and compare (sacrebleu's defaults: chrF2)."""
+    settings = [
+        ("--char-order", 6, 1, Chrf.MAX_CHAR_ORDER, "chrF: longest character n-gram."),
+        ("--word-order", 0, 0, Chrf.MAX_WORD_ORDER, "chrF: longest word n-gram (2 gives chrF++)."),
+        ("--beta", 2, 1, Chrf.MAX_BETA, "chrF: recall counts beta times as much as precision."),
+    ]
+    for flag, default, low, high, text in reversed(settings):
+        option = click.option(flag, default=default, show_default=True, type=click.IntRange(low, high), help=text)
+        fn = option(fn)
+    return fn

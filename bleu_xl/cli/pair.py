@@ -1,0 +1,118 @@
+"""``bleu-xl pair``: the whole calculation of one pair, BLEU's then chrF's."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .. import Bleu, ChrfScore, chrf, explain, tokenize
+from .guard import guard
+from .options import TextsCommand, chrf_options
+from .terminal import echo, printable
+
+__all__ = ["pair_command"]
+
+
+@click.command("pair", cls=TextsCommand)
+@click.argument("texts", nargs=-1, required=True, metavar="[REFERENCE] CANDIDATE")
+@click.option(
+    "--reference",
+    "references",
+    multiple=True,
+    help="A reference; repeat for several (then give only the CANDIDATE).",
+)
+@click.option(
+    "--max-n", default=2, show_default=True, type=click.IntRange(1, Bleu.MAX_ORDER), help="BLEU: longest n-gram."
+)
+@click.option("--smoothing", default="add1", show_default=True, type=click.Choice(Bleu.SMOOTHING_METHODS))
+@chrf_options
+@click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
+@guard()
+def pair_command(
+    texts: tuple[str, ...],
+    references: tuple[str, ...],
+    max_n: int,
+    smoothing: str,
+    char_order: int,
+    word_order: int,
+    beta: int,
+    as_json: bool,
+) -> None:
+    """Show the whole BLEU calculation of one pair (tokens, p1 to pN, BP, r, c), then its chrF: the character
+    (and, with --word-order, word) n-gram precision, recall and F.
+
+    Several references: give each with --reference, then the candidate alone. --max-n and --smoothing are the
+    same settings as for score.
+
+    \b
+    Examples:
+      bleu-xl pair "a entrega chegou no prazo e o produto veio bem embalado" "a entrega chegou no prazo"
+      bleu-xl pair --reference "the cat is on the mat" --reference "there is a cat on the mat" "the cat sat"
+      bleu-xl pair "livraison offerte" "livraisons offertes" --word-order 2
+    """
+    if references:
+        if len(texts) != 1:
+            raise click.UsageError("with --reference, give the candidate alone")
+        refs, candidate = list(references), texts[0]
+    else:
+        if len(texts) != 2:
+            raise click.UsageError("give a REFERENCE and a CANDIDATE (or each reference with --reference)")
+        refs, candidate = [texts[0]], texts[1]
+    explanation = explain(refs if len(refs) > 1 else refs[0], candidate, max_n=max_n, smoothing=smoothing)
+    s = explanation.score
+    ref_tokens = [tokenize(ref) for ref in refs]
+    c = chrf(refs if len(refs) > 1 else refs[0], candidate, char_order=char_order, word_order=word_order, beta=beta)
+    detail = {
+        "reference_tokens": ref_tokens if len(refs) > 1 else ref_tokens[0],
+        "candidate_tokens": tokenize(candidate),
+        **s.as_dict(),
+        "explain": explanation.summary(),
+        "matched": list(explanation.matched_tokens()),
+        "chrf": c.as_dict(),
+    }
+    if as_json:
+        click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
+        return
+    for number, tokens in enumerate(ref_tokens, start=1):
+        label = "reference" if len(refs) == 1 else f"reference {number}"
+        echo(f"{label} tokens ({len(tokens)}): {' '.join(tokens)}")
+    # On a terminal, matched words are green and the others red (click drops the colours elsewhere).
+    marked = " ".join(
+        click.style(printable(token), fg="green", bold=True) if hit else click.style(printable(token), fg="red")
+        for token, hit in zip(explanation.candidate_tokens, explanation.matched_tokens())
+    )
+    click.echo(f"candidate tokens ({s.c}): {marked}")
+    for report, p in zip(explanation.orders, s.precisions):
+        n = report.n
+        if p.value is None:
+            if s.c:
+                words = f"{s.c} word{'s' if s.c > 1 else ''}"
+                click.echo(f"p{n} = 0/0, left out of the score  (the candidate has only {words}: no {report.name})")
+            else:
+                click.echo(f"p{n} = 0/0  (the candidate has no words: BLEU is 0)")
+            continue
+        note = "  (add-1 smoothing)" if p.smoothed else ""
+        click.echo(f"p{n} = {p.numerator}/{p.denominator} = {p.value:.4f}{note}")
+    click.echo(f"BP = {s.bp:.4f}  (r = {s.r}, c = {s.c})")
+    click.echo(f"BLEU-{s.max_n} = {s.bleu:.4f}")
+    echo(f"explain: {detail['explain']}")
+    click.echo(f"signature {s.signature}")
+    show_chrf(c)
+
+
+def show_chrf(c: ChrfScore) -> None:
+    """chrF's lines of ``pair``: each order's matches, then precision, recall and F of each kind, then the score."""
+    kinds = [("character", 0, c.char_order, c.characters), ("word", c.char_order, c.word_order, c.words)]
+    for kind, start, orders, part in kinds:
+        if not orders or part is None:
+            continue
+        counts = [
+            f"{n}: {c.stats.matches[start + n - 1]}/{c.stats.candidate[start + n - 1]}"
+            f"/{c.stats.reference[start + n - 1]}"
+            for n in range(1, orders + 1)
+        ]
+        click.echo(f"{kind} n-grams (matches/candidate/reference) {', '.join(counts)}")
+        click.echo(f"{kind} precision {part.precision:.4f}, recall {part.recall:.4f}, F{c.beta} {part.f:.4f}")
+    click.echo(f"{c.name} = {c.chrf:.4f}  (precision {c.precision:.4f}, recall {c.recall:.4f})")
+    click.echo(f"signature {c.signature}")

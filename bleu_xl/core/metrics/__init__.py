@@ -1,0 +1,47 @@
+"""The metrics, one module each (BLEU, chrF), every one a :class:`~.base.Metric` object; and the metrics a user
+chooses by name. Standard library only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import BleuError, Setting
+from .base import Metric, MetricScore
+from .bleu import BLEU_2, Bleu
+from .chrf import CHRF_2, Chrf
+
+__all__ = ["BLEU_2", "CHRF_2", "KNOWN", "METRIC_NAMES", "Bleu", "Chrf", "Metric", "MetricScore", "metrics_named"]
+
+#: Every metric, by the name a user chooses it with.
+KNOWN: dict[str, type[Metric[Any, Any, Any]]] = {metric.key: metric for metric in (Bleu, Chrf)}
+#: The names ``metrics_named`` knows: each metric's, and ``bleu2`` (BLEU with ``max_n`` 2).
+METRIC_NAMES = ("bleu", "bleu2", "chrf")
+
+
+def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
+    """The metrics of ``names`` (each may hold several, comma-separated: ``["bleu2,chrf"]``), in order, each once,
+    each with the ``settings`` that are its own (``max_n=4`` goes to BLEU, ``word_order=2`` to chrF); ``bleu``
+    when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2."""
+    words = [word.strip().lower() for name in names for word in name.split(",")]
+    if any(not word for word in words):
+        raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
+    metrics: list[Metric[Any, Any, Any]] = []
+    for word in words or ["bleu"]:
+        if word not in METRIC_NAMES:
+            raise BleuError(Setting("metric"), f" {word!r} is not a metric: use {', '.join(METRIC_NAMES)}")
+        if word == "bleu2" and settings.get("max_n", 2) != 2:
+            max_n = settings["max_n"]
+            raise BleuError(
+                Setting("metric"), " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}"
+            )
+        metric = KNOWN[word.removesuffix("2") if word == "bleu2" else word].from_settings(settings)
+        if metric in metrics:
+            raise BleuError(Setting("metric"), f" names {metric.name} twice")
+        metrics.append(metric)
+    return tuple(metrics)
+
+
+def _listing() -> str:
+    *first, last = METRIC_NAMES
+    return f"{', '.join(first)} or {last}"

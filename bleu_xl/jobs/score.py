@@ -1,0 +1,179 @@
+"""Score a workbook or CSV file: read it within limits, find its columns, score every row, write the result whole.
+
+:func:`score_file` is what ``bleu-xl score`` does, as one library call: its parameters are the settings (each
+message that names one names it as a :class:`~bleu_xl.core.errors.Setting`), and it returns a
+:class:`ScoredFile` that holds the scores, the counts, the corpus scores and signatures, and where it wrote.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import Part, Setting
+from ..core.metrics import BLEU_2, Metric, MetricScore
+from ..excel.cell_values import EXCEL_MAX_TEXT
+from ..files.read.limits import DEFAULT_LIMITS
+from ..files.write.output import OutputFile
+from ..files.write.results import write_result
+from ..files.write.scored_workbook import CutCells
+from ..files.write.target import OutputTarget
+from ..table.scoring import Result, check_reference_text, result_columns, score_table
+from .reading import PathLike, ReadTable, read_input_table, read_limits, table_options
+
+__all__ = ["ScoredFile", "as_metrics", "cut_note", "score_file"]
+
+
+@dataclass
+class ScoredFile:
+    """What :func:`score_file` did: the table it read, every row's outcome under each metric (``result``), where
+    and how it wrote them (``target``), the cells cut to fit a workbook, and the seconds each step took."""
+
+    read: ReadTable
+    result: Result
+    target: OutputTarget
+    cut_cells: CutCells = field(default_factory=CutCells)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def output(self) -> str:
+        """Where the output was written (``-``: standard output)."""
+        return self.target.path
+
+    @property
+    def metrics(self) -> tuple[Metric[Any, Any, Any], ...]:
+        return self.result.metrics
+
+    @property
+    def corpus(self) -> MetricScore | None:
+        """The first metric's corpus score (``None`` when no row was scored)."""
+        return self.result.corpus
+
+    @property
+    def corpora(self) -> list[MetricScore | None]:
+        """Each metric's corpus score."""
+        return self.result.corpora
+
+    @property
+    def signature(self) -> str:
+        """The first metric's signature."""
+        return self.result.signature()
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Rows read, scored, with a blank candidate, with a note (a row is scored, blank, or has a note)."""
+        result = self.result
+        return {"rows": len(result.rows), "scored": result.scored, "blank": result.blank, "with_note": result.problems}
+
+    @property
+    def notes(self) -> list[tuple[Part, ...]]:
+        """What there is to say about the job besides the table read: scored in one process, cells cut to fit."""
+        notes: list[tuple[Part, ...]] = []
+        if self.result.single_process:
+            notes.append((f"scored in one process: no process pool here ({self.result.single_process})",))
+        if self.cut_cells.count:
+            notes.append(cut_note(self.cut_cells, self.target.path))
+        return notes
+
+
+def cut_note(cuts: CutCells, output: str) -> tuple[Part, ...]:
+    """The note on cells cut to fit a workbook, and how to keep them whole."""
+    which = f"cell {cuts.first}" if cuts.count == 1 else f"{cuts.count:,} cells (the first {cuts.first})"
+    csv_name = OutputTarget.csv_beside(output)
+    return (
+        f"{which} held more text than a workbook cell holds ({EXCEL_MAX_TEXT:,} UTF-16 units): cut to fit in "
+        f"{output}; ",
+        Setting("output", csv_name),
+        " keeps every cell whole",
+    )
+
+
+def as_metrics(metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]]) -> tuple[Metric[Any, Any, Any], ...]:
+    """One metric or several, as a tuple (at least one; each a metric object)."""
+    chosen = (metrics,) if isinstance(metrics, Metric) else tuple(metrics)
+    if not chosen or not all(isinstance(metric, Metric) for metric in chosen):
+        raise TypeError(f"metrics must be a metric object or a sequence of them (bleu_xl.Bleu(), ...), not {metrics!r}")
+    return chosen
+
+
+def score_file(
+    path: PathLike,
+    *,
+    output: PathLike | None = None,
+    output_format: str | None = None,
+    metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]] = BLEU_2,
+    candidate_col: str | None = None,
+    reference_cols: Sequence[str] = (),
+    reference_text: str | None = None,
+    sheet: str | None = None,
+    header_row: int | None = None,
+    no_header: bool = False,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    skip_hidden: bool = False,
+    read_memory: int | str = DEFAULT_LIMITS.memory,
+    read_time: float = DEFAULT_LIMITS.seconds,
+    output_encoding: str | None = None,
+    raw: bool = False,
+    force: bool = False,
+    workers: int | None = None,
+    on_read: Callable[[ReadTable], None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> ScoredFile:
+    """Score every candidate of a workbook (``.xlsx``, ``.xlsm``) or text table (CSV, TSV; ``-`` is standard input)
+    and write the scores, ranks and a summary to ``output`` (by default ``INPUT-scored.xlsx`` beside the input;
+    ``-`` is standard output), in ``output_format`` or the one its extension says.
+
+    Columns are found by their headers, or given by letter or header (``candidate_col``, ``reference_cols``); a
+    ``reference_text`` serves every candidate. ``metrics`` are metric objects (``bleu_xl.Bleu()``,
+    ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never modified; the output
+    is written whole or not at all, and an existing one is replaced only with ``force``. Reading takes at most
+    ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
+    is read and its columns found, ``on_progress(rows)`` as rows are scored.
+    """
+    chosen = as_metrics(metrics)
+    check_reference_text(reference_text, chosen)  # before the input is read
+    input_path = str(path)
+    target = OutputTarget.choose(
+        input_path,
+        None if output is None else str(output),
+        output_format=output_format,
+        output_encoding=output_encoding,
+        delimiter=delimiter,
+        raw=raw,
+    )
+    options = table_options(
+        candidate_col=candidate_col,
+        reference_cols=reference_cols,
+        reference_text=reference_text,
+        sheet=sheet,
+        header_row=header_row,
+        no_header=no_header,
+        encoding=encoding,
+        delimiter=delimiter,
+        skip_hidden=skip_hidden,
+    )
+    limits = read_limits(read_memory, read_time)
+    file = OutputFile(target.path, force=force, protect=[input_path])  # claimed before anything is read
+    timings: dict[str, float] = {}
+    try:
+        start = time.perf_counter()
+        read = read_input_table(input_path, options, limits)
+        if on_read is not None:
+            on_read(read)
+        # Before scoring: a table that cannot fit a workbook is refused at once.
+        target.check_size(read.data_rows + 1, len(read.layout.headers) + len(result_columns(chosen, ranked=False)))
+        timings["read"] = time.perf_counter() - start
+
+        start = time.perf_counter()
+        result = score_table(read.sheet, read.layout, metrics=chosen, workers=workers, progress=on_progress)
+        timings["score"] = time.perf_counter() - start
+
+        start = time.perf_counter()
+        cuts = write_result(result, file, target, input_name=read.input_name, sheet=read.sheet)
+        timings["write"] = time.perf_counter() - start
+    finally:
+        file.release()
+    return ScoredFile(read, result, target, cuts, timings)

@@ -1,0 +1,70 @@
+"""Comparing two columns of a file, and making the template and the Lite bundle, are library calls too."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import xlsxwriter
+
+import bleu_xl
+from bleu_xl import Chrf, ComparedFile, InputError, compare_file, paired_test
+from tests.helpers import compared_columns, run
+
+REFS, CANDS_A, CANDS_B = compared_columns()
+
+
+def ab_workbook(path: Path) -> Path:
+    book = xlsxwriter.Workbook(str(path))
+    ws = book.add_worksheet("AB")
+    ws.write_row(0, 0, ["Reference", "Prompt A", "Prompt B"])
+    for i, row in enumerate(zip(REFS, CANDS_A, CANDS_B), start=1):
+        ws.write_row(i, 0, row)
+    book.close()
+    return path
+
+
+def test_compare_file_is_the_paired_test_of_the_two_columns(tmp_path: Path) -> None:
+    path = ab_workbook(tmp_path / "ab.xlsx")
+    seen: list[ComparedFile] = []
+    done = compare_file(path, candidate_col="Prompt A", b_col="Prompt B", samples=200, on_read=seen.append)
+    assert seen == [done] and done.output is None and done.notes == []
+    assert done.comparison.result == paired_test(REFS, CANDS_A, CANDS_B, samples=200)
+    assert (done.comparison.a_name, done.comparison.b_name, done.comparison.used) == ("Prompt A", "Prompt B", len(REFS))
+    assert bleu_xl.render(done.describe()) == (
+        "header row 1; candidate_col B 'Prompt A', b_col C 'Prompt B'; reference A 'Reference'"
+    )
+
+
+def test_compare_file_writes_what_the_command_writes(tmp_path: Path) -> None:
+    path = ab_workbook(tmp_path / "ab.xlsx")
+    done = compare_file(
+        path, candidate_col="B", b_col="C", metric=Chrf(word_order=2), output=tmp_path / "lib.json", seed=7
+    )
+    cli = run("compare", str(path), "--a", "B", "--b", "C", "--metric", "chrf", "--word-order", "2", "--seed", "7")
+    assert cli.exit_code == 0 and f"corpus chrF2++ {done.comparison.result.score_a:.4f}" in cli.stdout
+    written = json.loads((tmp_path / "lib.json").read_text())
+    assert written["comparison"]["p_value"] == done.comparison.result.p_value and len(written["rows"]) == len(REFS)
+
+
+def test_compare_file_refuses_as_settings(tmp_path: Path) -> None:
+    path = ab_workbook(tmp_path / "ab.xlsx")
+    with pytest.raises(InputError, match=r"candidate_col and b_col name the same column \(B\)"):
+        compare_file(path, candidate_col="B", b_col="Prompt A")
+    with pytest.raises(InputError, match="output_encoding applies to a CSV output"):
+        compare_file(path, candidate_col="B", b_col="C", output_encoding="cp1252")
+    with pytest.raises(TypeError, match="metric object"):
+        compare_file(path, candidate_col="B", b_col="C", metric="chrf")  # type: ignore[arg-type]
+
+
+def test_the_template_and_the_lite_bundle_are_written_by_library_calls(tmp_path: Path) -> None:
+    written = bleu_xl.write_template(tmp_path / "books")
+    assert tmp_path / "books" / "bleu2_ranking.xlsx" in written and len(written) > 1
+    with pytest.raises(InputError, match=r"the template is an \.xlsx workbook"):
+        bleu_xl.write_template(tmp_path / "old.xls")
+    first = bleu_xl.write_lite_bundle(tmp_path / "lite")
+    again = bleu_xl.write_lite_bundle(tmp_path / "lite")
+    assert [wrote for _, wrote in first] == [True, True] and [wrote for _, wrote in again] == [False, False]
+    assert (tmp_path / "lite" / "main.py").read_text(encoding="utf-8").startswith('"""bleu-xl')
+    assert bleu_xl.EXCEL_SETUP_PARTS == ("xlwings-addin", "config", "xlam")

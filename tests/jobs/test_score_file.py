@@ -1,0 +1,101 @@
+"""Scoring a file is a library call: ``bleu_xl.score_file`` does what ``bleu-xl score`` does, with settings named
+as settings, and returns what it did."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import bleu_xl
+from bleu_xl import Bleu, Chrf, InputError, ReadTable, ScoredFile, score_file
+from tests.helpers import COPY_ROWS, INTACTO, REF, SHORT, run
+
+SAMPLE = Path(__file__).resolve().parents[2] / "workbooks" / "samples" / "marketing_en.xlsx"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    return Path(shutil.copy(SAMPLE, tmp_path / SAMPLE.name))
+
+
+def test_score_file_returns_what_it_read_scored_and_wrote(sample: Path) -> None:
+    before = digest(sample)
+    done = score_file(sample, metrics=[Bleu(), Chrf(word_order=2)])
+    assert isinstance(done, ScoredFile) and digest(sample) == before  # the input is never modified
+    assert done.output == str(sample.with_name("marketing_en-scored.xlsx")) and Path(done.output).is_file()
+    assert done.target.format == "xlsx" and set(done.timings) == {"read", "score", "write"}
+    assert done.counts == {"rows": 6, "scored": 5, "blank": 1, "with_note": 0}
+    assert [metric.name for metric in done.metrics] == ["BLEU-2", "chrF2++"]
+    layout = done.read.layout
+    assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 1, [0])
+    pairs = [(row[0], row[1]) for row in done.result.rows if row[1]]
+    refs, cands = [r for r, _ in pairs], [c for _, c in pairs]
+    assert done.corpus == bleu_xl.corpus_score(refs, cands)
+    assert done.corpora[1] == bleu_xl.corpus_chrf(refs, cands, word_order=2)
+    assert done.signature == bleu_xl.signature() and done.notes == []
+
+
+def test_the_command_writes_what_the_library_call_writes(sample: Path, tmp_path: Path) -> None:
+    score_file(sample, output=tmp_path / "lib.json", metrics=Chrf())
+    result = run("score", str(sample), "-o", str(tmp_path / "cli.json"), "--metric", "chrf", "-q")
+    assert result.exit_code == 0
+    lib, cli = json.loads((tmp_path / "lib.json").read_text()), json.loads((tmp_path / "cli.json").read_text())
+    assert lib == cli and lib["metrics"][0]["name"] == "chrF2"
+
+
+def test_it_tells_what_it_read_before_scoring_and_how_far_it_got(tmp_path: Path, copy_workbook: Path) -> None:
+    seen: list[object] = []
+    done = score_file(
+        copy_workbook, output=tmp_path / "out.csv", on_read=seen.append, on_progress=lambda n: seen.append(n)
+    )
+    read, *progress = seen
+    assert isinstance(read, ReadTable) and read is done.read and read.data_rows == len(COPY_ROWS) - 1
+    assert sum(progress) == read.data_rows
+    assert read.read_as == ", sheet 'Copy'" and read.input_name == str(copy_workbook)
+
+
+def test_settings_are_named_as_python_spells_them(sample: Path, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"a \.csv file cannot hold output_format='json'"):
+        score_file(sample, output=tmp_path / "x.csv", output_format="json")
+    with pytest.raises(InputError, match=r"delimiter 'x': use , ; tab or \|"):
+        score_file(sample, output=tmp_path / "x.csv", delimiter="x")
+    with pytest.raises(InputError, match=r"no candidate column 'Nope'"):
+        score_file(sample, output=tmp_path / "x.csv", candidate_col="Nope")
+    with pytest.raises(InputError, match=r"reference_text '\.\.\.': BLEU-2 cannot .* chrF takes it: metric='chrf'"):
+        score_file(sample, output=tmp_path / "x.csv", reference_text="...")
+    with pytest.raises(InputError, match="the output would overwrite the input; choose another output"):
+        score_file(sample, output=sample, force=True)
+    assert not list(tmp_path.glob("x.csv*")) and not list(tmp_path.glob(".x.csv*"))  # nothing written, no lock left
+    (tmp_path / "there.json").write_text("mine")
+    with pytest.raises(InputError, match=r"there\.json: already exists; use force=True to replace it"):
+        score_file(sample, output=tmp_path / "there.json")
+    assert (tmp_path / "there.json").read_text() == "mine"
+
+
+def test_wrong_kinds_are_type_errors(sample: Path) -> None:
+    with pytest.raises(TypeError, match="metric object"):
+        score_file(sample, metrics="bleu")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="one string"):
+        score_file(sample, reference_cols="A")
+
+
+def test_standard_output_and_a_workbook_of_text_rows(tmp_path: Path, copy_workbook: Path, capfd) -> None:
+    done = score_file(copy_workbook, output="-", output_format="jsonl", reference_cols=["Reference"])
+    rows = [json.loads(line) for line in capfd.readouterr().out.splitlines()]
+    assert done.target.to_stdout and [row["Candidate"] for row in rows][:2] == [INTACTO, SHORT]
+    assert rows[0]["BLEU-2"] == bleu_xl.score(REF, INTACTO).bleu
+
+
+def test_a_large_read_limit_given_as_people_write_it(sample: Path, tmp_path: Path) -> None:
+    done = score_file(sample, output=tmp_path / "x.csv", read_memory="500MB", read_time=30)
+    assert done.counts["scored"] == 5
+    with pytest.raises(InputError, match="is not a size"):
+        score_file(sample, output=tmp_path / "y.csv", read_memory="12XB")
