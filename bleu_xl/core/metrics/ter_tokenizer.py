@@ -11,6 +11,9 @@ code). Standard library only (it runs in Pyodide).
   ideograph, stroke, radical and compatibility character and CJK or full-width punctuation mark is a word of its
   own.
 - ``no_punct``: ``. , ? : ; ! " ( )`` removed (and, with ``asian_support``, CJK and full-width punctuation).
+- A reference is read twice over (its words read again), as sacrebleu reads references: with ``normalized`` this
+  splits ``'s`` off a word that punctuation follows, so that ``cat's.`` is three words in a reference
+  (``cat 's .``) and two in a candidate (``cat's .``).
 """
 
 from __future__ import annotations
@@ -68,7 +71,12 @@ class TerTokenizer(NamedTuple):
     case_sensitive: bool = False
 
     def __call__(self, text: str) -> list[str]:
+        """A candidate's words."""
         return ter_words(text, *self)
+
+    def reference(self, text: str) -> list[str]:
+        """A reference's words: its words read again, as sacrebleu reads a reference (twice over)."""
+        return ter_words(" ".join(ter_words(text, *self)), *self)
 
 
 def ter_words(
