@@ -23,6 +23,7 @@ from ...excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text, fit_cell
 from ...table.compare import Comparison
 from ...table.scoring import Result
 from ...table.sheet import GENERAL, CellFormats, column_letter
+from .rich_text import rich_inline_string, xml_text
 from .xlsx_style import DATA_BAR, SAFE_OPTIONS
 
 __all__ = ["CutCells", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
@@ -154,11 +155,22 @@ def write_scored_workbook(
             continue
         cell_styles[col] = CellStyle(col, formats, style)
         scores.set_column(col, col, 20 if col in dates else 12, text_format)
+    number_format = book.add_format({"num_format": "General"})  # an average length: 9, or 9.5
+    kinds = {ColumnKind.COUNT: count_format, ColumnKind.NUMBER: number_format, ColumnKind.CHANGES: text_format}
+    rich: set[int] = set()
     for offset, column in enumerate(columns[:-1]):
-        is_count = column.kind == ColumnKind.COUNT
-        column_formats[first_result + offset] = count_format if is_count else score_format
-        scores.set_column(first_result + offset, first_result + offset, 9, column_formats[first_result + offset])
+        col = first_result + offset
+        column_formats[col] = kinds.get(column.kind, score_format)
+        scores.set_column(col, col, 60 if column.kind == ColumnKind.CHANGES else 9, column_formats[col])
+        if column.kind == ColumnKind.CHANGES:
+            rich.add(col)
     scores.set_column(len(header) - 1, len(header) - 1, 24, text_format)
+    # The columns that hold numbers in every scored row: the scores, the rank and the numeric details, which come
+    # before the text ones (TER's changes) and the note.
+    numeric_stop = first_result + next(
+        (offset for offset, column in enumerate(columns) if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES)),
+        len(columns) - 1,
+    )
     if count:
         for offset, column in enumerate(columns):
             if column.name in {metric.name for metric in result.metrics}:  # each metric's score, not its detail
@@ -177,8 +189,9 @@ def write_scored_workbook(
         rows,
         styles,
         count,
-        numbers=(first_result, len(header) - 1),
+        numbers=(first_result, numeric_stop),
         cuts=cuts,
+        rich=frozenset(rich),
         cell_styles=cell_styles,
         as_scored=frozenset(c for c in scored_columns if c in dates),  # the others hold nothing to turn into text
         sheet_rows=result.row_numbers,
@@ -230,32 +243,6 @@ def _style_number(number_format: Format) -> int:
     if not isinstance(number_format.xf_index, int):
         raise AssertionError(f"a column format without a style number: {number_format.num_format!r}")
     return number_format.xf_index
-
-
-_XML_ESCAPES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_")
-
-
-def _escape(match: re.Match[str]) -> str:
-    found = match.group()
-    # Excel's own escape for characters XML cannot hold (_x000B_), and for text that looks like one.
-    return "_x005F" + found if len(found) > 1 else f"_x{ord(found):04X}_"
-
-
-def xml_text(text: str) -> str:
-    """Cell text as XML character data, as Excel reads it back exactly (already cut to fit a cell)."""
-    if _XML_ESCAPES.search(text):
-        text = _XML_ESCAPES.sub(_escape, text)
-    if "&" in text:
-        text = text.replace("&", "&amp;")
-    if "<" in text:
-        text = text.replace("<", "&lt;")
-    if ">" in text:
-        text = text.replace(">", "&gt;")
-    if "\r" in text:
-        # XML readers turn a raw CR into LF ("a\rb" would come back as "a\nb"); a character reference stays a
-        # CR in every reader (Excel, LibreOffice, openpyxl, calamine), where openpyxl ignores _x000D_.
-        text = text.replace("\r", "&#13;")
-    return text
 
 
 EXCEL_EPOCH = dt.datetime(1899, 12, 30)  # serial 0, so that 1900-03-01 is 61 as in Excel
@@ -320,13 +307,15 @@ def _stream_rows(
     cell_styles: dict[int, CellStyle] | None = None,
     as_scored: frozenset[int] = frozenset(),
     sheet_rows: Sequence[int] = (),
+    rich: frozenset[int] = frozenset(),
 ) -> None:
     """Copy the frame workbook to ``out``, streaming ``rows`` into the sheet ``member``.
 
     ``numbers`` is the range of columns that hold numbers in every scored row: those are written with one
     prepared format string a row instead of one call a cell. The input columns in ``cell_styles`` take each
     cell's style from it, by the row it came from (``sheet_rows``, as Excel numbers them); those in ``as_scored``
-    write a date, time or duration as the text it was scored as.
+    write a date, time or duration as the text it was scored as. The columns in ``rich`` hold the words that
+    changed (their ``parts``), written as rich text.
     """
     letters = [column_letter(c) for c in range(len(styles))]
     first, stop = numbers
@@ -361,6 +350,14 @@ def _stream_rows(
             cells.append(_cell_xml(f"{letters[c]}{r}", v, style, cuts))
         return cells
 
+    def result_cell(c: int, r: int, value: Any) -> str:
+        if c in rich:
+            string, cut = rich_inline_string(value.parts)
+            if cut:
+                cuts.add(f"{letters[c]}{r}")
+            return f'<c r="{letters[c]}{r}"{styles[c]} t="inlineStr">{string}</c>'
+        return _cell_xml(f"{letters[c]}{r}", value, styles[c], cuts)
+
     def row_xml(r: int, values: list[Any]) -> str:
         scores = values[first:stop]
         # Both checks run in C: a generator over the cells took a fifth of the row's time.
@@ -368,16 +365,12 @@ def _stream_rows(
             cells = input_cells(r, values)
             cells.append(numeric.format(r, *scores))
             cells += [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
-                for c, v in enumerate(values[stop:], start=stop)
-                if v is not None and v != ""
+                result_cell(c, r, v) for c, v in enumerate(values[stop:], start=stop) if v is not None and v != ""
             ]
         else:
             cells = input_cells(r, values)
             cells += [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
-                for c, v in enumerate(values[first:], start=first)
-                if v is not None and v != ""
+                result_cell(c, r, v) for c, v in enumerate(values[first:], start=first) if v is not None and v != ""
             ]
         return f'<row r="{r}">{"".join(cells)}</row>'
 
@@ -461,7 +454,10 @@ def _write_summary(
         if value is not None:
             counts[min(int(value * BINS), BINS - 1)] += 1
     for b, n in enumerate(counts):
-        summary.write_string(top + 1 + b, 0, f"{b / BINS:.1f} to {(b + 1) / BINS:.1f}")
+        # A metric with no highest score (TER) counts everything from 0.9 up in the last bin.
+        unbounded = b == BINS - 1 and result.metrics[0].highest is None
+        label = f"{b / BINS:.1f} and above" if unbounded else f"{b / BINS:.1f} to {(b + 1) / BINS:.1f}"
+        summary.write_string(top + 1 + b, 0, label)
         summary.write_number(top + 1 + b, 1, n, count_format)
     chart = book.add_chart({"type": "column"})
     chart.add_series(
@@ -474,7 +470,7 @@ def _write_summary(
     )
     chart.set_title({"name": f"Distribution of {name}"})
     chart.set_legend({"none": True})
-    chart.set_x_axis({"name": name})
+    chart.set_x_axis({"name": name if result.metrics[0].higher_is_better else f"{name} (lower is better)"})
     chart.set_y_axis({"name": "candidates"})
     chart.set_size({"width": 480, "height": 300})
     summary.insert_chart(0, 2, chart, {"x_offset": 12})  # beside the facts: on the same printed page
