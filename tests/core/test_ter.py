@@ -115,9 +115,9 @@ def test_words_equal_sacrebleu_tokenizer(options: tuple[bool, ...]) -> None:
 @pytest.mark.parametrize("options", OPTIONS)
 def test_sentence_and_corpus_equal_sacrebleu(options: tuple[bool, ...]) -> None:
     rng = random.Random(sum(options))
-    pairs = _pairs(len(options) * 7 + sum(options), 40)
+    pairs = _pairs(len(options) * 7 + sum(options), 25)
     # Punctuation, case and CJK on some pairs, so that every option changes something.
-    pairs += list(zip(_texts(rng, 15), _texts(rng, 15)))
+    pairs += list(zip(_texts(rng, 12), _texts(rng, 12)))
     sacre = _sacrebleu(options)
     for ref, hyp in pairs:
         theirs = sacre.sentence_score(hyp, [ref])
@@ -191,13 +191,24 @@ def test_fast_alignment_equals_the_obvious_one(hyp: list[str], ref: list[str]) -
 
 
 def test_fast_alignment_equals_the_obvious_one_past_the_exact_bound() -> None:
-    """Texts long and different enough that the fast path falls back to the beam, for the table or a shift."""
+    """Texts long and different enough that the fast path must look past the exact bound: cells outside the beam
+    that are on no optimal path (the beam holds them all), and a long run of extra words first, where the only
+    optimal paths leave the beam (the beam's table, for the ordering and for its shifts)."""
     rng = random.Random(3)
+    sacre = TER()
     for ref_len, hyp_len in ((40, 100), (70, 30), (60, 60)):
         vocabulary = [f"w{k}" for k in range(rng.randint(3, 30))]
         ref = _sentence(rng, vocabulary, ref_len, ref_len)
         hyp = _edited(rng, ref, vocabulary, 40)[:hyp_len] + _sentence(rng, vocabulary, 0, 10)
         assert alignment(hyp, ref) == obvious_alignment(hyp, ref)
+    rng = random.Random(9)
+    for extra in (40, 60, 100):
+        vocabulary = [f"w{k}" for k in range(40)]
+        ref = _sentence(rng, vocabulary, 60, 60)
+        hyp = [f"x{k}" for k in range(extra)] + _edited(rng, ref, vocabulary, 6)
+        fast = alignment(hyp, ref)
+        assert fast == obvious_alignment(hyp, ref)
+        assert fast.edits == sacre.sentence_score(" ".join(hyp), [" ".join(ref)]).num_edits
 
 
 # --- the words that changed ----------------------------------------------------------------------------------------
