@@ -2081,9 +2081,14 @@ diagonal.
 
 Two ways to the same numbers: :func:`obvious_alignment` computes every edit distance and alignment in the beam, as
 the definition reads; :func:`alignment` computes them bit-parallel (Myers 1999, as Hyyrö 2001 gives it for the
-global distance: each column of the table is two bit vectors) wherever the beam cannot matter, which is whenever
-``distance + |candidate length - reference length| <= 46`` or the reference has at most 24 words (below; and
-in the beam otherwise). A property test holds the two equal.
+global distance: each column of the table is two bit vectors) wherever the beam cannot matter, and in the beam
+otherwise. The beam cannot matter when it holds every optimal path of the whole table: then its distance is the
+whole table's, and so is its alignment (Tercom's choice among equal moves only ever looks at cells on optimal
+paths). It holds them when the reference has at most 24 words (the beam is the whole table), when
+``distance + |candidate length - reference length| <= 46`` (no optimal path strays that far from the diagonal),
+or else when no cell just outside the beam is on an optimal path (its distance from the start, read from the
+columns, plus its distance to the end, read from the columns of the reversed texts, exceeds the distance). A
+property test holds the two ways equal.
 \"\"\"
 
 from __future__ import annotations
@@ -2154,12 +2159,12 @@ def _align(words: list[str], ref: list[str], *, fast: bool) -> Alignment:
     moved: set[int] = set()
     shifts = checked = 0
     beam = _Beam(n, m)
-    peq = _bit_masks(ref) if fast else {}
+    masks = _Masks(ref) if fast else None
     positions: dict[str, list[int]] = {}
     for j, word in enumerate(ref):
         positions.setdefault(word, []).append(j)
     while True:
-        table = _Table(words, ref, beam, peq) if fast else _Table(words, ref, beam, None)
+        table = _Table(words, ref, beam, masks)
         best, checked = _best_shift(words, ref, positions, table, checked)
         if checked >= MAX_SHIFT_CANDIDATES or best is None or best[0] <= 0:
             break
@@ -2189,6 +2194,8 @@ def _best_shift(
     \"\"\"The best shift of ``words`` as (gain, length, -start, -target), or ``None``; and the shifts tried so far.\"\"\"
     n, m = len(words), len(ref)
     align, hyp_errors, ref_errors = table.alignment()
+    if not hyp_errors[-1] or not ref_errors[-1]:  # every candidate word, or every reference word, is kept
+        return None, checked
     best: tuple[int, int, int, int] | None = None
     distance = table.distance
     for start_h, word in enumerate(words):
@@ -2225,19 +2232,54 @@ def _best_shift(
 
 class _Beam:
     \"\"\"The cells of each row of the table that the beam computes, for a candidate of ``n`` words against a
-    reference of ``m`` (every shift keeps ``n``): row i holds columns ``lows[i]`` to ``highs[i] - 1``.\"\"\"
+    reference of ``m`` (every shift keeps ``n``): row i holds columns ``lows[i]`` to ``highs[i] - 1`` (worked out
+    when first asked for).\"\"\"
 
-    __slots__ = ("highs", "lows", "m", "n")
+    __slots__ = ("_limits", "m", "n")
 
     def __init__(self, n: int, m: int) -> None:
         self.n, self.m = n, m
-        ratio = m / n if n else 1
-        width = math.ceil(ratio / 2 + BEAM_WIDTH) if ratio / 2 > BEAM_WIDTH else BEAM_WIDTH
-        self.lows, self.highs = [0], [m + 1]
-        for i in range(1, n + 1):
-            diagonal = math.floor(i * ratio)
-            self.lows.append(max(0, diagonal - width))
-            self.highs.append(m + 1 if i == n else min(m + 1, diagonal + width))
+        self._limits: tuple[list[int], list[int]] | None = None
+
+    @property
+    def lows(self) -> list[int]:
+        return self._bounds()[0]
+
+    @property
+    def highs(self) -> list[int]:
+        return self._bounds()[1]
+
+    def _bounds(self) -> tuple[list[int], list[int]]:
+        if self._limits is None:
+            n, m = self.n, self.m
+            ratio = m / n if n else 1
+            width = math.ceil(ratio / 2 + BEAM_WIDTH) if ratio / 2 > BEAM_WIDTH else BEAM_WIDTH
+            lows, highs = [0], [m + 1]
+            for i in range(1, n + 1):
+                diagonal = math.floor(i * ratio)
+                lows.append(max(0, diagonal - width))
+                highs.append(m + 1 if i == n else min(m + 1, diagonal + width))
+            self._limits = lows, highs
+        return self._limits
+
+    def holds_every_path(self, forward: _Columns, backward: _Columns, distance: int) -> bool:
+        \"\"\"Whether every optimal path of the whole table stays in the beam: none of the cells just outside it that a
+        path leaving it would cross first (below the beam where it moves right from one row to the next, and the
+        first cell past its right end) is on an optimal path. ``forward`` are the columns of the words,
+        ``backward`` those of the reversed words against the reversed reference.\"\"\"
+        n, m = self.n, self.m
+        lows, highs = self._bounds()
+        vps, vns, rvps, rvns = forward.vps, forward.vns, backward.vps, backward.vns
+        for i in range(1, n):
+            vp, vn, rvp, rvn = vps[i], vns[i], rvps[n - i], rvns[n - i]
+            outside = [*range(lows[i - 1], lows[i]), *range(highs[i], min(m, max(highs[i], highs[i - 1])) + 1)]
+            for j in outside:
+                below, after = (1 << j) - 1, (1 << (m - j)) - 1
+                start = i + (vp & below).bit_count() - (vn & below).bit_count()
+                end = n - i + (rvp & after).bit_count() - (rvn & after).bit_count()
+                if start + end == distance:
+                    return False
+        return True
 
     def rows(self, words: list[str], ref: list[str], costs: list[list[int]], start: int, ops: list[str] | None) -> None:
         \"\"\"Fill ``costs`` (and ``ops``, when given) from row ``start + 1`` on; rows up to ``start`` are given.\"\"\"
@@ -2271,29 +2313,62 @@ class _Beam:
                 ops.append("".join(moves))
 
 
+class _Columns:
+    \"\"\"The whole table's columns as bit vectors of its vertical steps (Hyyrö's global edit distance): ``vps[i]``
+    has bit j set where cell (i, j + 1) is one more than cell (i, j), ``vns[i]`` where it is one less; and the
+    last cell, the distance.\"\"\"
+
+    __slots__ = ("distance", "vns", "vps")
+
+    def __init__(self, vps: list[int], vns: list[int], distance: int) -> None:
+        self.vps, self.vns, self.distance = vps, vns, distance
+
+    def cost(self, i: int) -> int:
+        \"\"\"The last cell of column ``i``: the distance of the first ``i`` words to the reference.\"\"\"
+        return i + self.vps[i].bit_count() - self.vns[i].bit_count()
+
+
 class _Table:
     \"\"\"The edit distance table of one ordering of the candidate's words against the reference: its distance, its
     alignment, and the distance after a shift (from the rows the shift leaves as they are).
 
-    With ``peq`` (each reference word's bit mask) the columns are computed bit-parallel, and the beam's table only
-    when the beam could make a difference; without it, always the beam's table.\"\"\"
+    With ``masks`` (each reference word's bit mask, forwards and backwards) the columns are computed bit-parallel,
+    and the beam's table only when the beam could make a difference; without them, always the beam's table.\"\"\"
 
-    __slots__ = ("beam", "costs", "distance", "exact", "moves", "peq", "ref", "vns", "vps", "words")
+    __slots__ = ("_ops", "backward", "beam", "costs", "distance", "exact", "forward", "masks", "moves", "ref", "words")
 
-    def __init__(self, words: list[str], ref: list[str], beam: _Beam, peq: dict[str, int] | None) -> None:
-        self.words, self.ref, self.beam, self.peq = words, ref, beam, peq
+    def __init__(self, words: list[str], ref: list[str], beam: _Beam, masks: _Masks | None) -> None:
+        self.words, self.ref, self.beam, self.masks = words, ref, beam, masks
         self.costs: list[list[int]] = []
         self.moves: list[str] = []
-        n, m = len(words), len(ref)
-        self.exact = peq is not None
-        if peq is not None:
-            self.vps, self.vns, distance = _columns(words, m, peq)
-            self.exact = m <= _WHOLE_TABLE or distance + abs(n - m) <= _EXACT_BOUND
+        self.backward: _Columns | None = None
+        self._ops: str | None = None
+        self.exact = False
+        if masks is not None:
+            self.forward = _columns(words, len(ref), masks.forward)
+            self.exact = self._holds_every_path(words, self.forward, None)
         if self.exact:
-            self.distance = distance
+            self.distance = self.forward.distance
         else:
             self._fill()
-            self.distance = self.costs[n][m]
+            self.distance = self.costs[len(words)][len(ref)]
+
+    def _holds_every_path(self, words: list[str], forward: _Columns, backward: _Columns | None) -> bool:
+        \"\"\"Whether the beam holds every optimal path of ``words``' whole table (``backward``: their reversed
+        columns, worked out here when not given and needed).\"\"\"
+        n, m = len(words), len(self.ref)
+        if m <= _WHOLE_TABLE or forward.distance + abs(n - m) <= _EXACT_BOUND:
+            return True
+        if backward is None:
+            backward = self._backward(words, words is self.words)
+        return self.beam.holds_every_path(forward, backward, forward.distance)
+
+    def _backward(self, words: list[str], own: bool) -> _Columns:
+        if own:
+            if self.backward is None:
+                self.backward = _columns(words[::-1], len(self.ref), self.masks.backward)  # type: ignore[union-attr]
+            return self.backward
+        return _columns(words[::-1], len(self.ref), self.masks.backward)  # type: ignore[union-attr]
 
     def _fill(self) -> None:
         if not self.costs:
@@ -2303,10 +2378,15 @@ class _Table:
 
     def ops(self) -> str:
         \"\"\"The edits that turn the words into the reference, in order (Tercom's choice among equally short ones).\"\"\"
+        if self._ops is None:
+            self._ops = self._trace()
+        return self._ops
+
+    def _trace(self) -> str:
         i, j = len(self.words), len(self.ref)
         backwards = []
         if self.exact:
-            words, ref, vps, vns = self.words, self.ref, self.vps, self.vns
+            words, ref, vps, vns = self.words, self.ref, self.forward.vps, self.forward.vns
             cost = self.distance
             while i > 0 and j > 0:
                 # The cells above and diagonally above-left, from column i - 1's bit vectors.
@@ -2368,20 +2448,38 @@ class _Table:
         \"\"\"The edit distance once ``length`` words from ``start`` are moved before ``target``.\"\"\"
         words, ref = self.words, self.ref
         shifted = _shifted(words, start, length, target)
-        same = min(start, target)  # the rows before this one are the same as the table's
-        if self.peq is not None:
-            m = len(ref)
-            distance = _resume(shifted, same, m, self.peq, self.vps[same], self.vns[same], self._cost(same))
-            if m <= _WHOLE_TABLE or distance + abs(len(words) - m) <= _EXACT_BOUND:
+        same = min(start, target)  # the columns (and the beam's rows) before this one are the table's
+        if self.masks is not None:
+            n, m = len(words), len(ref)
+            forward, peq = self.forward, self.masks.forward
+            distance = _resume(shifted, same, m, peq, forward.vps[same], forward.vns[same], forward.cost(same))
+            if m <= _WHOLE_TABLE or distance + abs(n - m) <= _EXACT_BOUND:
+                return distance
+            columns = _columns(shifted[same:], m, peq, forward.vps[: same + 1], forward.vns[: same + 1])
+            if self._holds_every_path(shifted, columns, None):
                 return distance
         self._fill()
         costs = self.costs[: same + 1]
         self.beam.rows(shifted, ref, costs, same, None)
         return costs[-1][-1]
 
-    def _cost(self, i: int) -> int:
-        \"\"\"The full table's last cell of column ``i``: the distance of the first ``i`` words to the reference.\"\"\"
-        return i + self.vps[i].bit_count() - self.vns[i].bit_count()
+
+class _Masks:
+    \"\"\"Each reference word's positions as a bit mask, forwards and (made when first asked for) backwards: the
+    reversed reference's.\"\"\"
+
+    __slots__ = ("_backward", "forward", "ref")
+
+    def __init__(self, ref: list[str]) -> None:
+        self.ref = ref
+        self.forward = _bit_masks(ref)
+        self._backward: dict[str, int] | None = None
+
+    @property
+    def backward(self) -> dict[str, int]:
+        if self._backward is None:
+            self._backward = _bit_masks(self.ref[::-1])
+        return self._backward
 
 
 def _bit_masks(ref: list[str]) -> dict[str, int]:
@@ -2392,14 +2490,17 @@ def _bit_masks(ref: list[str]) -> dict[str, int]:
     return masks
 
 
-def _columns(words: list[str], m: int, peq: dict[str, int]) -> tuple[list[int], list[int], int]:
-    \"\"\"The full table's columns as bit vectors of its vertical steps (Hyyrö's global edit distance): ``vps[i]``
-    has bit j set where cell (i, j + 1) is one more than cell (i, j), ``vns[i]`` where it is one less; and the
-    distance.\"\"\"
+def _columns(
+    words: list[str], m: int, peq: dict[str, int], vps: list[int] | None = None, vns: list[int] | None = None
+) -> _Columns:
+    \"\"\"The whole table's columns of ``words`` against the reference whose masks are ``peq`` (``m`` words), after
+    the columns ``vps`` and ``vns`` when given (the words then go on from there).\"\"\"
     mask = (1 << m) - 1
     top = 1 << (m - 1)
-    vp, vn, distance = mask, 0, m
-    vps, vns = [vp], [vn]
+    if vps is None or vns is None:
+        vps, vns = [mask], [0]
+    vp, vn = vps[-1], vns[-1]
+    distance = len(vps) - 1 + vp.bit_count() - vn.bit_count()
     get = peq.get
     for word in words:
         eq = get(word, 0)
@@ -2416,7 +2517,7 @@ def _columns(words: list[str], m: int, peq: dict[str, int]) -> tuple[list[int], 
         vn = hp & xv
         vps.append(vp)
         vns.append(vn)
-    return vps, vns, distance
+    return _Columns(vps, vns, distance)
 
 
 def _resume(words: list[str], start: int, m: int, peq: dict[str, int], vp: int, vn: int, distance: int) -> int:
