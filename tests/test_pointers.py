@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from bleu_xl import __version__
 from bleu_xl.cli import main
-from bleu_xl.excel.reenter import SCRIPT_NAME
+from bleu_xl.lite.reenter import SCRIPT_NAME
 from bleu_xl.release.readme import read_me_first
 from bleu_xl.template import build as template
 

@@ -1,11 +1,11 @@
 """The column rules: which row holds the headers, which columns hold the candidates and the references (the
-:class:`~bleu_xl.table.layout.Layout` found).
+:class:`~.layout.Layout` found).
 
 Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato, any
 case and accents; an exact name wins, numbered ones are several references, a qualified one only when it is the
 only one, hidden columns never) or given by letter or header. In a workbook whose first sheet is a cover page,
 the search goes on to the next visible sheet that has them. Messages name the settings to change as
-:class:`~bleu_xl.core.errors.Setting` values, which each face spells its own way.
+``Setting`` values, which each face spells its own way.
 """
 
 from __future__ import annotations

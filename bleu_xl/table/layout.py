@@ -1,7 +1,7 @@
 """Where a table's data is (:class:`Layout`: the header row, the candidate column, the references), and the headers
 as the column rules compare them: folded, shortened for a message, a column given by header or by letter.
 
-Messages name the settings to change as :class:`~bleu_xl.core.errors.Setting` values, which each face spells its
+Messages name the settings to change as ``Setting`` values, which each face spells its
 own way.
 """
 

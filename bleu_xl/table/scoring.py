@@ -1,7 +1,7 @@
 """Score a whole table: pair its rows, score them (over several processes when large), rank, add up the corpus.
 
 A row scores exactly as the same pair does in Excel: the cell semantics (text of a cell, blanks, errors, several
-references) are the ones of :mod:`bleu_xl.excel.cells`.
+references) are the ones of the Excel layer's ``cells``.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ class CellFormats:
 class Sheet:
     """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
 
-    Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
+    Error cells (``#N/A``) are the Excel layer's ``CellError`` values. ``hidden_columns``,
     ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved
     without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many
     there are (past a bound only the count is kept). ``merged`` holds the sheet's merged ranges, whose value is

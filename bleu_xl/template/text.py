@@ -6,7 +6,7 @@ Written for the user who opens the file first; kept apart from the builders so t
 from __future__ import annotations
 
 from ..core.metrics.bleu import SCORING_VERSION
-from ..excel.reenter import SCRIPT_NAME
+from ..lite.reenter import SCRIPT_NAME
 
 __all__ = ["DEFINITION", "START_HERE"]
 

@@ -123,7 +123,7 @@ def test_template_force_replaces_a_link_and_never_writes_through_it(tmp_path: Pa
 
 
 def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
-    from bleu_xl.excel.lite_bundle import bundle_files
+    from bleu_xl.lite.bundle import bundle_files
 
     files = bundle_files()
     folder = tmp_path / "bundle"
@@ -167,7 +167,7 @@ def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
 
 
 def test_lite_bundle_reads_links_and_never_waits_on_a_fifo(tmp_path: Path) -> None:
-    from bleu_xl.excel.lite_bundle import bundle_files
+    from bleu_xl.lite.bundle import bundle_files
 
     files = bundle_files()
     kept = tmp_path / "kept"

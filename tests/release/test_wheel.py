@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 from bleu_xl import __version__
-from bleu_xl.excel import lite_bundle
+from bleu_xl.lite import bundle as lite_bundle
 
 from .dists import ROOT, Dists, Venv, as_on_windows, clean_env, wheel_metadata
 
