@@ -92,8 +92,8 @@ async def run(bundle_path, payloads):
 async def run_script(bundle_path, name, book_json, args=None):
     """Run the bundle's script ``name`` as xlwings Lite does: the workbook (``book_json``, what the Lite client sends)
     becomes ``xw.Book(json=...)``, injected by ``custom_scripts_call`` for the script's book parameter, and
-    ``args`` are the values of App Mode's form fields, in order; the answer is what the script printed, the actions the book queued for the client to
-    apply when the script returns, and the seconds the call took."""
+    ``args`` are the values of App Mode's form fields, in order; the answer is what the script printed, the
+    actions the book queued for the client to apply when the script returns, and the seconds the call took."""
     if "xlwings" not in sys.modules:
         configure()
     import io

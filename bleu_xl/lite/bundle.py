@@ -55,7 +55,7 @@ EMBEDDED = (
     "lite/scoring_script.py",
 )
 
-HEADER = '''"""bleu-xl {version} for xlwings Lite: BLEU-2, BLEU-N and chrF as Excel functions, and a table scored at a click.
+HEADER = '''"""bleu-xl {version} for xlwings Lite: BLEU-2, BLEU-N and chrF in Excel cells, a table scored at a click.
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **{table_script}**.
 The scores, ranks and notes appear right of the table. In any cell: `=BLEU2(reference, candidate)`, `=CHRF(...)`.

@@ -95,8 +95,8 @@ def sheet_of(
     header_row: int | None,
 ) -> Sheet:
     """The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet), blank from
-    column ``ours`` on in the rows from ``header_row`` down (an earlier run's columns), and the totals rows of the
-    Excel Tables."""
+    column ``ours`` on in the rows from ``header_row`` down (an earlier run's columns), no empty row below the last
+    one that holds anything, and the totals rows of the Excel Tables."""
     rows: list[list[Any]] = []
     for r, row in enumerate(grid):
         if area is not None and not area.top <= r <= area.bottom:
@@ -108,5 +108,7 @@ def sheet_of(
         if ours is not None and header_row is not None and r >= header_row:
             kept = kept[:ours]
         rows.append(kept)
+    while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
+        rows.pop()
     totals = frozenset(table.totals_row for table in tables if table.totals_row is not None)
     return Sheet(name, rows, [name], totals_rows=totals)

@@ -1,4 +1,4 @@
-"""bleu-xl 0.1.0 for xlwings Lite: BLEU-2, BLEU-N and chrF as Excel functions, and a table scored at a click.
+"""bleu-xl 0.1.0 for xlwings Lite: BLEU-2, BLEU-N and chrF in Excel cells, a table scored at a click.
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **Score this table**.
 The scores, ranks and notes appear right of the table. In any cell: `=BLEU2(reference, candidate)`, `=CHRF(...)`.
@@ -5035,8 +5035,8 @@ def sheet_of(
     header_row: int | None,
 ) -> Sheet:
     \"\"\"The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet), blank from
-    column ``ours`` on in the rows from ``header_row`` down (an earlier run's columns), and the totals rows of the
-    Excel Tables.\"\"\"
+    column ``ours`` on in the rows from ``header_row`` down (an earlier run's columns), no empty row below the last
+    one that holds anything, and the totals rows of the Excel Tables.\"\"\"
     rows: list[list[Any]] = []
     for r, row in enumerate(grid):
         if area is not None and not area.top <= r <= area.bottom:
@@ -5048,6 +5048,8 @@ def sheet_of(
         if ours is not None and header_row is not None and r >= header_row:
             kept = kept[:ours]
         rows.append(kept)
+    while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
+        rows.pop()
     totals = frozenset(table.totals_row for table in tables if table.totals_row is not None)
     return Sheet(name, rows, [name], totals_rows=totals)
 """,
