@@ -46,8 +46,9 @@ class ReadTable:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        """What was said besides the columns: a column or rows left out, a reference typed once..."""
-        return self.layout.notes
+        """What was said besides the columns: what reading found (a cell of many lines), a column or rows left out,
+        a reference typed once..."""
+        return self.sheet.notes + self.layout.notes
 
     @property
     def data_rows(self) -> int:

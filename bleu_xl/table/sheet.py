@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..core.errors import BleuXlError
+from ..core.errors import BleuXlError, Part
 
 __all__ = [
     "EXCEL_MAX_COLS",
@@ -107,6 +107,7 @@ class Sheet:
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
+    notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
 
     @property
     def is_text(self) -> bool:
