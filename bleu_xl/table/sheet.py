@@ -108,6 +108,16 @@ class Sheet:
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
+    column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
+
+    def column_width(self, col: int) -> float | None:
+        """The width the workbook gives column ``col`` (0-based), as Excel writes it; ``None`` where it gives none
+        (a text file gives none). The last of several specs that cover a column wins, as in Excel."""
+        found = None
+        for first, last, width in self.column_widths:
+            if first <= col <= last:
+                found = width
+        return found
 
     @property
     def is_text(self) -> bool:
