@@ -115,9 +115,10 @@ def compare_file(
         skip_hidden=skip_hidden,
     )
     limits = read_limits(read_memory, read_time)
+    read = read_input_table(input_path, options, limits)
+    # The output is claimed once the input is read (the input's errors come first) and before it is compared.
     file = None if target is None else OutputFile(target.path, force=force, protect=[input_path])
     try:
-        read = read_input_table(input_path, options, limits)
         comparison = compare_table(read.sheet, read.layout, b_col, samples=samples, seed=seed, metric=metric)
         compared = ComparedFile(read, comparison, target)
         if on_read is not None:

@@ -129,7 +129,8 @@ def score_file(
     Columns are found by their headers, or given by letter or header (``candidate_col``, ``reference_cols``); a
     ``reference_text`` serves every candidate. ``metrics`` are metric objects (``bleu_xl.Bleu()``,
     ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never modified; the output
-    is written whole or not at all, and an existing one is replaced only with ``force``. Reading takes at most
+    is written whole or not at all, and an existing one is replaced only with ``force`` (checked once the input is
+    read: a problem with the input is the one reported). Reading takes at most
     ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
     is read and its columns found, ``on_progress(rows)`` as rows are scored.
     """
@@ -156,11 +157,12 @@ def score_file(
         skip_hidden=skip_hidden,
     )
     limits = read_limits(read_memory, read_time)
-    file = OutputFile(target.path, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
+    start = time.perf_counter()
+    read = read_input_table(input_path, options, limits)
+    # The output is claimed once the input is read (the input's errors come first) and before it is scored.
+    file = OutputFile(target.path, force=force, protect=[input_path])
     try:
-        start = time.perf_counter()
-        read = read_input_table(input_path, options, limits)
         if on_read is not None:
             on_read(read)
         # Before scoring: a table that cannot fit a workbook is refused at once.
