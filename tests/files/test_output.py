@@ -1,6 +1,6 @@
-"""Output files: claimed once the input is read (its errors come first), never the input itself, never a special file, whole or absent
-(no partial, temporary or lock file left after any failure), replaced only with --force, and made with the
-user's umask like any other file."""
+"""Output files: claimed once the input is read (its errors come first), never the input itself, never a special
+file, whole or absent (no partial, temporary or lock file left after any failure), replaced only with --force, and
+made with the user's umask like any other file."""
 
 from __future__ import annotations
 

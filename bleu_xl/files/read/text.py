@@ -53,14 +53,32 @@ def text_codec(encoding: str, setting: str = "encoding") -> str:
         raise InputError(
             f"unknown encoding {encoding!r} (for example utf-8, cp1252, utf-16); check ", Setting(setting)
         ) from None
-    try:
-        "".encode(codec)
-        b"".decode(codec)
-    except (LookupError, UnicodeError, TypeError, ValueError):
+    if not _reads_back(codec):
         raise InputError(
             f"{encoding!r} is not a text encoding (for example utf-8, cp1252, utf-16); check ", Setting(setting)
         ) from None
     return codec
+
+
+#: Text as a table is written, a piece at a time: an encoding of text files writes it and reads it back unchanged.
+_SAMPLE = ('"Reference","Candidate"\r\n', '"Free delivery. Order now",', "0.5\r\n")
+
+
+def _reads_back(codec: str) -> bool:
+    """Whether ``codec`` encodes text a piece at a time, as a file is written, and decodes it back unchanged:
+    codecs between bytes (``rot13``, ``zlib_codec``) and those of other text (``idna`` holds text back until the
+    end of a name, ``punycode`` ends each piece with ``-``) do not."""
+    try:
+        encoder = codecs.getincrementalencoder(codec)()
+        data, text = b"", ""
+        for piece in _SAMPLE:  # each piece read back whole as soon as it is written (idna holds it back)
+            data += encoder.encode(piece)
+            text += piece
+            if codecs.decode(data, codec) != text:
+                return False
+        return True
+    except (LookupError, UnicodeError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
