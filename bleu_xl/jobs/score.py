@@ -69,8 +69,9 @@ class ScoredFile:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        """What there is to say about the job besides the table read: scored in one process, cells cut to fit."""
-        notes: list[tuple[Part, ...]] = []
+        """What there is to say about the job besides the table read: rows scored against some of their
+        references, scored in one process, cells cut to fit."""
+        notes: list[tuple[Part, ...]] = list(self.result.notes)
         if self.result.single_process:
             notes.append((f"scored in one process: no process pool here ({self.result.single_process})",))
         if self.cut_cells.count:

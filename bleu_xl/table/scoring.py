@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import BleuXlError, Setting
+from ..core.errors import BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
@@ -38,6 +38,7 @@ __all__ = [
 
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
+LISTED_ROWS = 3  # in a note: the first rows it is about
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -108,7 +109,44 @@ class Result:
 
     @property
     def problems(self) -> int:
-        return sum(1 for i in range(len(self.rows)) if self.note(i) is not None)
+        """How many rows have no score for a reason (an error): their note says it."""
+        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
+
+    @property
+    def candidates(self) -> int:
+        """How many rows have a candidate: scored, or with a note that says why not (the corpus score's rows at
+        most)."""
+        return len(self.rows) - self.blank
+
+    @functools.cached_property
+    def reference_columns(self) -> int:
+        """How many references each row has when it reads them from its own cells (0 when one reference serves
+        every candidate)."""
+        layout = self.layout
+        return 0 if layout.reference_text is not None or layout.shared_row is not None else len(layout.reference_cols)
+
+    def fewer_references(self) -> list[int]:
+        """The rows scored against fewer references than the sheet has columns for: the others blank."""
+        wanted = self.reference_columns
+        if wanted < 2:
+            return []
+        return [i for i, o in enumerate(self.outcomes) if isinstance(o, MetricScore) and o.refs < wanted]
+
+    @property
+    def notes(self) -> list[tuple[Part, ...]]:
+        """What the user should know about the scores: rows scored against only some of their references."""
+        fewer = self.fewer_references()
+        if not fewer:
+            return []
+        rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
+        more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
+        which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
+        return [
+            (
+                f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
+                "blank): the note column says how many",
+            )
+        ]
 
     def value(self, i: int) -> float | None:
         """Row ``i``'s score under the first metric, ``None`` when it has none."""
@@ -123,7 +161,17 @@ class Result:
         return "" if text is None else text.text if isinstance(text, CellError) else text
 
     def note(self, i: int) -> str | None:
-        """Why row ``i`` has no score: the error of each metric that gave one, named when the metrics differ."""
+        """Why row ``i`` has no score (the error of each metric that gave one, named when the metrics differ), or
+        that it was scored against some of its references only (``1 of 2 references``)."""
+        error = self._error_note(i)
+        if error is not None:
+            return error
+        outcome = self.outcomes[i]
+        if isinstance(outcome, MetricScore) and 0 < outcome.refs < self.reference_columns:
+            return f"{outcome.refs} of {self.reference_columns} references"
+        return None
+
+    def _error_note(self, i: int) -> str | None:
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
