@@ -11,6 +11,7 @@ the search goes on to the next visible sheet that has them. Messages name the se
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -91,6 +92,15 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     return []
 
 
+#: A number as text (a CSV's cells are all text): never a header.
+_NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
+
+
+def _header_like(value: Any) -> bool:
+    """Whether a cell could be a column's header: text, not a number, an error or blank."""
+    return isinstance(value, str) and _header_text(value) != "" and not _NUMBER_TEXT.fullmatch(value.strip())
+
+
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
     """Whether a row holds a known header (exact only, or also numbered and qualified ones)."""
     return any((_known(t, names) == "exact") if exact else _known(t, names) for t in texts if t)
@@ -154,6 +164,11 @@ def _find_header_row(
                 if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
+        # Every column given by letter: the first row is their headers when it holds a header's text over each
+        # (not a number); only no_header scores it.
+        first = sheet.rows[start] if start < len(sheet.rows) else []
+        if by_letter and all(c < len(first) and _header_like(first[c]) for c in by_letter):
+            return start
         return None
     # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
     shown = (
@@ -203,6 +218,17 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         index = header_row - 1
     else:
         index = _find_header_row(sheet, reference_cols, candidate_col, reference_text)
+    guessed = (
+        index is not None
+        and header_row is None
+        and candidate_col is not None
+        and column_index(candidate_col) is not None
+        and all(column_index(spec) is not None for spec in reference_cols)
+        and not any(_known(_header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
+        and not any(
+            _holds_header([_header_text(v) for v in rows[index]], spec) for spec in (candidate_col, *reference_cols)
+        )
+    )
     width = max(len(row) for row in rows)
     headers = [_header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
@@ -266,6 +292,16 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
+    if guessed:
+        named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
+        layout.notes.append(
+            (
+                f"row {layout.header_row + 1} holds text over the columns given ({named}): it is read as the header "
+                "row; ",
+                Setting("no_header"),
+                " scores it as data",
+            )
+        )
     layout.notes += merge_notes
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout

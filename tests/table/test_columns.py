@@ -224,12 +224,29 @@ def test_letters_with_a_fixed_reference_still_skip_the_header_row() -> None:
 
 def test_a_table_without_a_header_row() -> None:
     rows = [[REF, CAND], [REF, OTHER], [REF, REF]]
-    layout = layout_of(rows, reference_cols=("A",), candidate_col="B")
+    layout = layout_of(rows, no_header=True, reference_cols=("A",), candidate_col="B")
     assert layout.header_row is None and described(layout).startswith("no header row;")
-    assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 in, 3 out
-    assert layout_of(rows, no_header=True, reference_cols=("A",), candidate_col="B").header_row is None
+    given = {"no_header": True, "reference_cols": ("A",), "candidate_col": "B"}
+    assert bleu(rows, **given) == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 in, 3 out
+    numbers = [[1, 2], [REF, CAND]]  # no text over the columns: no header row
+    assert layout_of(numbers, reference_cols=("A",), candidate_col="B").header_row is None
     problem = refusal(rows, no_header=True, candidate_col="Candidate")
     assert "with no header row, give the candidate column by letter (not 'Candidate')" in str(problem)
+
+
+def test_text_over_the_columns_given_by_letter_is_their_header_row() -> None:
+    """Headers that are no known name ('Approved copy', 'Variant'; Japanese ones), with the columns given by
+    letter as the refusal without them suggests: row 1 is the header row, said in a note; only no_header scores
+    it."""
+    for headers in (["Approved copy", "Variant"], ["承認済みコピー", "案"]):
+        rows = [headers, [REF, CAND], [REF, OTHER]]
+        layout = layout_of(rows, reference_cols=("A",), candidate_col="B")
+        assert layout.header_row == 0 and described(layout).startswith("header row 1;")
+        assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(REF, OTHER).bleu]
+        assert [render(note) for note in layout.notes] == [
+            f"row 1 holds text over the columns given (B {headers[1]!r}, A {headers[0]!r}): it is read as the header "
+            "row; no_header scores it as data"
+        ]
 
 
 def test_header_row_and_no_header_together_are_refused() -> None:
