@@ -136,6 +136,11 @@ def score_command(
         show_summary(scored, err=scored.target.to_stdout)
 
 
+def _coverage(covered: int, candidates: int) -> str:
+    """What a corpus score covers, when it is not every candidate (rows with a note are left out of it)."""
+    return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
+
+
 class _Progress:
     """Announces the table read and, on a terminal, shows a progress bar while a large table is scored."""
 
@@ -198,8 +203,9 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
             table.add_row(str(result.row_numbers[i]), *rank, *numbers, Text(shown))
         out.print(table)
     corpora = "   ".join(
-        f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -"
-        for metric, corpus in zip(result.metrics, result.corpora)
+        (f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -")
+        + _coverage(result.covered(k), result.candidates)
+        for k, (metric, corpus) in enumerate(zip(result.metrics, result.corpora))
     )
     line(f"{corpora}   reference: {result.layout.reference_source}")
     for signature in result.signatures():

@@ -69,6 +69,7 @@ def compare_file(
     encoding: str | None = None,
     delimiter: str | None = None,
     skip_hidden: bool = False,
+    fill_down: bool = False,
     read_memory: int | str = DEFAULT_LIMITS.memory,
     read_time: float = DEFAULT_LIMITS.seconds,
     output: PathLike | None = None,
@@ -113,6 +114,7 @@ def compare_file(
         encoding=encoding,
         delimiter=delimiter,
         skip_hidden=skip_hidden,
+        fill_down=fill_down,
     )
     limits = read_limits(read_memory, read_time)
     read = read_input_table(input_path, options, limits)

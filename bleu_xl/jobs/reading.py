@@ -72,6 +72,7 @@ def table_options(
     encoding: str | None,
     delimiter: str | None,
     skip_hidden: bool,
+    fill_down: bool = False,
 ) -> TableOptions:
     """The table options of a job's settings, checked: the encoding is a text encoding, the delimiter one of
     ``, ; tab |`` (given by its name or itself)."""
@@ -87,6 +88,7 @@ def table_options(
         candidate_col=candidate_col,
         reference_text=reference_text,
         skip_hidden=skip_hidden,
+        fill_down=fill_down,
     )
 
 

@@ -114,6 +114,7 @@ def score_file(
     encoding: str | None = None,
     delimiter: str | None = None,
     skip_hidden: bool = False,
+    fill_down: bool = False,
     read_memory: int | str = DEFAULT_LIMITS.memory,
     read_time: float = DEFAULT_LIMITS.seconds,
     output_encoding: str | None = None,
@@ -128,10 +129,11 @@ def score_file(
     ``-`` is standard output), in ``output_format`` or the one its extension says.
 
     Columns are found by their headers, or given by letter or header (``candidate_col``, ``reference_cols``); a
-    ``reference_text`` serves every candidate. ``metrics`` are metric objects (``bleu_xl.Bleu()``,
-    ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never modified; the output
-    is written whole or not at all, and an existing one is replaced only with ``force`` (checked once the input is
-    read: a problem with the input is the one reported). Reading takes at most
+    ``reference_text`` serves every candidate; with ``fill_down``, a row whose references are all blank takes those
+    of the nearest row above that has some (references typed once per group). ``metrics`` are metric objects
+    (``bleu_xl.Bleu()``, ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never
+    modified; the output is written whole or not at all, and an existing one is replaced only with ``force``
+    (checked once the input is read: a problem with the input is the one reported). Reading takes at most
     ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
     is read and its columns found, ``on_progress(rows)`` as rows are scored.
     """
@@ -156,6 +158,7 @@ def score_file(
         encoding=encoding,
         delimiter=delimiter,
         skip_hidden=skip_hidden,
+        fill_down=fill_down,
     )
     limits = read_limits(read_memory, read_time)
     timings: dict[str, float] = {}

@@ -303,6 +303,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             )
         )
     layout.notes += merge_notes
+    if shared is None and layout.reference_cols:
+        layout.notes += _blank_references(sheet, layout, options.fill_down)
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
 
@@ -333,6 +335,50 @@ def _refuse_repeated(sheet: Sheet, layout: Layout, specs: Sequence[str], candida
                 Setting("reference_cols"),
                 f" names the column {layout.name(col)} more than once ({given}): give each reference column once",
             )
+
+
+def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tuple[Part, ...]]:
+    """The rows with a candidate whose references are all blank, said in a note that names their cells: a
+    reference typed once per group of rows (its product's variants below it) leaves them so. With ``fill_down``,
+    each such row takes the references of the nearest row above that has some (``layout.filled``), as Excel's
+    fill down would write them."""
+    rows, refs = sheet.rows, layout.reference_cols
+    blank: list[int] = []
+    under: list[int] = []  # the blank ones with references above them: what filling down would give
+    source: int | None = None
+    spans: list[tuple[int, int]] = []
+    for r in _typed_rows(sheet, layout):
+        if any(cell_text(layout.cell(rows, r, c)) is not None for c in refs):
+            source = r
+            continue
+        if source is not None:
+            under.append(r)
+            if spans and spans[-1][0] == source:
+                spans[-1] = (source, r)
+            else:
+                spans.append((source, r))
+        if _filled(rows[r], layout.candidate_col) and r not in layout.skipped:
+            blank.append(r)
+    first = f"{column_letter(refs[0])}"
+    if fill_down:
+        layout.filled = spans
+        if not under:
+            return []
+        count = f"{len(under):,} {'row' if len(under) == 1 else 'rows'}"
+        return [(f"{count} with blank references take those of the nearest row above (", Setting("fill_down"), ")")]
+    if not blank:
+        return []
+    cells = ", ".join(f"{first}{r + 1}" for r in blank[:LISTED_CELLS])
+    more = f" and {len(blank) - LISTED_CELLS:,} more" if len(blank) > LISTED_CELLS else ""
+    which = f"cell {first}{blank[0] + 1} is blank" if len(blank) == 1 else f"cells {cells}{more} are blank"
+    rows_not = "that row is" if len(blank) == 1 else "those rows are"
+    note: tuple[Part, ...] = (f"the reference {which}: {rows_not} not scored",)
+    if set(blank) & set(under):
+        note += (
+            "; if each reference serves the rows below it, fill it down in the sheet, or give ",
+            Setting("fill_down"),
+        )
+    return [note]
 
 
 def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:

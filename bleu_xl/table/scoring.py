@@ -118,6 +118,10 @@ class Result:
         most)."""
         return len(self.rows) - self.blank
 
+    def covered(self, k: int = 0) -> int:
+        """How many rows the ``k``-th metric's corpus score covers: the rows it scored."""
+        return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
+
     @functools.cached_property
     def reference_columns(self) -> int:
         """How many references each row has when it reads them from its own cells (0 when one reference serves
@@ -239,7 +243,7 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
         cand = cell_text(row[col]) if col < len(row) else None
         if layout.reference_text is not None or layout.shared_row is not None:
             refs = fixed
-        elif layout.merged:
+        elif layout.merged or layout.filled:
             refs = reference_set([layout.cell(rows, r, i) for i in layout.reference_cols])
         else:
             refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])

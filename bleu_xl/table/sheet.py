@@ -137,7 +137,8 @@ class TableOptions:
 
     ``sheet``, ``encoding`` and ``delimiter`` say how to read the file; ``header_row`` (1-based, as Excel numbers
     rows) or ``no_header``, and the columns (a letter or a header) or one ``reference_text`` for every candidate,
-    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter. Whatever is left out
+    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter; ``fill_down`` gives a
+    row whose references are all blank those of the nearest row above that has some. Whatever is left out
     is found by the column rules.
     """
 
@@ -150,6 +151,7 @@ class TableOptions:
     candidate_col: str | None = None
     reference_text: str | None = None
     skip_hidden: bool = False
+    fill_down: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
