@@ -182,11 +182,17 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
     scored_rows = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored_rows:
-        if result.ranked:  # the best first (by the first metric, the one that ranks)
+        if result.ranked and result.groups > 1:  # ranks are per reference: the best of each first, never mixed
+            order = sorted(
+                scored_rows, key=lambda i: (result.ranks[i] or len(result.rows) + 1, -(result.value(i) or 0.0), i)
+            )
+            which = "top"
+        elif result.ranked:  # the best first (by the first metric, the one that ranks)
             order, which = sorted(scored_rows, key=lambda i: (-(result.value(i) or 0.0), i)), "top"
         else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
             order, which = sorted(scored_rows, key=lambda i: (result.value(i) or 0.0, i)), "lowest"
-        line(f"the {which} {min(top, len(order)):,} of {len(order):,} (all in {where}):")
+        per = f", by rank within each of {result.groups:,} references" if result.ranked and result.groups > 1 else ""
+        line(f"the {which} {min(top, len(order)):,} of {len(order):,}{per} (all in {where}):")
         table = Table()
         table.add_column("row", justify="right")
         if result.ranked:

@@ -31,6 +31,7 @@ __all__ = [
     "distinct_names",
     "pairs_of",
     "rank_within_reference",
+    "ranked_groups",
     "result_columns",
     "score_chunk",
     "score_table",
@@ -64,7 +65,8 @@ class Result:
     corpus score.
 
     ``rows`` are the data rows scored, ``row_numbers`` their rows as Excel numbers them (the first row is 1).
-    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given.
+    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given;
+    ``groups`` says how many references have candidates ranked among themselves (ranks are per reference).
     ``single_process`` says why a table large enough for the process pool was scored in one process.
     """
 
@@ -78,6 +80,7 @@ class Result:
     row_numbers: Sequence[int] = ()
     single_process: str | None = None
     ranked: bool = True
+    groups: int = 1  # the references whose candidates are ranked among themselves
 
     @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -309,7 +312,7 @@ def score_table(
         if a >= done:
             add(score_chunk(pairs[a:b], chosen), b - a)
 
-    ranks = rank_within_reference(pairs, scores[0], chosen[0])
+    ranks, groups = ranked_groups(pairs, scores[0], chosen[0])
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
         scored = [o for o in outcomes if isinstance(o, MetricScore)]
@@ -329,19 +332,28 @@ def score_table(
         row_numbers=numbers,
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),
+        groups=groups,
     )
 
 
 def rank_within_reference(
     pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
 ) -> list[int | None]:
+    """The ranks of :func:`ranked_groups`."""
+    return ranked_groups(pairs, outcomes, metric)[0]
+
+
+def ranked_groups(
+    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
+) -> tuple[list[int | None], int]:
     """RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
     candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
     against (a reference per row, as in a translation).
 
     Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
     ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
-    ``été``, since it scores every candidate the same against either."""
+    ``été``, since it scores every candidate the same against either. Returns the ranks, and how many references
+    have candidates ranked among themselves."""
     keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
     groups: dict[Hashable, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
@@ -354,16 +366,18 @@ def rank_within_reference(
                 key = keys[refs] = metric.reference_key(refs)
             groups.setdefault(key, []).append((i, float(outcome)))
     ranks: list[int | None] = [None] * len(outcomes)
+    ranked = 0
     for members in groups.values():
         if len(members) < 2:
             continue
+        ranked += 1
         ordered = sorted((value for _, value in members), reverse=True)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):
             first.setdefault(value, position)
         for i, value in members:
             ranks[i] = first[value]
-    return ranks
+    return ranks, ranked
 
 
 def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:

@@ -77,3 +77,16 @@ def _filled(rows: list[list]) -> list[tuple[list, str]]:
         last = row[1] or last
         out.append((row, last))
     return out
+
+
+def test_the_summary_never_mixes_ranks_of_different_references(tmp_path: Path) -> None:
+    """Ranks are per reference: the summary lists the best of each reference first (1, 1, 2, 2, 3), and says so,
+    instead of ordering by score across references (1, 1, 2, 3, 2), whose scores do not compare."""
+    path = xlsx(tmp_path / "grouped.xlsx", GROUPED)
+    shown = run("score", str(path), "--fill-down", "-o", str(tmp_path / "out.csv")).stdout.splitlines()
+    assert shown[1] == f"the top 5 of 6, by rank within each of 2 references (all in {tmp_path / 'out.csv'}):"
+    ranks = [int(line.split("│")[2]) for line in shown if line.startswith("│")]
+    assert ranks == [1, 1, 2, 2, 3]
+    xlsx(tmp_path / "one.xlsx", [row[1:] for row in GROUPED[:4]])
+    one = run("score", str(tmp_path / "one.xlsx"), "--fill-down", "-o", str(tmp_path / "one.csv")).stdout
+    assert f"the top 3 of 3 (all in {tmp_path / 'one.csv'}):" in one  # one reference: as it was
