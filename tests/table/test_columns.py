@@ -488,3 +488,23 @@ def test_a_reference_given_as_text_no_candidate_could_use_is_refused_by_the_libr
     table = sheet(rows)
     layout = find_layout(table, TableOptions(reference_text="!!!"))
     assert score_table(table, layout, metrics=[Chrf()], workers=1).value(0) is not None  # chrF counts punctuation
+
+
+def test_a_cell_too_long_to_score_is_refused_naming_it(monkeypatch) -> None:
+    """Scoring takes memory in proportion to a text's length: a cell past MAX_SCORED_TEXT is refused in one line
+    that names it, whichever side it is on, before any scoring."""
+    from bleu_xl.table import scoring
+
+    monkeypatch.setattr(scoring, "MAX_SCORED_TEXT", 20)
+    long = "word " * 5
+    for rows, where in (
+        ([["Reference", "Candidate"], [REF[:15], CAND[:15]], [REF[:15], long]], "cell B3"),
+        ([["Reference", "Candidate"], [long, CAND[:15]], [REF[:15], CAND[:15]]], "cell A2"),
+    ):
+        sheet = Sheet("Copy", rows, ["Copy"])
+        with pytest.raises(InputError, match=f"^{where} holds 25 characters: bleu-xl scores a text of at most 20 "):
+            score_table(sheet, find_layout(sheet), workers=1)
+    sheet = Sheet("Copy", [["Candidate"], ["a b"], ["c d"]], ["Copy"])
+    with pytest.raises(InputError) as caught:
+        score_table(sheet, find_layout(sheet, TableOptions(reference_text=long)), workers=1)
+    assert caught.value.parts[0] == Setting("reference_text")
