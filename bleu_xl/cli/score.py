@@ -136,6 +136,11 @@ def score_command(
         show_summary(scored, err=scored.target.to_stdout)
 
 
+def _coverage(covered: int, candidates: int) -> str:
+    """What a corpus score covers, when it is not every candidate (rows with a note are left out of it)."""
+    return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
+
+
 class _Progress:
     """Announces the table read and, on a terminal, shows a progress bar while a large table is scored."""
 
@@ -177,11 +182,17 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
     scored_rows = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored_rows:
-        if result.ranked:  # the best first (by the first metric, the one that ranks)
+        if result.ranked and result.groups > 1:  # ranks are per reference: the best of each first, never mixed
+            order = sorted(
+                scored_rows, key=lambda i: (result.ranks[i] or len(result.rows) + 1, -(result.value(i) or 0.0), i)
+            )
+            which = "top"
+        elif result.ranked:  # the best first (by the first metric, the one that ranks)
             order, which = sorted(scored_rows, key=lambda i: (-(result.value(i) or 0.0), i)), "top"
         else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
             order, which = sorted(scored_rows, key=lambda i: (result.value(i) or 0.0, i)), "lowest"
-        line(f"the {which} {min(top, len(order)):,} of {len(order):,} (all in {where}):")
+        per = f", by rank within each of {result.groups:,} references" if result.ranked and result.groups > 1 else ""
+        line(f"the {which} {min(top, len(order)):,} of {len(order):,}{per} (all in {where}):")
         table = Table()
         table.add_column("row", justify="right")
         if result.ranked:
@@ -198,8 +209,9 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
             table.add_row(str(result.row_numbers[i]), *rank, *numbers, Text(shown))
         out.print(table)
     corpora = "   ".join(
-        f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -"
-        for metric, corpus in zip(result.metrics, result.corpora)
+        (f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -")
+        + _coverage(result.covered(k), result.candidates)
+        for k, (metric, corpus) in enumerate(zip(result.metrics, result.corpora))
     )
     line(f"{corpora}   reference: {result.layout.reference_source}")
     for signature in result.signatures():

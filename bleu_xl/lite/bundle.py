@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .._version import __version__
 from ..excel.functions import FUNCTIONS
+from ..excel.versions import version_line
 from .reenter import SCRIPT_NAME
 from .scoring_script import SCRIPT_NAME as TABLE_SCRIPT_NAME
 
@@ -47,6 +48,7 @@ EMBEDDED = (
     "table/__init__.py",
     "table/sheet.py",
     "table/layout.py",
+    "table/merged.py",
     "table/columns.py",
     "table/pool.py",
     "table/scoring.py",
@@ -56,6 +58,7 @@ EMBEDDED = (
 )
 
 HEADER = '''"""bleu-xl {version} for xlwings Lite: BLEU-2, BLEU-N and chrF in Excel cells, a table scored at a click.
+{versions}.
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **{table_script}**.
 The scores, ranks and notes appear right of the table. In any cell: `=BLEU2(reference, candidate)`, `=CHRF(...)`.
@@ -164,7 +167,12 @@ def build_bundle() -> str:
     names = ", ".join(function.name for function in FUNCTIONS)
     parts = [
         HEADER.format(
-            version=__version__, functions=names, script=SCRIPT_NAME, table_script=TABLE_SCRIPT_NAME, root=ROOT
+            version=__version__,
+            versions=version_line(),
+            functions=names,
+            script=SCRIPT_NAME,
+            table_script=TABLE_SCRIPT_NAME,
+            root=ROOT,
         )
     ]
     for path in EMBEDDED:

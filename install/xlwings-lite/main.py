@@ -1,4 +1,5 @@
-"""bleu-xl 0.1.0 for xlwings Lite: BLEU-2, BLEU-N and chrF in Excel cells, a table scored at a click.
+"""bleu-xl 0.2.0.dev0 for xlwings Lite: BLEU-2, BLEU-N and chrF in Excel cells, a table scored at a click.
+bleu-xl 0.2.0.dev0, scoring 0.2.0 (signatures bleu-xl:0.2.0, chrF bleu-xl:chrf-1).
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **Score this table**.
 The scores, ranks and notes appear right of the table. In any cell: `=BLEU2(reference, candidate)`, `=CHRF(...)`.
@@ -2643,9 +2644,13 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any, name: str) -> bool:
+    \"\"\"TRUE or FALSE typed in a cell (a number is TRUE unless 0, as in Excel); a number that is not one, NaN or
+    an infinity, is neither, and refused.\"\"\"
     value = setting(value, name, False)
     if isinstance(value, str):
         return value.strip().upper() in ("TRUE", "1", "YES")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CellProblem(f"{name} must be TRUE or FALSE")
     return bool(value)
 
 
@@ -3078,7 +3083,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
 def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> str:
     \"\"\"The signature string of these settings (by default BLEU-2, add-1, one reference).\"\"\"
     metric = bleu_metric(max_n, smoothing)
-    return metric.signature(parse_whole(refs, 1, "refs"))
+    return metric.signature(parse_refs(refs))
 
 
 # --- chrF -------------------------------------------------------------------------------------------------------
@@ -3100,7 +3105,13 @@ def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, wor
 def chrf_signature_cell(char_order: Any = 6, word_order: Any = 0, beta: Any = 2, refs: Any = 1) -> str:
     \"\"\"The chrF signature of these settings (by default chrF2, one reference).\"\"\"
     metric = chrf_metric(char_order, word_order, beta)
-    return metric.signature(parse_whole(refs, 1, "refs"))
+    return metric.signature(parse_refs(refs))
+
+
+def parse_refs(value: Any) -> int:
+    \"\"\"The number of references a signature names: 1 to 16,384, as many as a row of Excel holds (a reference set is
+    a row of cells).\"\"\"
+    return parse_whole(value, 1, "refs", 1, EXCEL_MAX_COLUMNS)
 """,
     'excel/functions.py': """\
 \"\"\"The one list of bleu-xl's Excel functions: name, arguments with their docs, description, the cell function.
@@ -3272,7 +3283,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         (
             Argument("max_n", "Optional: the longest n-gram (default 2).", 2),
             SMOOTHING,
-            Argument("refs", "Optional: references per candidate (default 1).", 1),
+            Argument("refs", "Optional: references per candidate, 1 to 16384 (default 1).", 1),
         ),
         cells.signature_cell,
     ),
@@ -3320,7 +3331,12 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "CHRF_SIGNATURE",
         "The signature that pins every chrF choice (orders, beta, references), to note next to published scores.",
-        (CHAR_ORDER, WORD_ORDER, BETA, Argument("refs", "Optional: references per candidate (default 1).", 1)),
+        (
+            CHAR_ORDER,
+            WORD_ORDER,
+            BETA,
+            Argument("refs", "Optional: references per candidate, 1 to 16384 (default 1).", 1),
+        ),
         cells.chrf_signature_cell,
     ),
 )
@@ -3552,7 +3568,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..core.errors import BleuXlError
+from ..core.errors import BleuXlError, Part
 
 __all__ = [
     "EXCEL_MAX_COLS",
@@ -3646,6 +3662,17 @@ class Sheet:
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
+    notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
+    column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
+
+    def column_width(self, col: int) -> float | None:
+        \"\"\"The width the workbook gives column ``col`` (0-based), as Excel writes it; ``None`` where it gives none
+        (a text file gives none). The last of several specs that cover a column wins, as in Excel.\"\"\"
+        found = None
+        for first, last, width in self.column_widths:
+            if first <= col <= last:
+                found = width
+        return found
 
     @property
     def is_text(self) -> bool:
@@ -3665,7 +3692,8 @@ class TableOptions:
 
     ``sheet``, ``encoding`` and ``delimiter`` say how to read the file; ``header_row`` (1-based, as Excel numbers
     rows) or ``no_header``, and the columns (a letter or a header) or one ``reference_text`` for every candidate,
-    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter. Whatever is left out
+    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter; ``fill_down`` gives a
+    row whose references are all blank those of the nearest row above that has some. Whatever is left out
     is found by the column rules.
     \"\"\"
 
@@ -3678,6 +3706,7 @@ class TableOptions:
     candidate_col: str | None = None
     reference_text: str | None = None
     skip_hidden: bool = False
+    fill_down: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
@@ -3790,6 +3819,8 @@ class Layout:
     ``skipped`` holds the rows below the header row that are not data: a table's totals rows, and hidden rows
     when they are left out. ``merged`` holds, per reference column, the (top, bottom) rows of its merged cells
     below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
+    ``filled`` holds the (top, bottom) rows whose references are filled down from the top one (the references
+    of each row in it are the top row's, read with :meth:`cell` too).
     \"\"\"
 
     header_row: int | None
@@ -3802,6 +3833,7 @@ class Layout:
     shared_row: int | None = None
     skipped: frozenset[int] = frozenset()
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
+    filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
 
     @property
     def data_start(self) -> int:
@@ -3814,7 +3846,11 @@ class Layout:
 
     def cell(self, rows: list[list[Any]], r: int, col: int) -> Any:
         \"\"\"The value of a cell as the sheet shows it: in a reference column, a merged cell's value in every row it
-        spans (the file holds it in the first row only).\"\"\"
+        spans (the file holds it in the first row only), and the reference filled down into a row from above.\"\"\"
+        if self.filled and col in self.reference_cols:
+            i = bisect.bisect_right(self.filled, (r, EXCEL_MAX_ROWS)) - 1
+            if i >= 0 and self.filled[i][0] < r <= self.filled[i][1]:
+                r = self.filled[i][0]
         spans = self.merged.get(col)
         if spans:
             i = bisect.bisect_right(spans, (r, EXCEL_MAX_ROWS)) - 1  # the last span that starts at or above r
@@ -3908,6 +3944,81 @@ def header_listing(headers: Sequence[str]) -> str:
     more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
     return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
 """,
+    'table/merged.py': """\
+\"\"\"Merged cells as the column rules read them: a reference merged over several rows is the reference of each row it
+spans, a candidate merged so is one candidate, and merged cells that show another column's text over a column
+read leave it blank there (each said in a note).\"\"\"
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from ..core.errors import Part
+from .layout import Layout
+from .sheet import CellRange, InputError, Sheet, column_letter
+
+__all__ = ["LISTED_CELLS", "merged_cells"]
+
+LISTED_CELLS = 3  # in a message: the first cells it is about
+
+
+def merged_cells(sheet: Sheet, layout: Layout) -> tuple[dict[int, list[tuple[int, int]]], list[tuple[Part, ...]]]:
+    \"\"\"The merged cells of the columns read, below the headers, as the user reads them, and the notes that say so.
+
+    A reference merged over several rows ("this reference for these rows") is the reference of every row it
+    spans. A candidate merged over several rows is one candidate, scored once, in its first row: the same text
+    several times would weigh several times in the ranks and the corpus score. Merged cells that show another
+    column's text over a column read leave that column blank there, and a note says so (two reference columns
+    merged into one cell show one reference, and are read as one).\"\"\"
+    refs, cand, start = layout.reference_cols, layout.candidate_col, layout.data_start
+    spans: dict[int, list[tuple[int, int]]] = {}
+    references: list[CellRange] = []
+    candidates: list[CellRange] = []
+    covering: list[tuple[CellRange, int]] = []
+    for cells in sheet.merged:
+        if cells.bottom < start:  # a title or a header
+            continue
+        if cells.top >= start and cells.bottom > cells.top:
+            if cells.left in refs:
+                spans.setdefault(cells.left, []).append((cells.top, cells.bottom))
+                references.append(cells)
+            elif cells.left == cand:
+                candidates.append(cells)
+        over = [c for c in (cand, *refs) if cells.left < c <= cells.right]
+        if over and not (cells.left in refs and all(c in refs for c in over)):
+            covering.append((cells, over[0]))
+    for col, found in spans.items():
+        found.sort()
+        for (top, bottom), (next_top, next_bottom) in itertools.pairwise(found):
+            if next_top <= bottom:  # Excel never saves that; a file that does could be read either way
+                letter = column_letter(col)
+                raise InputError(
+                    f"sheet {sheet.name!r}: the merged cells {letter}{top + 1}:{letter}{bottom + 1} and "
+                    f"{letter}{next_top + 1}:{letter}{next_bottom + 1} overlap; unmerge them"
+                )
+    notes: list[tuple[Part, ...]] = []
+    if references:
+        notes.append((f"merged reference cells {_ranges(references)}: each is the reference of every row it spans",))
+    if candidates:
+        notes.append((f"merged candidate cells {_ranges(candidates)}: each is one candidate, scored in its first row",))
+    if covering:
+        cells, col = covering[0]
+        what = "candidate" if col == cand else "reference"
+        more = f" (and {len(covering) - 1:,} more such merged cells)" if len(covering) > 1 else ""
+        notes.append(
+            (
+                f"the merged cells {cells} show the text of {column_letter(cells.left)}{cells.top + 1} over the "
+                f"{what} column {layout.name(col)}, which is blank there{more}",
+            )
+        )
+    return spans, notes
+
+
+def _ranges(ranges: Sequence[CellRange]) -> str:
+    shown = ", ".join(str(cells) for cells in ranges[:LISTED_CELLS])
+    return shown + (f" and {len(ranges) - LISTED_CELLS:,} more" if len(ranges) > LISTED_CELLS else "")
+""",
     'table/columns.py': """\
 \"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
 :class:`~.layout.Layout` found).
@@ -3921,7 +4032,7 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
-import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -3937,7 +4048,8 @@ from .layout import (
     resolve_column,
     shortened,
 )
-from .sheet import CellRange, InputError, Sheet, TableOptions, column_index, column_letter
+from .merged import LISTED_CELLS, merged_cells
+from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
 __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 
@@ -3945,7 +4057,6 @@ __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
 CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
 HEADER_SEARCH_ROWS = 50
-LISTED_CELLS = 3  # in a message: the first cells of a column that hold text in hidden rows
 
 
 def _known(header: str, names: frozenset[str]) -> str:
@@ -4000,6 +4111,15 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
             column_setting(what, hidden[0]),
         )
     return []
+
+
+#: A number as text (a CSV's cells are all text): never a header.
+_NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
+
+
+def _header_like(value: Any) -> bool:
+    \"\"\"Whether a cell could be a column's header: text, not a number, an error or blank.\"\"\"
+    return isinstance(value, str) and _header_text(value) != "" and not _NUMBER_TEXT.fullmatch(value.strip())
 
 
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
@@ -4065,6 +4185,11 @@ def _find_header_row(
                 if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
+        # Every column given by letter: the first row is their headers when it holds a header's text over each
+        # (not a number); only no_header scores it.
+        first = sheet.rows[start] if start < len(sheet.rows) else []
+        if by_letter and all(c < len(first) and _header_like(first[c]) for c in by_letter):
+            return start
         return None
     # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
     shown = (
@@ -4114,6 +4239,17 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         index = header_row - 1
     else:
         index = _find_header_row(sheet, reference_cols, candidate_col, reference_text)
+    guessed = (
+        index is not None
+        and header_row is None
+        and candidate_col is not None
+        and column_index(candidate_col) is not None
+        and all(column_index(spec) is not None for spec in reference_cols)
+        and not any(_known(_header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
+        and not any(
+            _holds_header([_header_text(v) for v in rows[index]], spec) for spec in (candidate_col, *reference_cols)
+        )
+    )
     width = max(len(row) for row in rows)
     headers = [_header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
@@ -4153,7 +4289,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
-    layout.merged, merge_notes = _merged_cells(sheet, layout)
+    layout.merged, merge_notes = merged_cells(sheet, layout)
     shared = _shared_row(sheet, layout) if layout.reference_cols else None
     serving = data if shared is None else [shared]  # the rows whose reference cells are read
     if len(layout.reference_cols) > 1 and not reference_cols:
@@ -4177,7 +4313,19 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
+    if guessed:
+        named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
+        layout.notes.append(
+            (
+                f"row {layout.header_row + 1} holds text over the columns given ({named}): it is read as the header "
+                "row; ",
+                Setting("no_header"),
+                " scores it as data",
+            )
+        )
     layout.notes += merge_notes
+    if shared is None and layout.reference_cols:
+        layout.notes += _blank_references(sheet, layout, options.fill_down)
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
 
@@ -4208,6 +4356,50 @@ def _refuse_repeated(sheet: Sheet, layout: Layout, specs: Sequence[str], candida
                 Setting("reference_cols"),
                 f" names the column {layout.name(col)} more than once ({given}): give each reference column once",
             )
+
+
+def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tuple[Part, ...]]:
+    \"\"\"The rows with a candidate whose references are all blank, said in a note that names their cells: a
+    reference typed once per group of rows (its product's variants below it) leaves them so. With ``fill_down``,
+    each such row takes the references of the nearest row above that has some (``layout.filled``), as Excel's
+    fill down would write them.\"\"\"
+    rows, refs = sheet.rows, layout.reference_cols
+    blank: list[int] = []
+    under: list[int] = []  # the blank ones with references above them: what filling down would give
+    source: int | None = None
+    spans: list[tuple[int, int]] = []
+    for r in _typed_rows(sheet, layout):
+        if any(cell_text(layout.cell(rows, r, c)) is not None for c in refs):
+            source = r
+            continue
+        if source is not None:
+            under.append(r)
+            if spans and spans[-1][0] == source:
+                spans[-1] = (source, r)
+            else:
+                spans.append((source, r))
+        if _filled(rows[r], layout.candidate_col) and r not in layout.skipped:
+            blank.append(r)
+    first = f"{column_letter(refs[0])}"
+    if fill_down:
+        layout.filled = spans
+        if not under:
+            return []
+        count = f"{len(under):,} {'row' if len(under) == 1 else 'rows'}"
+        return [(f"{count} with blank references take those of the nearest row above (", Setting("fill_down"), ")")]
+    if not blank:
+        return []
+    cells = ", ".join(f"{first}{r + 1}" for r in blank[:LISTED_CELLS])
+    more = f" and {len(blank) - LISTED_CELLS:,} more" if len(blank) > LISTED_CELLS else ""
+    which = f"cell {first}{blank[0] + 1} is blank" if len(blank) == 1 else f"cells {cells}{more} are blank"
+    rows_not = "that row is" if len(blank) == 1 else "those rows are"
+    note: tuple[Part, ...] = (f"the reference {which}: {rows_not} not scored",)
+    if set(blank) & set(under):
+        note += (
+            "; if each reference serves the rows below it, fill it down in the sheet, or give ",
+            Setting("fill_down"),
+        )
+    return [note]
 
 
 def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:
@@ -4292,63 +4484,6 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
             Setting("reference_text"),
         )
     return found
-
-
-def _merged_cells(sheet: Sheet, layout: Layout) -> tuple[dict[int, list[tuple[int, int]]], list[tuple[Part, ...]]]:
-    \"\"\"The merged cells of the columns read, below the headers, as the user reads them, and the notes that say so.
-
-    A reference merged over several rows ("this reference for these rows") is the reference of every row it
-    spans. A candidate merged over several rows is one candidate, scored once, in its first row: the same text
-    several times would weigh several times in the ranks and the corpus score. Merged cells that show another
-    column's text over a column read leave that column blank there, and a note says so (two reference columns
-    merged into one cell show one reference, and are read as one).\"\"\"
-    refs, cand, start = layout.reference_cols, layout.candidate_col, layout.data_start
-    spans: dict[int, list[tuple[int, int]]] = {}
-    references: list[CellRange] = []
-    candidates: list[CellRange] = []
-    covering: list[tuple[CellRange, int]] = []
-    for cells in sheet.merged:
-        if cells.bottom < start:  # a title or a header
-            continue
-        if cells.top >= start and cells.bottom > cells.top:
-            if cells.left in refs:
-                spans.setdefault(cells.left, []).append((cells.top, cells.bottom))
-                references.append(cells)
-            elif cells.left == cand:
-                candidates.append(cells)
-        over = [c for c in (cand, *refs) if cells.left < c <= cells.right]
-        if over and not (cells.left in refs and all(c in refs for c in over)):
-            covering.append((cells, over[0]))
-    for col, found in spans.items():
-        found.sort()
-        for (top, bottom), (next_top, next_bottom) in itertools.pairwise(found):
-            if next_top <= bottom:  # Excel never saves that; a file that does could be read either way
-                letter = column_letter(col)
-                raise InputError(
-                    f"sheet {sheet.name!r}: the merged cells {letter}{top + 1}:{letter}{bottom + 1} and "
-                    f"{letter}{next_top + 1}:{letter}{next_bottom + 1} overlap; unmerge them"
-                )
-    notes: list[tuple[Part, ...]] = []
-    if references:
-        notes.append((f"merged reference cells {_ranges(references)}: each is the reference of every row it spans",))
-    if candidates:
-        notes.append((f"merged candidate cells {_ranges(candidates)}: each is one candidate, scored in its first row",))
-    if covering:
-        cells, col = covering[0]
-        what = "candidate" if col == cand else "reference"
-        more = f" (and {len(covering) - 1:,} more such merged cells)" if len(covering) > 1 else ""
-        notes.append(
-            (
-                f"the merged cells {cells} show the text of {column_letter(cells.left)}{cells.top + 1} over the "
-                f"{what} column {layout.name(col)}, which is blank there{more}",
-            )
-        )
-    return spans, notes
-
-
-def _ranges(ranges: Sequence[CellRange]) -> str:
-    shown = ", ".join(str(cells) for cells in ranges[:LISTED_CELLS])
-    return shown + (f" and {len(ranges) - LISTED_CELLS:,} more" if len(ranges) > LISTED_CELLS else "")
 
 
 def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:
@@ -4602,7 +4737,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import BleuXlError, Setting
+from ..core.errors import BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
@@ -4620,13 +4755,20 @@ __all__ = [
     "distinct_names",
     "pairs_of",
     "rank_within_reference",
+    "ranked_groups",
     "result_columns",
     "score_chunk",
     "score_table",
 ]
 
+#: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
+#: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
+#: BLEU-9 and chrF++, measured: benchmarks/README.md); past it a cell is refused, so that scoring stays within
+#: the memory reading was given.
+MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
+LISTED_ROWS = 3  # in a note: the first rows it is about
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -4652,7 +4794,8 @@ class Result:
     corpus score.
 
     ``rows`` are the data rows scored, ``row_numbers`` their rows as Excel numbers them (the first row is 1).
-    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given.
+    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given;
+    ``groups`` says how many references have candidates ranked among themselves (ranks are per reference).
     ``single_process`` says why a table large enough for the process pool was scored in one process.
     \"\"\"
 
@@ -4666,6 +4809,7 @@ class Result:
     row_numbers: Sequence[int] = ()
     single_process: str | None = None
     ranked: bool = True
+    groups: int = 1  # the references whose candidates are ranked among themselves
 
     @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -4697,7 +4841,48 @@ class Result:
 
     @property
     def problems(self) -> int:
-        return sum(1 for i in range(len(self.rows)) if self.note(i) is not None)
+        \"\"\"How many rows have no score for a reason (an error): their note says it.\"\"\"
+        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
+
+    @property
+    def candidates(self) -> int:
+        \"\"\"How many rows have a candidate: scored, or with a note that says why not (the corpus score's rows at
+        most).\"\"\"
+        return len(self.rows) - self.blank
+
+    def covered(self, k: int = 0) -> int:
+        \"\"\"How many rows the ``k``-th metric's corpus score covers: the rows it scored.\"\"\"
+        return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
+
+    @functools.cached_property
+    def reference_columns(self) -> int:
+        \"\"\"How many references each row has when it reads them from its own cells (0 when one reference serves
+        every candidate).\"\"\"
+        layout = self.layout
+        return 0 if layout.reference_text is not None or layout.shared_row is not None else len(layout.reference_cols)
+
+    def fewer_references(self) -> list[int]:
+        \"\"\"The rows scored against fewer references than the sheet has columns for: the others blank.\"\"\"
+        wanted = self.reference_columns
+        if wanted < 2:
+            return []
+        return [i for i, o in enumerate(self.outcomes) if isinstance(o, MetricScore) and o.refs < wanted]
+
+    @property
+    def notes(self) -> list[tuple[Part, ...]]:
+        \"\"\"What the user should know about the scores: rows scored against only some of their references.\"\"\"
+        fewer = self.fewer_references()
+        if not fewer:
+            return []
+        rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
+        more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
+        which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
+        return [
+            (
+                f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
+                "blank): the note column says how many",
+            )
+        ]
 
     def value(self, i: int) -> float | None:
         \"\"\"Row ``i``'s score under the first metric, ``None`` when it has none.\"\"\"
@@ -4712,7 +4897,17 @@ class Result:
         return "" if text is None else text.text if isinstance(text, CellError) else text
 
     def note(self, i: int) -> str | None:
-        \"\"\"Why row ``i`` has no score: the error of each metric that gave one, named when the metrics differ.\"\"\"
+        \"\"\"Why row ``i`` has no score (the error of each metric that gave one, named when the metrics differ), or
+        that it was scored against some of its references only (``1 of 2 references``).\"\"\"
+        error = self._error_note(i)
+        if error is not None:
+            return error
+        outcome = self.outcomes[i]
+        if isinstance(outcome, MetricScore) and 0 < outcome.refs < self.reference_columns:
+            return f"{outcome.refs} of {self.reference_columns} references"
+        return None
+
+    def _error_note(self, i: int) -> str | None:
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
@@ -4772,20 +4967,41 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     fixed: Any = None
     if layout.reference_text is not None:
         fixed = reference_set([layout.reference_text])
+        _check_length(layout.reference_text, Setting("reference_text"))
     elif layout.shared_row is not None:
         fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
     pairs = []
     for r in layout.data_rows(len(rows)):
         row = rows[r]
         cand = cell_text(row[col]) if col < len(row) else None
+        if type(cand) is str and len(cand) > MAX_SCORED_TEXT:
+            _check_length(cand, f"{column_letter(col)}{r + 1}")
         if layout.reference_text is not None or layout.shared_row is not None:
             refs = fixed
-        elif layout.merged:
+        elif layout.merged or layout.filled:
             refs = reference_set([layout.cell(rows, r, i) for i in layout.reference_cols])
         else:
             refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])
+        if type(refs) is tuple and refs is not fixed and max(map(len, refs)) > MAX_SCORED_TEXT:
+            for i in layout.reference_cols:
+                _check_length(cell_text(layout.cell(rows, r, i)), f"{column_letter(i)}{r + 1}")
         pairs.append(Pair(refs, cand))
+    if type(fixed) is tuple and layout.shared_row is not None:
+        for i in layout.reference_cols:
+            _check_length(cell_text(_cell(rows[layout.shared_row], i)), f"{column_letter(i)}{layout.shared_row + 1}")
     return pairs
+
+
+def _check_length(text: Any, where: str | Setting) -> None:
+    \"\"\"Refuse a text longer than :data:`MAX_SCORED_TEXT`, naming its cell (or the setting that gave it).\"\"\"
+    if type(text) is not str or len(text) <= MAX_SCORED_TEXT:
+        return
+    parts = (f"cell {where}", " holds") if isinstance(where, str) else (where, " holds")
+    raise InputError(
+        *parts,
+        f" {len(text):,} characters: bleu-xl scores a text of at most {MAX_SCORED_TEXT:,} (an Excel cell holds "
+        "32,767); split it, or score it in parts",
+    )
 
 
 def _cell(row: list[Any], col: int) -> Any:
@@ -4846,7 +5062,7 @@ def score_table(
         if a >= done:
             add(score_chunk(pairs[a:b], chosen), b - a)
 
-    ranks = rank_within_reference(pairs, scores[0], chosen[0])
+    ranks, groups = ranked_groups(pairs, scores[0], chosen[0])
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
         scored = [o for o in outcomes if isinstance(o, MetricScore)]
@@ -4866,19 +5082,28 @@ def score_table(
         row_numbers=numbers,
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),
+        groups=groups,
     )
 
 
 def rank_within_reference(
     pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
 ) -> list[int | None]:
+    \"\"\"The ranks of :func:`ranked_groups`.\"\"\"
+    return ranked_groups(pairs, outcomes, metric)[0]
+
+
+def ranked_groups(
+    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
+) -> tuple[list[int | None], int]:
     \"\"\"RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
     candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
     against (a reference per row, as in a translation).
 
     Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
     ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
-    ``été``, since it scores every candidate the same against either.\"\"\"
+    ``été``, since it scores every candidate the same against either. Returns the ranks, and how many references
+    have candidates ranked among themselves.\"\"\"
     keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
     groups: dict[Hashable, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
@@ -4891,16 +5116,18 @@ def rank_within_reference(
                 key = keys[refs] = metric.reference_key(refs)
             groups.setdefault(key, []).append((i, float(outcome)))
     ranks: list[int | None] = [None] * len(outcomes)
+    ranked = 0
     for members in groups.values():
         if len(members) < 2:
             continue
+        ranked += 1
         ordered = sorted((value for _, value in members), reverse=True)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):
             first.setdefault(value, position)
         for i, value in members:
             ranks[i] = first[value]
-    return ranks
+    return ranks, ranked
 
 
 def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:
