@@ -1,6 +1,8 @@
 """Renders every page of the template and the samples into docs/*.png with LibreOffice (python docs/render.py).
 
-The template's pages become docs/template-NN.png, each sample's docs/sample-NAME-NN.png. The samples hold
+The template's pages become docs/template-NN.png, each sample's docs/sample-NAME-NN.png, and the marketing
+sample as the xlwings Lite script "Score this table" leaves it docs/lite-NN.png (its writes applied to a copy,
+its hand-worked columns hidden, the page cut below the text). The samples hold
 Japanese, Korean, Chinese and Thai text, which prints as boxes without a font that has those characters: the
 command refuses to run without one (fonts-noto-cjk and fonts-thai-tlwg on Debian and Ubuntu).
 
@@ -75,13 +77,63 @@ def to_pdf(workbook: Path, folder: Path) -> Path:
     return copy.with_suffix(".pdf")
 
 
-def render(workbook: Path, folder: Path, prefix: str) -> list[Path]:
-    """One PNG per printed page of ``workbook``, named ``prefix-NN.png``; returns them."""
+def scored_by_the_lite_script(source: Path, target: Path, metric: str = "chrF2") -> Path:
+    """``source``'s first sheet as the Lite script "Score this table" leaves it: the script's plan for the sheet (the
+    cells as Office.js reports them), its writes applied as Excel applies them (a leading apostrophe makes text),
+    with their number formats, header fill and widths, and its data bars."""
+    import openpyxl
+    from openpyxl.formatting.rule import DataBarRule
+    from openpyxl.styles import Alignment, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    from bleu_xl.lite.scoring_script import BAR_COLOR, HEADER_FILL, METRICS, plan_scores
+
+    book = openpyxl.load_workbook(source)
+    ws = book.worksheets[0]
+    for letter in ("C", "D"):  # the sample's expected score and its working: not what the picture is about
+        ws.column_dimensions[letter].hidden = True
+    grid = [["" if cell.value is None else cell.value for cell in row] for row in ws.iter_rows()]
+    plan = plan_scores(ws.title, grid, metric=METRICS[metric])
+    fill = PatternFill("solid", fgColor=HEADER_FILL.lstrip("#"))
+    for write in plan.columns:
+        letter = get_column_letter(write.column + 1)
+        for offset, value in enumerate(write.values):
+            cell = ws.cell(write.row + 1 + offset, write.column + 1)
+            cell.value = value[1:] if isinstance(value, str) and value.startswith("'") else value
+            if write.header and offset == 0:
+                cell.font, cell.fill = cell.font.copy(bold=True), fill
+            elif write.number_format:
+                cell.number_format = write.number_format
+        for offset, number_format in write.cell_formats:
+            ws.cell(write.row + 1 + offset, write.column + 1).number_format = number_format
+        if write.width is not None:
+            ws.column_dimensions[letter].width = write.width
+        if not write.header:  # the summary's values: a long signature wraps within its column
+            for offset in range(len(write.values)):
+                ws.cell(write.row + 1 + offset, write.column + 1).alignment = Alignment(wrap_text=True, vertical="top")
+        if write.data_bar:
+            first, last = write.row + 2, write.row + len(write.values)
+            bar = DataBarRule(start_type="num", start_value=0, end_type="num", end_value=1, color=BAR_COLOR.lstrip("#"))
+            ws.conditional_formatting.add(f"{letter}{first}:{letter}{last}", bar)
+    book.save(target)
+    return target
+
+
+def text_bottom(pdf: Path) -> float:
+    """The lowest edge of any text on the PDF's first page, in points from its top (pdftotext's word boxes)."""
+    boxes = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", str(pdf), "-"], capture_output=True, text=True)
+    return max((float(y) for y in re.findall(r'yMax="([0-9.]+)"', boxes.stdout)), default=0.0)
+
+
+def render(workbook: Path, folder: Path, prefix: str, *, resolution: int = RESOLUTION, cut: bool = False) -> list[Path]:
+    """One PNG per printed page of ``workbook``, named ``prefix-NN.png``; returns them. With ``cut``, one page, cut
+    a little below its last line of text."""
     with tempfile.TemporaryDirectory() as tmp:
         pdf = to_pdf(workbook, Path(tmp))
         for old in folder.glob(f"{prefix}-*.png"):
             old.unlink()
-        subprocess.run(["pdftoppm", "-r", str(RESOLUTION), "-png", str(pdf), str(folder / prefix)], check=True)
+        size = ["-f", "1", "-l", "1", "-H", str(round((text_bottom(pdf) + 24) * resolution / 72))] if cut else []
+        subprocess.run(["pdftoppm", "-r", str(resolution), *size, "-png", str(pdf), str(folder / prefix)], check=True)
     pages = sorted(folder.glob(f"{prefix}-*.png"))
     for page in pages:  # pdftoppm pads the page number to the page count's width: make it always two digits
         number = int(page.stem.rsplit("-", 1)[1])
@@ -104,6 +156,11 @@ def main() -> int:
     pages = render(TEMPLATE, DOCS, "template")
     for name in SAMPLES:  # the generated samples only, not a scored copy beside them
         pages += render(ROOT / "workbooks" / "samples" / f"{name}.xlsx", DOCS, f"sample-{name}")
+    with tempfile.TemporaryDirectory() as tmp:
+        scored = scored_by_the_lite_script(
+            ROOT / "workbooks" / "samples" / "marketing_en.xlsx", Path(tmp) / "lite.xlsx"
+        )
+        pages += render(scored, DOCS, "lite", resolution=110, cut=True)
     for page in pages:
         print(page.relative_to(ROOT))
     return 0

@@ -89,22 +89,29 @@ async def run(bundle_path, payloads):
     return report
 
 
-async def run_script(bundle_path, name, book_json):
+async def run_script(bundle_path, name, book_json, args=None):
     """Run the bundle's script ``name`` as xlwings Lite does: the workbook (``book_json``, what the Lite client sends)
-    becomes ``xw.Book(json=...)``, injected by ``custom_scripts_call``; the answer is what the script printed and
-    the actions the book queued for the client to apply when the script returns."""
-    configure()
+    becomes ``xw.Book(json=...)``, injected by ``custom_scripts_call`` for the script's book parameter, and
+    ``args`` are the values of App Mode's form fields, in order; the answer is what the script printed, the
+    actions the book queued for the client to apply when the script returns, and the seconds the call took."""
+    if "xlwings" not in sys.modules:
+        configure()
     import io
+    import time
 
     import xlwings as xw
     from xlwings.pro import udfs_officejs
 
-    main = load_main(bundle_path)
+    main = sys.modules["main"] if sys.modules.get("main") is not None else load_main(bundle_path)
     book = xw.Book(json=book_json)
     printed = io.StringIO()
+    start = time.perf_counter()
     with contextlib.redirect_stdout(printed):
-        returned = await udfs_officejs.custom_scripts_call(main, name, typehint_to_value={xw.Book: book})
-    return {"printed": printed.getvalue(), "actions": returned.json()["actions"]}
+        returned = await udfs_officejs.custom_scripts_call(
+            main, name, typehint_to_value={xw.Book: book}, args=args or []
+        )
+    seconds = time.perf_counter() - start
+    return {"printed": printed.getvalue(), "actions": returned.json()["actions"], "seconds": seconds}
 
 
 if __name__ == "__main__":

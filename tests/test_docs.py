@@ -107,7 +107,7 @@ def test_the_page_and_both_add_ins_list_exactly_the_registry() -> None:
 
 
 def test_the_excel_steps_say_what_excel_shows() -> None:
-    from bleu_xl.excel.reenter import SCRIPT_NAME
+    from bleu_xl.lite.reenter import SCRIPT_NAME
 
     text = flat(PAGES["excel"])
     bundle = (ROOT / "install" / "xlwings-lite" / "main.py").read_text(encoding="utf-8")

@@ -1,10 +1,10 @@
 """The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
 
-core < excel < table < files < template < release < jobs < the package's public surface (``bleu_xl``) < the
-faces (cli, udfs). The core and the modules the xlwings Lite bundle embeds import only the standard library, so
-the same code runs under Pyodide; files takes from the Excel layer only what one cell holds
-(``excel.cell_values``); the command line imports only the library's public surface, the names ``bleu_xl``
-exports.
+core < excel < table < lite < files < template < release < jobs < the package's public surface (``bleu_xl``) <
+the faces (cli, udfs); lite is the xlwings Lite face (its scripts and the bundle builder). The core and the
+modules the xlwings Lite bundle embeds import only the standard library, so the same code runs under Pyodide;
+files takes from the Excel layer only what one cell holds (``excel.cell_values``); the command line imports only
+the library's public surface, the names ``bleu_xl`` exports.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_xl.excel.lite_bundle import EMBEDDED
+from bleu_xl.lite.bundle import EMBEDDED
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bleu_xl"
 
@@ -24,10 +24,11 @@ ALLOWED = {
     "core": {"core"},
     "excel": {"core", "excel", "_version"},
     "table": {"core", "excel", "table"},
+    "lite": {"core", "excel", "table", "lite", "_version"},
     "files": {"core", "excel.cell_values", "table", "files"},
-    "template": {"core", "excel", "table", "files", "template"},
-    "release": {"core", "excel", "files", "template", "_version", "release"},
-    "jobs": {"core", "excel", "table", "files", "template", "release", "jobs"},
+    "template": {"core", "excel", "table", "lite", "files", "template"},
+    "release": {"core", "excel", "lite", "files", "template", "_version", "release"},
+    "jobs": {"core", "excel", "table", "lite", "files", "template", "release", "jobs"},
     "udfs": {"excel"},
     "__init__": {"core", "_version", "jobs"},
     "_version": set(),

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from bleu_xl import __version__
 from bleu_xl.cli import main
-from bleu_xl.excel.reenter import SCRIPT_NAME
+from bleu_xl.lite.reenter import SCRIPT_NAME
 from bleu_xl.release.readme import read_me_first
 from bleu_xl.template import build as template
 
@@ -120,3 +120,29 @@ def test_no_doc_page_names_a_repository_path() -> None:
         if repo_paths(text):
             found[name] = repo_paths(text)
     assert found == {}
+
+
+def test_one_version_story_wherever_a_user_quotes_a_version() -> None:
+    """The package's version and the scoring definition's are both shown, named apart, wherever a user quotes
+    them: --version, the Lite bundle's header, the template's Start here, the release's READ ME FIRST; the
+    signature names the definition alone (its version moves only when a score would), and the CHANGELOG's
+    sections say which package version holds which scoring version."""
+    import openpyxl
+    from click.testing import CliRunner
+
+    from bleu_xl import signature, version_line
+    from bleu_xl.cli import main
+    from bleu_xl.core.metrics.bleu import SCORING_VERSION
+
+    story = f"bleu-xl {__version__}, scoring {SCORING_VERSION}"
+    assert version_line().startswith(story) and __version__ != "0.1.0"  # 0.1.0 scored by the 0.1.0 definition
+    assert CliRunner().invoke(main, ["--version"]).output.startswith(story)
+    bundle = (ROOT / "install" / "xlwings-lite" / "main.py").read_text(encoding="utf-8")
+    assert bundle.splitlines()[1] == version_line() + "."
+    start = openpyxl.load_workbook(ROOT / "workbooks" / "bleu2_ranking.xlsx")["Start here"]
+    assert any(str(cell.value).startswith(story) for row in start.iter_rows() for cell in row if cell.value)
+    assert read_me_first(__version__, "w.whl", SCRIPT_NAME).splitlines()[1] == version_line() + "."
+    assert signature().startswith(f"bleu-xl:{SCORING_VERSION}|")
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## Unreleased (bleu-xl {__version__.split('.dev')[0]}, scoring {SCORING_VERSION})" in changelog
+    assert "## 0.1.0 (scoring 0.1.0)" in changelog

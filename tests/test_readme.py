@@ -36,11 +36,26 @@ def test_the_readme_is_a_front_page() -> None:
     ]
 
 
-def test_ci_runs_the_readme_test_command() -> None:
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    command = ci.strip().splitlines()[-1]
+def test_ci_runs_the_readme_commands_in_order() -> None:
+    """CI runs the quick start, then the test command, as a new user does: in the checkout the quick start wrote
+    into (so the tests must pass beside the scored sample it leaves)."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    quick_start = next(line for line in README.splitlines() if line.startswith("python3 -m venv .venv"))
+    command = ci[-1]
     assert command == ".venv/bin/python -m pytest"
     assert f"```bash\n{command}\n```" in README
+    assert ci[-2] == quick_start and README.index(quick_start) < README.index(f"```bash\n{command}\n```")
+
+
+def test_no_test_collects_what_the_quick_start_writes() -> None:
+    """The quick start leaves ``workbooks/samples/marketing_en-scored.xlsx`` in the checkout: a test that lists a
+    folder of the checkout it writes into would take it for a sample. Tests name the files they read there, or list
+    a copy."""
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(r"\.(?:r?glob|iterdir)\(", text):
+            line = text[text.rfind("\n", 0, found.start()) + 1 : text.find("\n", found.start())]
+            assert "workbooks" not in line and not re.search(r"\bROOT\.(?:r?glob|iterdir)", line), (path.name, line)
 
 
 def test_quick_start_scores_a_committed_sample() -> None:

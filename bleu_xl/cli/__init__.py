@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from .. import __version__, version_line
 from .compare import compare_command
 from .make import excel_setup_command, lite_bundle_command, release_command, template_command
 from .options import Group
@@ -21,7 +21,7 @@ __all__ = ["main"]
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="bleu-xl")
+@click.version_option(__version__, "--version", prog_name="bleu-xl", message=version_line())
 def main() -> None:
     """BLEU-2 (and BLEU-N) scores for spreadsheets, with no Excel needed.
 

@@ -43,6 +43,7 @@ FLAGS = {
     "read_memory": "--read-memory",
     "read_time": "--read-time",
     "skip_hidden": "--skip-hidden",
+    "fill_down": "--fill-down",
     "output": "-o",
     "wheel": "--wheel",
     "metric": "--metric",
@@ -126,6 +127,7 @@ class ReadFlags:
     skip_hidden: bool
     read_memory: str
     read_time: float
+    fill_down: bool = False
 
     def settings(self) -> dict[str, Any]:
         """The library's settings these options give."""
@@ -136,6 +138,7 @@ class ReadFlags:
             "encoding": self.encoding,
             "delimiter": self.delimiter,
             "skip_hidden": self.skip_hidden,
+            "fill_down": self.fill_down,
             "read_memory": self.read_memory,
             "read_time": self.read_time,
         }
@@ -154,11 +157,14 @@ def table_options(run: Any) -> Any:
         encoding: str | None,
         delimiter: str | None,
         skip_hidden: bool,
+        fill_down: bool,
         read_memory: str,
         read_time: float,
         **kwargs: Any,
     ) -> Any:
-        read = ReadFlags(sheet, header_row, no_header, encoding, delimiter, skip_hidden, read_memory, read_time)
+        read = ReadFlags(
+            sheet, header_row, no_header, encoding, delimiter, skip_hidden, read_memory, read_time, fill_down
+        )
         return run(*args, read=read, **kwargs)
 
     fn: Any = command
@@ -171,6 +177,11 @@ def table_options(run: Any) -> Any:
             click.option("--delimiter", help="Delimiter of a CSV input (default: detected) and output: , ; tab |"),
             click.option(
                 "--skip-hidden", is_flag=True, help="Leave out rows hidden by hand or by a filter (default: scored)."
+            ),
+            click.option(
+                "--fill-down",
+                is_flag=True,
+                help="A row whose references are all blank takes those of the nearest row above (one per group).",
             ),
             click.option(
                 "--read-memory",

@@ -152,6 +152,11 @@ def score_command(
         show_summary(scored, err=scored.target.to_stdout)
 
 
+def _coverage(covered: int, candidates: int) -> str:
+    """What a corpus score covers, when it is not every candidate (rows with a note are left out of it)."""
+    return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
+
+
 class _Progress:
     """Announces the table read and, on a terminal, shows a progress bar while a large table is scored."""
 
@@ -195,11 +200,18 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     if scored_rows:
         first = result.metrics[0]
         sign = 1.0 if first.higher_is_better else -1.0  # the better, the higher sign * score
-        if result.ranked:  # the best first (by the first metric, the one that ranks)
+        if result.ranked and result.groups > 1:  # ranks are per reference: the best of each first, never mixed
+            order = sorted(
+                scored_rows,
+                key=lambda i: (result.ranks[i] or len(result.rows) + 1, -sign * (result.value(i) or 0.0), i),
+            )
+            which = "top"
+        elif result.ranked:  # the best first (by the first metric, the one that ranks)
             order, which = sorted(scored_rows, key=lambda i: (-sign * (result.value(i) or 0.0), i)), "top"
         else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
             order, which = sorted(scored_rows, key=lambda i: (sign * (result.value(i) or 0.0), i)), "lowest"
-        shown = f"{min(top, len(order)):,} of {len(order):,}"
+        per = f", by rank within each of {result.groups:,} references" if result.ranked and result.groups > 1 else ""
+        shown = f"{min(top, len(order)):,} of {len(order):,}{per}"
         if first.higher_is_better:
             line(f"the {which} {shown} (all in {where}):")
         else:  # say which way it ranks
@@ -222,8 +234,9 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
             table.add_row(str(result.row_numbers[i]), *rank, *numbers, Text(shown))
         out.print(table)
     corpora = "   ".join(
-        f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -"
-        for metric, corpus in zip(result.metrics, result.corpora)
+        (f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -")
+        + _coverage(result.covered(k), result.candidates)
+        for k, (metric, corpus) in enumerate(zip(result.metrics, result.corpora))
     )
     line(f"{corpora}   reference: {result.layout.reference_source}")
     for signature in result.signatures():

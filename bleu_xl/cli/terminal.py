@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import sys
@@ -82,6 +83,8 @@ def standard_streams() -> None:
         sys.stdout = open(1, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115 - for the whole run
     if 2 in CLOSED_AT_START and sys.stderr is None:
         sys.stderr = open(2, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115 - for the whole run
+    if sys.stderr is not None and not isinstance(sys.stderr, _Diagnostics):
+        sys.stderr = _Diagnostics(sys.stderr)
     if not os.environ.get("BLEU_XL_DEBUG"):  # an error in a __del__ (a half-written zip's) is no line for the user
         sys.unraisablehook = lambda unraisable: None
     for stream in (sys.stdout, sys.stderr):
@@ -89,6 +92,51 @@ def standard_streams() -> None:
         if reconfigure is not None:
             with contextlib.suppress(ValueError, OSError):
                 reconfigure(errors="backslashreplace")
+
+
+class _Diagnostics(io.TextIOBase):
+    """Standard error for diagnostics: what cannot be written there (``2>/dev/full``, a disk full) is dropped, and
+    the job goes on; a closed pipe still ends the command, as it does on standard output."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError:
+            return
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.stream.encoding
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return self.stream.errors
+
+    @property
+    def buffer(self) -> Any:
+        return self.stream.buffer
+
+    def reconfigure(self, **settings: Any) -> None:
+        self.stream.reconfigure(**settings)
 
 
 def closed_pipe() -> NoReturn:

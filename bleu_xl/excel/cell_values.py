@@ -229,9 +229,13 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any, name: str) -> bool:
+    """TRUE or FALSE typed in a cell (a number is TRUE unless 0, as in Excel); a number that is not one, NaN or
+    an infinity, is neither, and refused."""
     value = setting(value, name, False)
     if isinstance(value, str):
         return value.strip().upper() in ("TRUE", "1", "YES")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CellProblem(f"{name} must be TRUE or FALSE")
     return bool(value)
 
 

@@ -433,7 +433,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
 def signature_cell(max_n: Any = 2, smoothing: Any = "add1", refs: Any = 1) -> str:
     """The signature string of these settings (by default BLEU-2, add-1, one reference)."""
     metric = bleu_metric(max_n, smoothing)
-    return metric.signature(parse_whole(refs, 1, "refs"))
+    return metric.signature(parse_refs(refs))
 
 
 # --- chrF -------------------------------------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, wor
 def chrf_signature_cell(char_order: Any = 6, word_order: Any = 0, beta: Any = 2, refs: Any = 1) -> str:
     """The chrF signature of these settings (by default chrF2, one reference)."""
     metric = chrf_metric(char_order, word_order, beta)
-    return metric.signature(parse_whole(refs, 1, "refs"))
+    return metric.signature(parse_refs(refs))
 
 
 # --- TER --------------------------------------------------------------------------------------------------------
@@ -520,4 +520,10 @@ def ter_signature_cell(
 ) -> str:
     """The TER signature of these settings (by default sacrebleu's, one reference)."""
     metric = ter_metric(normalized, no_punct, asian_support, case_sensitive)
-    return metric.signature(parse_whole(refs, 1, "refs"))
+    return metric.signature(parse_refs(refs))
+
+
+def parse_refs(value: Any) -> int:
+    """The number of references a signature names: 1 to 16,384, as many as a row of Excel holds (a reference set is
+    a row of cells)."""
+    return parse_whole(value, 1, "refs", 1, EXCEL_MAX_COLUMNS)

@@ -178,7 +178,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         (
             Argument("max_n", "Optional: the longest n-gram (default 2).", 2),
             SMOOTHING,
-            Argument("refs", "Optional: references per candidate (default 1).", 1),
+            Argument("refs", "Optional: references per candidate, 1 to 16384 (default 1).", 1),
         ),
         cells.signature_cell,
     ),
@@ -226,7 +226,12 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "CHRF_SIGNATURE",
         "The signature that pins every chrF choice (orders, beta, references), to note next to published scores.",
-        (CHAR_ORDER, WORD_ORDER, BETA, Argument("refs", "Optional: references per candidate (default 1).", 1)),
+        (
+            CHAR_ORDER,
+            WORD_ORDER,
+            BETA,
+            Argument("refs", "Optional: references per candidate, 1 to 16384 (default 1).", 1),
+        ),
         cells.chrf_signature_cell,
     ),
     ExcelFunction(

@@ -4,6 +4,7 @@ Every face that works on files (the command line, and any Python program) calls 
 name and returns an object that says what it did. Imports every layer below it.
 """
 
+from ..excel.versions import version_line
 from ..table.sheet import InputError
 from .compare import ComparedFile, compare_file
 from .make import EXCEL_SETUP_PARTS, setup_excel, write_lite_bundle, write_release, write_template
@@ -19,6 +20,7 @@ __all__ = [
     "compare_file",
     "score_file",
     "setup_excel",
+    "version_line",
     "write_lite_bundle",
     "write_release",
     "write_template",

@@ -69,6 +69,7 @@ def compare_file(
     encoding: str | None = None,
     delimiter: str | None = None,
     skip_hidden: bool = False,
+    fill_down: bool = False,
     read_memory: int | str = DEFAULT_LIMITS.memory,
     read_time: float = DEFAULT_LIMITS.seconds,
     output: PathLike | None = None,
@@ -113,11 +114,13 @@ def compare_file(
         encoding=encoding,
         delimiter=delimiter,
         skip_hidden=skip_hidden,
+        fill_down=fill_down,
     )
     limits = read_limits(read_memory, read_time)
+    read = read_input_table(input_path, options, limits)
+    # The output is claimed once the input is read (the input's errors come first) and before it is compared.
     file = None if target is None else OutputFile(target.path, force=force, protect=[input_path])
     try:
-        read = read_input_table(input_path, options, limits)
         comparison = compare_table(read.sheet, read.layout, b_col, samples=samples, seed=seed, metric=metric)
         compared = ComparedFile(read, comparison, target)
         if on_read is not None:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..excel import windows_setup
-from ..excel.lite_bundle import bundle_files
 from ..files.write.output import write_folder
+from ..lite.bundle import bundle_files
 from ..release.bundle import write_release as _write_release
 from ..table.sheet import InputError
 from ..template.build import write_workbooks

@@ -46,8 +46,9 @@ class ReadTable:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        """What was said besides the columns: a column or rows left out, a reference typed once..."""
-        return self.layout.notes
+        """What was said besides the columns: what reading found (a cell of many lines), a column or rows left out,
+        a reference typed once..."""
+        return self.sheet.notes + self.layout.notes
 
     @property
     def data_rows(self) -> int:
@@ -71,6 +72,7 @@ def table_options(
     encoding: str | None,
     delimiter: str | None,
     skip_hidden: bool,
+    fill_down: bool = False,
 ) -> TableOptions:
     """The table options of a job's settings, checked: the encoding is a text encoding, the delimiter one of
     ``, ; tab |`` (given by its name or itself)."""
@@ -86,6 +88,7 @@ def table_options(
         candidate_col=candidate_col,
         reference_text=reference_text,
         skip_hidden=skip_hidden,
+        fill_down=fill_down,
     )
 
 

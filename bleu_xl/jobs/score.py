@@ -69,8 +69,9 @@ class ScoredFile:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        """What there is to say about the job besides the table read: scored in one process, cells cut to fit."""
-        notes: list[tuple[Part, ...]] = []
+        """What there is to say about the job besides the table read: rows scored against some of their
+        references, scored in one process, cells cut to fit."""
+        notes: list[tuple[Part, ...]] = list(self.result.notes)
         if self.result.single_process:
             notes.append((f"scored in one process: no process pool here ({self.result.single_process})",))
         if self.cut_cells.count:
@@ -113,6 +114,7 @@ def score_file(
     encoding: str | None = None,
     delimiter: str | None = None,
     skip_hidden: bool = False,
+    fill_down: bool = False,
     read_memory: int | str = DEFAULT_LIMITS.memory,
     read_time: float = DEFAULT_LIMITS.seconds,
     output_encoding: str | None = None,
@@ -127,9 +129,11 @@ def score_file(
     ``-`` is standard output), in ``output_format`` or the one its extension says.
 
     Columns are found by their headers, or given by letter or header (``candidate_col``, ``reference_cols``); a
-    ``reference_text`` serves every candidate. ``metrics`` are metric objects (``bleu_xl.Bleu()``,
-    ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never modified; the output
-    is written whole or not at all, and an existing one is replaced only with ``force``. Reading takes at most
+    ``reference_text`` serves every candidate; with ``fill_down``, a row whose references are all blank takes those
+    of the nearest row above that has some (references typed once per group). ``metrics`` are metric objects
+    (``bleu_xl.Bleu()``, ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never
+    modified; the output is written whole or not at all, and an existing one is replaced only with ``force``
+    (checked once the input is read: a problem with the input is the one reported). Reading takes at most
     ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
     is read and its columns found, ``on_progress(rows)`` as rows are scored.
     """
@@ -154,13 +158,15 @@ def score_file(
         encoding=encoding,
         delimiter=delimiter,
         skip_hidden=skip_hidden,
+        fill_down=fill_down,
     )
     limits = read_limits(read_memory, read_time)
-    file = OutputFile(target.path, force=force, protect=[input_path])  # claimed before anything is read
     timings: dict[str, float] = {}
+    start = time.perf_counter()
+    read = read_input_table(input_path, options, limits)
+    # The output is claimed once the input is read (the input's errors come first) and before it is scored.
+    file = OutputFile(target.path, force=force, protect=[input_path])
     try:
-        start = time.perf_counter()
-        read = read_input_table(input_path, options, limits)
         if on_read is not None:
             on_read(read)
         # Before scoring: a table that cannot fit a workbook is refused at once.

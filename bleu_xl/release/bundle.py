@@ -17,9 +17,9 @@ from pathlib import Path
 
 from .._version import __version__
 from ..core.errors import BleuXlError, Setting
-from ..excel.lite_bundle import bundle_files as lite_files
-from ..excel.reenter import SCRIPT_NAME
 from ..files.write.output import OutputFile
+from ..lite.bundle import bundle_files as lite_files
+from ..lite.reenter import SCRIPT_NAME
 from ..template.build import workbooks
 from .readme import read_me_first
 

@@ -6,10 +6,13 @@ commands. Kept apart from the builder so that a translator edits one file.
 
 from __future__ import annotations
 
+from ..excel.versions import version_line
+
 __all__ = ["read_me_first"]
 
 _TEXT = """\
 bleu-xl {version}: BLEU-2 scores in Excel, for copy variants and translations.
+{versions}.
 Français plus bas. Português mais abaixo.
 
   bleu2_ranking.xlsx   the template: paste one reference and your variants, get scores and ranks
@@ -63,4 +66,4 @@ Command line / ligne de commande / linha de comando (Python 3.10 or newer):
 
 def read_me_first(version: str, wheel: str, script: str) -> str:
     """The text of READ ME FIRST.txt for this version, its wheel's file name and the Lite script's name."""
-    return _TEXT.format(version=version, wheel=wheel, script=script)
+    return _TEXT.format(version=version, versions=version_line(), wheel=wheel, script=script)

@@ -1,16 +1,16 @@
 """The column rules: which row holds the headers, which columns hold the candidates and the references (the
-:class:`~bleu_xl.table.layout.Layout` found).
+:class:`~.layout.Layout` found).
 
 Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato, any
 case and accents; an exact name wins, numbered ones are several references, a qualified one only when it is the
 only one, hidden columns never) or given by letter or header. In a workbook whose first sheet is a cover page,
 the search goes on to the next visible sheet that has them. Messages name the settings to change as
-:class:`~bleu_xl.core.errors.Setting` values, which each face spells its own way.
+``Setting`` values, which each face spells its own way.
 """
 
 from __future__ import annotations
 
-import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -26,7 +26,8 @@ from .layout import (
     resolve_column,
     shortened,
 )
-from .sheet import CellRange, InputError, Sheet, TableOptions, column_index, column_letter
+from .merged import LISTED_CELLS, merged_cells
+from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
 __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 
@@ -34,7 +35,6 @@ __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
 CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
 HEADER_SEARCH_ROWS = 50
-LISTED_CELLS = 3  # in a message: the first cells of a column that hold text in hidden rows
 
 
 def _known(header: str, names: frozenset[str]) -> str:
@@ -89,6 +89,15 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
             column_setting(what, hidden[0]),
         )
     return []
+
+
+#: A number as text (a CSV's cells are all text): never a header.
+_NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
+
+
+def _header_like(value: Any) -> bool:
+    """Whether a cell could be a column's header: text, not a number, an error or blank."""
+    return isinstance(value, str) and _header_text(value) != "" and not _NUMBER_TEXT.fullmatch(value.strip())
 
 
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
@@ -154,6 +163,11 @@ def _find_header_row(
                 if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
+        # Every column given by letter: the first row is their headers when it holds a header's text over each
+        # (not a number); only no_header scores it.
+        first = sheet.rows[start] if start < len(sheet.rows) else []
+        if by_letter and all(c < len(first) and _header_like(first[c]) for c in by_letter):
+            return start
         return None
     # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
     shown = (
@@ -203,6 +217,17 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         index = header_row - 1
     else:
         index = _find_header_row(sheet, reference_cols, candidate_col, reference_text)
+    guessed = (
+        index is not None
+        and header_row is None
+        and candidate_col is not None
+        and column_index(candidate_col) is not None
+        and all(column_index(spec) is not None for spec in reference_cols)
+        and not any(_known(_header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
+        and not any(
+            _holds_header([_header_text(v) for v in rows[index]], spec) for spec in (candidate_col, *reference_cols)
+        )
+    )
     width = max(len(row) for row in rows)
     headers = [_header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
@@ -242,7 +267,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
-    layout.merged, merge_notes = _merged_cells(sheet, layout)
+    layout.merged, merge_notes = merged_cells(sheet, layout)
     shared = _shared_row(sheet, layout) if layout.reference_cols else None
     serving = data if shared is None else [shared]  # the rows whose reference cells are read
     if len(layout.reference_cols) > 1 and not reference_cols:
@@ -266,7 +291,19 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
+    if guessed:
+        named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
+        layout.notes.append(
+            (
+                f"row {layout.header_row + 1} holds text over the columns given ({named}): it is read as the header "
+                "row; ",
+                Setting("no_header"),
+                " scores it as data",
+            )
+        )
     layout.notes += merge_notes
+    if shared is None and layout.reference_cols:
+        layout.notes += _blank_references(sheet, layout, options.fill_down)
     layout.notes += _row_notes(sheet, layout, options.skip_hidden)
     return layout
 
@@ -297,6 +334,50 @@ def _refuse_repeated(sheet: Sheet, layout: Layout, specs: Sequence[str], candida
                 Setting("reference_cols"),
                 f" names the column {layout.name(col)} more than once ({given}): give each reference column once",
             )
+
+
+def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tuple[Part, ...]]:
+    """The rows with a candidate whose references are all blank, said in a note that names their cells: a
+    reference typed once per group of rows (its product's variants below it) leaves them so. With ``fill_down``,
+    each such row takes the references of the nearest row above that has some (``layout.filled``), as Excel's
+    fill down would write them."""
+    rows, refs = sheet.rows, layout.reference_cols
+    blank: list[int] = []
+    under: list[int] = []  # the blank ones with references above them: what filling down would give
+    source: int | None = None
+    spans: list[tuple[int, int]] = []
+    for r in _typed_rows(sheet, layout):
+        if any(cell_text(layout.cell(rows, r, c)) is not None for c in refs):
+            source = r
+            continue
+        if source is not None:
+            under.append(r)
+            if spans and spans[-1][0] == source:
+                spans[-1] = (source, r)
+            else:
+                spans.append((source, r))
+        if _filled(rows[r], layout.candidate_col) and r not in layout.skipped:
+            blank.append(r)
+    first = f"{column_letter(refs[0])}"
+    if fill_down:
+        layout.filled = spans
+        if not under:
+            return []
+        count = f"{len(under):,} {'row' if len(under) == 1 else 'rows'}"
+        return [(f"{count} with blank references take those of the nearest row above (", Setting("fill_down"), ")")]
+    if not blank:
+        return []
+    cells = ", ".join(f"{first}{r + 1}" for r in blank[:LISTED_CELLS])
+    more = f" and {len(blank) - LISTED_CELLS:,} more" if len(blank) > LISTED_CELLS else ""
+    which = f"cell {first}{blank[0] + 1} is blank" if len(blank) == 1 else f"cells {cells}{more} are blank"
+    rows_not = "that row is" if len(blank) == 1 else "those rows are"
+    note: tuple[Part, ...] = (f"the reference {which}: {rows_not} not scored",)
+    if set(blank) & set(under):
+        note += (
+            "; if each reference serves the rows below it, fill it down in the sheet, or give ",
+            Setting("fill_down"),
+        )
+    return [note]
 
 
 def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:
@@ -381,63 +462,6 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
             Setting("reference_text"),
         )
     return found
-
-
-def _merged_cells(sheet: Sheet, layout: Layout) -> tuple[dict[int, list[tuple[int, int]]], list[tuple[Part, ...]]]:
-    """The merged cells of the columns read, below the headers, as the user reads them, and the notes that say so.
-
-    A reference merged over several rows ("this reference for these rows") is the reference of every row it
-    spans. A candidate merged over several rows is one candidate, scored once, in its first row: the same text
-    several times would weigh several times in the ranks and the corpus score. Merged cells that show another
-    column's text over a column read leave that column blank there, and a note says so (two reference columns
-    merged into one cell show one reference, and are read as one)."""
-    refs, cand, start = layout.reference_cols, layout.candidate_col, layout.data_start
-    spans: dict[int, list[tuple[int, int]]] = {}
-    references: list[CellRange] = []
-    candidates: list[CellRange] = []
-    covering: list[tuple[CellRange, int]] = []
-    for cells in sheet.merged:
-        if cells.bottom < start:  # a title or a header
-            continue
-        if cells.top >= start and cells.bottom > cells.top:
-            if cells.left in refs:
-                spans.setdefault(cells.left, []).append((cells.top, cells.bottom))
-                references.append(cells)
-            elif cells.left == cand:
-                candidates.append(cells)
-        over = [c for c in (cand, *refs) if cells.left < c <= cells.right]
-        if over and not (cells.left in refs and all(c in refs for c in over)):
-            covering.append((cells, over[0]))
-    for col, found in spans.items():
-        found.sort()
-        for (top, bottom), (next_top, next_bottom) in itertools.pairwise(found):
-            if next_top <= bottom:  # Excel never saves that; a file that does could be read either way
-                letter = column_letter(col)
-                raise InputError(
-                    f"sheet {sheet.name!r}: the merged cells {letter}{top + 1}:{letter}{bottom + 1} and "
-                    f"{letter}{next_top + 1}:{letter}{next_bottom + 1} overlap; unmerge them"
-                )
-    notes: list[tuple[Part, ...]] = []
-    if references:
-        notes.append((f"merged reference cells {_ranges(references)}: each is the reference of every row it spans",))
-    if candidates:
-        notes.append((f"merged candidate cells {_ranges(candidates)}: each is one candidate, scored in its first row",))
-    if covering:
-        cells, col = covering[0]
-        what = "candidate" if col == cand else "reference"
-        more = f" (and {len(covering) - 1:,} more such merged cells)" if len(covering) > 1 else ""
-        notes.append(
-            (
-                f"the merged cells {cells} show the text of {column_letter(cells.left)}{cells.top + 1} over the "
-                f"{what} column {layout.name(col)}, which is blank there{more}",
-            )
-        )
-    return spans, notes
-
-
-def _ranges(ranges: Sequence[CellRange]) -> str:
-    shown = ", ".join(str(cells) for cells in ranges[:LISTED_CELLS])
-    return shown + (f" and {len(ranges) - LISTED_CELLS:,} more" if len(ranges) > LISTED_CELLS else "")
 
 
 def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:

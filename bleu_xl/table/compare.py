@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ __all__ = ["Comparison", "compare_table"]
 class Comparison:
     """Two candidate columns (A, the layout's candidate column, and B) compared row by row against the same
     references under one metric: the paired test, how many rows took part, and each row's score on both sides
-    (``rows``: the data rows, as the sheet holds them)."""
+    (``rows``: the data rows, as the sheet holds them, and ``row_numbers``, as Excel numbers them)."""
 
     result: PairedResult
     used: int
@@ -33,6 +34,7 @@ class Comparison:
     rows: list[list[Any]]
     reference_source: str
     metric: Metric[Any, Any, Any] = BLEU_2
+    row_numbers: Sequence[int] = ()  # each of ``rows`` as Excel numbers it
 
     @property
     def verdict(self) -> str:
@@ -95,6 +97,8 @@ def compare_table(
         (outcomes,) = score_chunk(pairs, (metric,))
         return [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
 
+    data = layout.data_rows(len(sheet.rows))
+
     def name(index: int) -> str:
         return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
 
@@ -107,7 +111,8 @@ def compare_table(
         b_index,
         score_column(pairs_a),
         score_column(pairs_b),
-        [sheet.rows[r] for r in layout.data_rows(len(sheet.rows))],
+        [sheet.rows[r] for r in data],
         layout.reference_source,
         metric,
+        [r + 1 for r in data],
     )

@@ -1,7 +1,7 @@
 """Where a table's data is (:class:`Layout`: the header row, the candidate column, the references), and the headers
 as the column rules compare them: folded, shortened for a message, a column given by header or by letter.
 
-Messages name the settings to change as :class:`~bleu_xl.core.errors.Setting` values, which each face spells its
+Messages name the settings to change as ``Setting`` values, which each face spells its
 own way.
 """
 
@@ -84,6 +84,8 @@ class Layout:
     ``skipped`` holds the rows below the header row that are not data: a table's totals rows, and hidden rows
     when they are left out. ``merged`` holds, per reference column, the (top, bottom) rows of its merged cells
     below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
+    ``filled`` holds the (top, bottom) rows whose references are filled down from the top one (the references
+    of each row in it are the top row's, read with :meth:`cell` too).
     """
 
     header_row: int | None
@@ -96,6 +98,7 @@ class Layout:
     shared_row: int | None = None
     skipped: frozenset[int] = frozenset()
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
+    filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
 
     @property
     def data_start(self) -> int:
@@ -108,7 +111,11 @@ class Layout:
 
     def cell(self, rows: list[list[Any]], r: int, col: int) -> Any:
         """The value of a cell as the sheet shows it: in a reference column, a merged cell's value in every row it
-        spans (the file holds it in the first row only)."""
+        spans (the file holds it in the first row only), and the reference filled down into a row from above."""
+        if self.filled and col in self.reference_cols:
+            i = bisect.bisect_right(self.filled, (r, EXCEL_MAX_ROWS)) - 1
+            if i >= 0 and self.filled[i][0] < r <= self.filled[i][1]:
+                r = self.filled[i][0]
         spans = self.merged.get(col)
         if spans:
             i = bisect.bisect_right(spans, (r, EXCEL_MAX_ROWS)) - 1  # the last span that starts at or above r

@@ -1,7 +1,7 @@
 """Score a whole table: pair its rows, score them (over several processes when large), rank, add up the corpus.
 
 A row scores exactly as the same pair does in Excel: the cell semantics (text of a cell, blanks, errors, several
-references) are the ones of :mod:`bleu_xl.excel.cells`.
+references) are the ones of the Excel layer's ``cells``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import BleuXlError, Setting
+from ..core.errors import BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
@@ -31,13 +31,20 @@ __all__ = [
     "distinct_names",
     "pairs_of",
     "rank_within_reference",
+    "ranked_groups",
     "result_columns",
     "score_chunk",
     "score_table",
 ]
 
+#: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
+#: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
+#: BLEU-9 and chrF++, measured: benchmarks/README.md); past it a cell is refused, so that scoring stays within
+#: the memory reading was given.
+MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
+LISTED_ROWS = 3  # in a note: the first rows it is about
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -78,7 +85,8 @@ class Result:
     corpus score.
 
     ``rows`` are the data rows scored, ``row_numbers`` their rows as Excel numbers them (the first row is 1).
-    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given.
+    ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given;
+    ``groups`` says how many references have candidates ranked among themselves (ranks are per reference).
     ``single_process`` says why a table large enough for the process pool was scored in one process.
     """
 
@@ -92,6 +100,7 @@ class Result:
     row_numbers: Sequence[int] = ()
     single_process: str | None = None
     ranked: bool = True
+    groups: int = 1  # the references whose candidates are ranked among themselves
 
     @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -130,7 +139,48 @@ class Result:
 
     @property
     def problems(self) -> int:
-        return sum(1 for i in range(len(self.rows)) if self.note(i) is not None)
+        """How many rows have no score for a reason (an error): their note says it."""
+        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
+
+    @property
+    def candidates(self) -> int:
+        """How many rows have a candidate: scored, or with a note that says why not (the corpus score's rows at
+        most)."""
+        return len(self.rows) - self.blank
+
+    def covered(self, k: int = 0) -> int:
+        """How many rows the ``k``-th metric's corpus score covers: the rows it scored."""
+        return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
+
+    @functools.cached_property
+    def reference_columns(self) -> int:
+        """How many references each row has when it reads them from its own cells (0 when one reference serves
+        every candidate)."""
+        layout = self.layout
+        return 0 if layout.reference_text is not None or layout.shared_row is not None else len(layout.reference_cols)
+
+    def fewer_references(self) -> list[int]:
+        """The rows scored against fewer references than the sheet has columns for: the others blank."""
+        wanted = self.reference_columns
+        if wanted < 2:
+            return []
+        return [i for i, o in enumerate(self.outcomes) if isinstance(o, MetricScore) and o.refs < wanted]
+
+    @property
+    def notes(self) -> list[tuple[Part, ...]]:
+        """What the user should know about the scores: rows scored against only some of their references."""
+        fewer = self.fewer_references()
+        if not fewer:
+            return []
+        rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
+        more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
+        which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
+        return [
+            (
+                f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
+                "blank): the note column says how many",
+            )
+        ]
 
     def value(self, i: int) -> float | None:
         """Row ``i``'s score under the first metric, ``None`` when it has none."""
@@ -145,7 +195,17 @@ class Result:
         return "" if text is None else text.text if isinstance(text, CellError) else text
 
     def note(self, i: int) -> str | None:
-        """Why row ``i`` has no score: the error of each metric that gave one, named when the metrics differ."""
+        """Why row ``i`` has no score (the error of each metric that gave one, named when the metrics differ), or
+        that it was scored against some of its references only (``1 of 2 references``)."""
+        error = self._error_note(i)
+        if error is not None:
+            return error
+        outcome = self.outcomes[i]
+        if isinstance(outcome, MetricScore) and 0 < outcome.refs < self.reference_columns:
+            return f"{outcome.refs} of {self.reference_columns} references"
+        return None
+
+    def _error_note(self, i: int) -> str | None:
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
@@ -208,20 +268,41 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     fixed: Any = None
     if layout.reference_text is not None:
         fixed = reference_set([layout.reference_text])
+        _check_length(layout.reference_text, Setting("reference_text"))
     elif layout.shared_row is not None:
         fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
     pairs = []
     for r in layout.data_rows(len(rows)):
         row = rows[r]
         cand = cell_text(row[col]) if col < len(row) else None
+        if type(cand) is str and len(cand) > MAX_SCORED_TEXT:
+            _check_length(cand, f"{column_letter(col)}{r + 1}")
         if layout.reference_text is not None or layout.shared_row is not None:
             refs = fixed
-        elif layout.merged:
+        elif layout.merged or layout.filled:
             refs = reference_set([layout.cell(rows, r, i) for i in layout.reference_cols])
         else:
             refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])
+        if type(refs) is tuple and refs is not fixed and max(map(len, refs)) > MAX_SCORED_TEXT:
+            for i in layout.reference_cols:
+                _check_length(cell_text(layout.cell(rows, r, i)), f"{column_letter(i)}{r + 1}")
         pairs.append(Pair(refs, cand))
+    if type(fixed) is tuple and layout.shared_row is not None:
+        for i in layout.reference_cols:
+            _check_length(cell_text(_cell(rows[layout.shared_row], i)), f"{column_letter(i)}{layout.shared_row + 1}")
     return pairs
+
+
+def _check_length(text: Any, where: str | Setting) -> None:
+    """Refuse a text longer than :data:`MAX_SCORED_TEXT`, naming its cell (or the setting that gave it)."""
+    if type(text) is not str or len(text) <= MAX_SCORED_TEXT:
+        return
+    parts = (f"cell {where}", " holds") if isinstance(where, str) else (where, " holds")
+    raise InputError(
+        *parts,
+        f" {len(text):,} characters: bleu-xl scores a text of at most {MAX_SCORED_TEXT:,} (an Excel cell holds "
+        "32,767); split it, or score it in parts",
+    )
 
 
 def _cell(row: list[Any], col: int) -> Any:
@@ -282,7 +363,7 @@ def score_table(
         if a >= done:
             add(score_chunk(pairs[a:b], chosen), b - a)
 
-    ranks = rank_within_reference(pairs, scores[0], chosen[0])
+    ranks, groups = ranked_groups(pairs, scores[0], chosen[0])
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
         scored = [o for o in outcomes if isinstance(o, MetricScore)]
@@ -302,12 +383,20 @@ def score_table(
         row_numbers=numbers,
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),
+        groups=groups,
     )
 
 
 def rank_within_reference(
     pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
 ) -> list[int | None]:
+    """The ranks of :func:`ranked_groups`."""
+    return ranked_groups(pairs, outcomes, metric)[0]
+
+
+def ranked_groups(
+    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
+) -> tuple[list[int | None], int]:
     """RANK.EQ among the scored candidates that share a reference: 1 is best (the highest score, or the lowest
     where lower is better, as for TER), equal scores share a rank. A candidate no other scored candidate shares
     its reference with has no rank: there is nothing to rank it against (a reference per row, as in a
@@ -315,7 +404,8 @@ def rank_within_reference(
 
     Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
     ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
-    ``été``, since it scores every candidate the same against either."""
+    ``été``, since it scores every candidate the same against either. Returns the ranks, and how many references
+    have candidates ranked among themselves."""
     keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
     groups: dict[Hashable, list[tuple[int, float]]] = {}
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
@@ -328,16 +418,18 @@ def rank_within_reference(
                 key = keys[refs] = metric.reference_key(refs)
             groups.setdefault(key, []).append((i, float(outcome)))
     ranks: list[int | None] = [None] * len(outcomes)
+    ranked = 0
     for members in groups.values():
         if len(members) < 2:
             continue
+        ranked += 1
         ordered = sorted((value for _, value in members), reverse=metric.higher_is_better)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):
             first.setdefault(value, position)
         for i, value in members:
             ranks[i] = first[value]
-    return ranks
+    return ranks, ranked
 
 
 def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..core.errors import BleuXlError
+from ..core.errors import BleuXlError, Part
 
 __all__ = [
     "EXCEL_MAX_COLS",
@@ -86,7 +86,7 @@ class CellFormats:
 class Sheet:
     """The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
 
-    Error cells (``#N/A``) are :class:`~bleu_xl.excel.cell_values.CellError` values. ``hidden_columns``,
+    Error cells (``#N/A``) are the Excel layer's ``CellError`` values. ``hidden_columns``,
     ``hidden_rows`` and ``totals_rows`` are 0-based; ``uncached`` holds the (row, column) of formulas saved
     without a value (openpyxl saves them so: every reader sees them blank), and ``uncached_count`` how many
     there are (past a bound only the count is kept). ``merged`` holds the sheet's merged ranges, whose value is
@@ -107,6 +107,17 @@ class Sheet:
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
+    notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
+    column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
+
+    def column_width(self, col: int) -> float | None:
+        """The width the workbook gives column ``col`` (0-based), as Excel writes it; ``None`` where it gives none
+        (a text file gives none). The last of several specs that cover a column wins, as in Excel."""
+        found = None
+        for first, last, width in self.column_widths:
+            if first <= col <= last:
+                found = width
+        return found
 
     @property
     def is_text(self) -> bool:
@@ -126,7 +137,8 @@ class TableOptions:
 
     ``sheet``, ``encoding`` and ``delimiter`` say how to read the file; ``header_row`` (1-based, as Excel numbers
     rows) or ``no_header``, and the columns (a letter or a header) or one ``reference_text`` for every candidate,
-    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter. Whatever is left out
+    say where the data is; ``skip_hidden`` leaves out the rows hidden by hand or by a filter; ``fill_down`` gives a
+    row whose references are all blank those of the nearest row above that has some. Whatever is left out
     is found by the column rules.
     """
 
@@ -139,6 +151,7 @@ class TableOptions:
     candidate_col: str | None = None
     reference_text: str | None = None
     skip_hidden: bool = False
+    fill_down: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant

@@ -5,8 +5,8 @@ Written for the user who opens the file first; kept apart from the builders so t
 
 from __future__ import annotations
 
-from ..core.metrics.bleu import SCORING_VERSION
-from ..excel.reenter import SCRIPT_NAME
+from ..excel.versions import version_line
+from ..lite.reenter import SCRIPT_NAME
 
 __all__ = ["DEFINITION", "START_HERE"]
 
@@ -254,7 +254,7 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
     ),
 ]
 DEFINITION = (
-    f"Scoring {SCORING_VERSION}. Tokens: NFKC + casefold; words of letters, marks and numbers; each CJK character "
+    f"{version_line()}. Tokens: NFKC + casefold; words of letters, marks and numbers; each CJK character "
     "is a token; each Thai, Lao, Myanmar or Khmer letter begins a token that the marks after it join. "
     "p_n = clipped n-gram matches / candidate n-grams (add-1: (0+1)/(total+1) when nothing matches); an order "
     "the candidate has no n-gram of is left out. BP = 1 if c >= r else exp(1 - r/c). "

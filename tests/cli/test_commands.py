@@ -15,6 +15,8 @@ import openpyxl
 import pytest
 
 from bleu_xl import __version__, score
+from bleu_xl.core.metrics.bleu import SCORING_VERSION
+from bleu_xl.core.metrics.chrf import CHRF_VERSION
 from bleu_xl.excel import windows_setup
 from bleu_xl.template import data as template_data
 from tests.helpers import INTACTO, REF, run
@@ -39,7 +41,10 @@ def test_pair_command_explains() -> None:
 
 
 def test_version_and_help() -> None:
-    assert run("--version").output.strip() == f"bleu-xl, version {__version__}"
+    assert run("--version").output.strip() == (
+        f"bleu-xl {__version__}, scoring {SCORING_VERSION} (signatures bleu-xl:{SCORING_VERSION}, chrF "
+        f"bleu-xl:{CHRF_VERSION})"
+    )
     for command in ([], ["score"], ["pair"]):
         out = run(*command, "--help").output
         assert "Example" in out and "bleu-xl " in out
@@ -123,7 +128,7 @@ def test_template_force_replaces_a_link_and_never_writes_through_it(tmp_path: Pa
 
 
 def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
-    from bleu_xl.excel.lite_bundle import bundle_files
+    from bleu_xl.lite.bundle import bundle_files
 
     files = bundle_files()
     folder = tmp_path / "bundle"
@@ -167,7 +172,7 @@ def test_lite_bundle_keeps_a_main_py_it_did_not_write(tmp_path: Path) -> None:
 
 
 def test_lite_bundle_reads_links_and_never_waits_on_a_fifo(tmp_path: Path) -> None:
-    from bleu_xl.excel.lite_bundle import bundle_files
+    from bleu_xl.lite.bundle import bundle_files
 
     files = bundle_files()
     kept = tmp_path / "kept"

@@ -52,9 +52,17 @@ def test_compare_command(tmp_path: Path) -> None:
     assert summary["p-value"] == expected.p_value and summary["Verdict"] == data["verdict"]
     assert "equally good" in summary["Null hypothesis"]
     assert (summary["Input"], summary["Sheet"]) == (str(path), "Sheet1")
+    assert expected.p_value < 0.001 and expected.p_text == "p < 0.001" and expected.p_text in summary["Verdict"]
+    assert book["Summary"]["B11"].number_format == '"< 0.001"'  # shown as the verdict says it, not 0.0010
     scores = book["Scores"]
     assert [c.value for c in scores[1]][-2:] == ["BLEU-2 Prompt A", "BLEU-2 Prompt B"]
     assert scores.cell(2, 4).value == bleu_xl.score(REFS[0], CANDS_A[0]).bleu
+    # Formatted as a scored workbook is: text wrapped and wide, scores to four places with data bars, a filter.
+    assert scores.column_dimensions["A"].width > 40 and scores["A2"].alignment.wrap_text
+    assert scores["D2"].number_format == "0.0000" and scores.auto_filter.ref == f"A1:E{len(REFS) + 2}"
+    bars = {str(cf.sqref) for cf in scores.conditional_formatting for r in cf.rules if r.type == "dataBar"}
+    assert bars == {f"D2:D{len(REFS) + 2}", f"E2:E{len(REFS) + 2}"}
+    assert scores.freeze_panes == "A2"
     bad = run("compare", str(path), "--a", "Prompt A", "--b", "Nope")
     assert bad.exit_code == 2 and "no candidate B column 'Nope'" in bad.output
 

@@ -202,3 +202,41 @@ def test_every_small_memory_limit_reads_or_says_it_ran_out_of_memory(tmp_path: P
         assert f"cannot read this workbook within {megabytes} MB / 10 s (" in line or "(the reader failed: " in line
         assert "ran out of memory" in line or "(the reader failed: " in line, line
     assert all(read.values()) and all(refused.values())  # each sweep crosses from too little memory to enough
+
+
+def test_a_limit_or_encoding_that_is_none_is_one_line(tmp_path: Path) -> None:
+    """NaN, an infinity or 1e308 seconds, 1e20 TB, and encodings of other text than files' (idna, punycode): each
+    refused in one line, exit code 2, by the library too (naming its setting), never an internal error or a CSV
+    half written."""
+    import pytest
+
+    from bleu_xl import InputError, Setting, score_file
+    from tests.helpers import refused
+
+    path = tmp_path / "in.csv"
+    path.write_text("Reference,Candidate\na b c,a b\n", encoding="utf-8")
+    out = str(tmp_path / "out.csv")
+    for value in ("nan", "inf", "1e308"):
+        assert "(--read-time)" in refused(path, "--read-time", value, "-o", out)
+    assert "more memory than a process can address" in refused(path, "--read-memory", "99999999999999999999TB")
+    for encoding in ("idna", "punycode"):
+        assert refused(path, "--output-encoding", encoding, "-o", out).endswith(
+            f"{encoding!r} is not a text encoding (for example utf-8, cp1252, utf-16); check --output-encoding"
+        )
+    for settings, name in (({"read_time": float("nan")}, "read_time"), ({"read_memory": 2**80}, "read_memory")):
+        with pytest.raises(InputError) as caught:
+            score_file(path, output=out, **settings)
+        assert Setting(name) in caught.value.parts
+
+
+def test_one_huge_row_is_refused_before_scoring(tmp_path: Path) -> None:
+    """A cell past the longest text bleu-xl scores (1,000,000 characters) is refused in one line, once the table
+    is read: scoring a 27 MB pair took 5.6 GB."""
+    from tests.helpers import refused
+
+    path = tmp_path / "huge.csv"
+    path.write_text(f'Reference,Candidate\n"a b",{"word " * 200_001}\n', encoding="utf-8")
+    assert refused(path, "--max-n", "9", "--metric", "bleu,chrf").endswith(
+        "cell B2 holds 1,000,005 characters: bleu-xl scores a text of at most 1,000,000 (an Excel cell holds "
+        "32,767); split it, or score it in parts"
+    )

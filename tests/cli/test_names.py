@@ -7,7 +7,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from bleu_xl.files.write import output
+from bleu_xl.table.sheet import InputError
 from tests.files import parts
 from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
 
@@ -38,7 +41,10 @@ def test_an_input_named_like_the_lock_file_is_never_deleted(tmp_path: Path) -> N
     source = tmp_path / ".x.csv.bleu-xl-lock"
     source.write_text(ROWS, encoding="utf-8")
     message = one_line_refusal(run_process("score", str(source), "-o", str(tmp_path / "x.csv")))
-    assert "the input is named like this output's lock file" in message
+    assert "not a spreadsheet or CSV file" in message  # the input's error comes first, before the lock is taken
+    assert source.read_text(encoding="utf-8") == ROWS
+    with pytest.raises(InputError, match="the input is named like this output's lock file"):
+        output.OutputFile(str(tmp_path / "x.csv"), force=False, protect=[str(source)])
     assert source.read_text(encoding="utf-8") == ROWS
     other = tmp_path / "in.csv"
     other.write_text(ROWS, encoding="utf-8")

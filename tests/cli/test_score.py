@@ -47,9 +47,12 @@ def test_the_sheet_header_row_and_columns_used_are_said_on_every_run(tmp_path: P
 
     bare = tmp_path / "bare.csv"
     bare.write_bytes(f'"{REF}","{CAND}"\r\n"{REF}","{OTHER}"\r\n'.encode())
-    result = run("score", str(bare), "--reference-col", "A", "--candidate-col", "B", "--format", "jsonl", "-o", "-")
+    given = ("--reference-col", "A", "--candidate-col", "B", "--format", "jsonl", "-o", "-")
+    result = run("score", str(bare), "--no-header", *given)
     assert len(json_rows(result)) == 2 and "delimiter ','): no header row; candidate B; reference A" in result.stderr
-    assert run("score", str(bare), "--no-header", "--reference-col", "A", "--candidate-col", "B").exit_code == 0
+    result = run("score", str(bare), *given)  # text over both columns: read as their headers, and said so
+    assert len(json_rows(result)) == 1
+    assert "it is read as the header row; --no-header scores it as data" in result.stderr
 
 
 def test_a_column_left_out_is_said_in_a_note(tmp_path: Path) -> None:

@@ -51,6 +51,21 @@ def test_with_standard_error_closed_a_refusal_is_exit_2_and_a_run_completes(tmp_
     assert (tmp_path / "out.csv").read_text(encoding="utf-8-sig").startswith('"Reference","Candidate"')
 
 
+def test_with_standard_error_unwritable_the_diagnostics_are_dropped_and_the_job_finishes(tmp_path: Path) -> None:
+    """``2>/dev/full``: the lines meant for standard error cannot be written; the job does not stop for them."""
+    source = csv_input(tmp_path)
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*COMMAND, "score", str(source), "-o", str(tmp_path / "out.csv")], stderr=full, timeout=120
+        )
+        assert done.returncode == 0
+        assert (tmp_path / "out.csv").read_text(encoding="utf-8-sig").startswith('"Reference","Candidate"')
+        piped = subprocess.run(
+            [*COMMAND, "score", str(source), "-o", "-"], stderr=full, stdout=subprocess.PIPE, text=True, timeout=120
+        )
+    assert piped.returncode == 0 and piped.stdout.startswith('"Reference","Candidate"')  # the summary went nowhere
+
+
 def test_with_standard_output_closed_writing_to_it_is_refused(tmp_path: Path) -> None:
     done = with_closed(1, "score", str(csv_input(tmp_path)), "-o", "-")
     assert done.returncode == 2

@@ -15,7 +15,7 @@ from openpyxl.cell.rich_text import CellRichText
 from sacrebleu.metrics import TER
 
 from bleu_xl import Resampling, Ter, ter_changes
-from bleu_xl.files.write.rich_text import CHANGE_FONTS, rich_inline_string, rich_runs
+from bleu_xl.files.write.xlsx_rows import CHANGE_FONTS, rich_inline_string, rich_runs
 from tests.helpers import libreoffice, run, xlsx_text
 
 REFERENCE = "Free delivery on every order"

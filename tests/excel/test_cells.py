@@ -134,3 +134,14 @@ def test_a_setting_given_as_a_range_of_several_cells_is_refused() -> None:
     assert str(cells.tokens_cells([["a b"]], [[",", ";"]])) == "#VALUE! separator must be a single cell"
     assert str(cells.detail_cells("a b", "a b", [[False, False]])) == "#VALUE! headers must be a single cell"
     assert cells.bleu_cells("a b", "a b", "bleu", [[2]]) == 1.0  # one cell given as a 1x1 range is that cell
+
+
+def test_a_setting_that_is_no_number_of_its_kind_is_a_short_error() -> None:
+    """A count past what a row of Excel holds is no count of references, and NaN or an infinity is neither TRUE
+    nor FALSE: each is #VALUE! with its reason, never a 309-digit signature or a header row."""
+    assert str(cells.signature_cell(2, "add1", 1e308)) == "#VALUE! refs must be a whole number from 1 to 16384"
+    assert str(cells.chrf_signature_cell(6, 0, 2, 16_385)) == "#VALUE! refs must be a whole number from 1 to 16384"
+    assert cells.signature_cell(2, "add1", 16_384).endswith("|refs:16384")
+    for flag in (float("nan"), float("inf"), float("-inf")):
+        assert str(cells.detail_cells("a b", "a b", flag)) == "#VALUE! headers must be TRUE or FALSE"
+    assert cells.detail_cells("a b", "a b", 1.0)[0][0] == "BLEU2" and cells.detail_cells("a b", "a b", 0)[0][0] == 1.0

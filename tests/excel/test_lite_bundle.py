@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from bleu_xl import score
-from bleu_xl.excel import lite_bundle as lite
 from bleu_xl.excel.cell_values import CellError
 from bleu_xl.excel.functions import FUNCTIONS
+from bleu_xl.lite import bundle as lite
 from tests import lite_driver
 from tests import xlwings_classic as xc
 from tests.helpers import INTACTO, REF, SHORT

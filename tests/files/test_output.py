@@ -1,6 +1,6 @@
-"""Output files: claimed before the input is read, never the input itself, never a special file, whole or absent
-(no partial, temporary or lock file left after any failure), replaced only with --force, and made with the
-user's umask like any other file."""
+"""Output files: claimed once the input is read (its errors come first), never the input itself, never a special
+file, whole or absent (no partial, temporary or lock file left after any failure), replaced only with --force, and
+made with the user's umask like any other file."""
 
 from __future__ import annotations
 
@@ -33,14 +33,23 @@ def test_existing_output_needs_force(copy_workbook: Path) -> None:
     assert run("score", str(copy_workbook), "--force", "-q").exit_code == 0
 
 
-def test_existing_output_is_refused_before_the_input_is_read(tmp_path: Path) -> None:
+def test_the_inputs_errors_come_before_the_outputs(tmp_path: Path) -> None:
+    """A sheet that is not there, an .ods, a broken workbook: the input's problem is the one said, even when the
+    output exists (to replace it with --force would not help); the output is kept."""
+    source = xlsx(tmp_path / "ads.xlsx", [["Reference", "Candidate"], [REF, CAND]], sheet="Ads")
+    out = tmp_path / "ads-scored.xlsx"
+    out.write_bytes(b"keep me")
+    assert "no sheet named 'Sheet1'; sheets: Ads" in refused(source, "--sheet", "Sheet1")
+    ods = tmp_path / "ads.ods"
+    ods.write_bytes(readers.ZIP_MAGIC + b"an OpenDocument spreadsheet")
+    (tmp_path / "ads-scored.xlsx").write_bytes(b"keep me")
+    assert "an OpenDocument spreadsheet (.ods); save it as .xlsx first" in refused(ods)
     broken = tmp_path / "broken.xlsx"
     broken.write_bytes(readers.ZIP_MAGIC + b"not really a zip")
-    out = tmp_path / "out.xlsx"
-    out.write_bytes(b"keep me")
-    result = run("score", str(broken), "-o", str(out))
-    assert result.exit_code == 2 and "already exists; use --force" in result.stderr  # not the input's problem
+    result = run("compare", str(broken), "--a", "A", "--b", "B", "-o", str(out))
+    assert result.exit_code == 2 and "already exists" not in result.stderr
     assert out.read_bytes() == b"keep me"
+    assert "already exists; use --force" in refused(source)  # and once the input is read, the output's
 
 
 def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path: Path) -> None:

@@ -396,3 +396,37 @@ def test_report_signatures_have_real_types() -> None:
         assert typing.Any not in [hint for name, hint in hints.items() if name not in {"value"}], function
     hints = typing.get_type_hints(report.write_comparison_workbook)
     assert (hints["header"], hints["comparison"]) == (list[str], table_compare.Comparison)
+
+
+def test_the_scored_workbook_keeps_the_inputs_widths_and_shows_the_reference_text(tmp_path: Path) -> None:
+    """The user's column widths stay as they were (a column they left alone is wide enough for text), and the
+    Summary shows the reference typed once, not only the cell it is in."""
+    path = xlsx(tmp_path / "widths.xlsx", [["ID", "Reference", "Candidate"], [1, REF, CAND], [2, None, INTACTO]])
+    book = openpyxl.load_workbook(path)
+    book["Copy"].column_dimensions["A"].width = 6.5
+    book["Copy"].column_dimensions["C"].width = 61.25
+    book.save(path)
+    assert run("score", str(path), "-q").exit_code == 0
+    out = openpyxl.load_workbook(tmp_path / "widths-scored.xlsx")
+    widths = {letter: out["Scores"].column_dimensions[letter].width for letter in "ABC"}
+    assert widths["A"] == pytest.approx(6.5, abs=0.2) and widths["C"] == pytest.approx(61.25, abs=0.2)
+    assert widths["B"] == pytest.approx(40.7, abs=0.1)  # the input gave none
+    facts = {row[0]: row[1] for row in out["Summary"].iter_rows(values_only=True) if row[0]}
+    assert (facts["Reference"], facts["Reference cell"]) == (REF, "B2")
+
+
+def test_text_that_looks_like_excels_escapes_reads_back_unchanged(tmp_path: Path) -> None:
+    """``_x005F_x0041_`` holds two escapes that share an underscore: each is escaped, in the streamed rows and in
+    what XlsxWriter writes (headers, the Summary, the reference given), so it reads back as it was typed."""
+    odd = "_x005F_x0041_ ok"
+    path = tmp_path / "odd.csv"
+    path.write_text(f"Reference,Candidate,{odd}\n{odd},{odd} b,{odd} c\na b,a c,a b\n", encoding="utf-8")
+    assert run("score", str(path), "-o", str(tmp_path / "s.xlsx"), "-q").exit_code == 0
+    assert run("score", str(path), "--reference", odd, "-o", str(tmp_path / "r.xlsx"), "-q").exit_code == 0
+    compare = ("compare", str(path), "--a", "Candidate", "--b", "C", "--samples", "20", "-o", str(tmp_path / "c.xlsx"))
+    assert run(*compare, "-q").exit_code == 0
+    for name in ("s.xlsx", "c.xlsx"):
+        rows = CalamineWorkbook.from_path(str(tmp_path / name)).get_sheet_by_name("Scores").to_python()
+        assert (rows[0][2], rows[1][:3]) == (odd, [odd, f"{odd} b", f"{odd} c"]), name
+    summary = CalamineWorkbook.from_path(str(tmp_path / "r.xlsx")).get_sheet_by_name("Summary").to_python()
+    assert [odd] == [row[1] for row in summary if row[0] == "Reference"]

@@ -128,3 +128,49 @@ def test_sniffing_a_pathological_csv_is_quick(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no candidate or reference column" in result.stderr
     assert len(result.stderr) < 1_000  # one readable line, whatever the width
     assert text_reader.sniff_delimiter("a;b;c\n1;2;3\n" * 10_000) == ";"
+
+
+def test_a_nul_is_refused_with_a_bom_or_without(tmp_path: Path) -> None:
+    text = f"Reference,Candidate\n{REF},{CAND}\x00\n".encode()
+    for name, data in (("bom.csv", codecs.BOM_UTF8 + text), ("plain.csv", text)):
+        (tmp_path / name).write_bytes(data)
+        assert refused(tmp_path / name) == (
+            f"bleu-xl: error: {tmp_path / name}: it holds NUL characters, so it is not a text file"
+        )
+
+
+def test_utf8_with_a_stray_byte_is_refused_never_read_as_a_code_page(tmp_path: Path) -> None:
+    """One ’ pasted from a Windows program (0x92) into a UTF-8 file: read as Windows-1252, été would become Ã©tÃ©
+    and the scores would change; the refusal names the byte, its line and a word of each kind."""
+    path = tmp_path / "mixed.csv"
+    path.write_bytes("Reference,Candidate\nL’été arrive,l’été arrive\n".encode() + b"don\x92t stop,don t stop\n")
+    assert refused(path) == (
+        f"bleu-xl: error: {path}: not valid UTF-8 at byte 57 (line 3: 0x92 in 'don\\x92t'), though the rest is "
+        "UTF-8 ('L’été'): correct that byte, or give --encoding if the whole file is in another encoding"
+    )
+    assert path.read_bytes()[57] == 0x92
+
+
+def test_a_quoted_field_that_never_closes_is_refused_and_a_long_one_noted(tmp_path: Path) -> None:
+    """A stray " in row 4 of 1,000: the lenient CSV reader folds the 997 lines below into one cell."""
+    lines = ["Reference,Candidate", *(f"ref {i} a b,cand {i} a b" for i in range(999))]
+    stray = list(lines)
+    stray[3] = '"' + stray[3]
+    path = tmp_path / "stray.csv"
+    path.write_text("\n".join(stray) + "\n", encoding="utf-8")
+    assert refused(path).endswith(
+        f"{path}: line 4: a quoted field opens there and never closes, so the rest of the file (997 lines) would "
+        'be one cell: close the quotes, or double a " that is part of the text'
+    )
+    closed = list(stray)
+    closed[40] += '"'
+    path.write_text("\n".join(closed) + "\n", encoding="utf-8")
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"), "-q")
+    assert result.exit_code == 0
+    assert (
+        'bleu-xl: note: row 4 (line 4 of the file) holds a quoted cell of 38 lines: a stray " there would have '
+        "joined the rows below into it"
+    ) in result.stderr.splitlines()
+    cells = tmp_path / "cells.csv"  # a few lines in a cell are a cell of several lines: no note
+    cells.write_text('Reference,Candidate\n"a\nb\nc",d\n', encoding="utf-8")
+    assert "note" not in run("score", str(cells), "-o", str(tmp_path / "c.csv"), "-q").stderr

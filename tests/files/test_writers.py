@@ -83,11 +83,23 @@ def test_the_input_and_output_encodings_are_separate_choices(tmp_path: Path) -> 
 # --- formulas in a CSV -------------------------------------------------------------------------------------------
 
 
-INJECTIONS = ['=HYPERLINK("http://x","click")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3", "\tTAB", "\rCR"]
+INJECTIONS = [
+    '=HYPERLINK("http://x","click")',
+    "+cmd|' /C calc'!A0",
+    "@SUM(1+1)",
+    "-2+3",
+    "\tTAB",
+    "\rCR",
+    "-1 +cmd|' /C calc'!A0",  # a number and a space first: still a formula that runs
+    '-5 =HYPERLINK("http://x")',
+]
+#: Copy that opens with a number and its sign: text to a spreadsheet, written as it is (no ' to show).
+COPY = ["-20% this weekend", "+3 colours, free returns", "-5 stars? Not here.", "-1.5 kg lighter"]
 
 
 def injection_workbook(tmp_path: Path) -> Path:
-    return xlsx_text(tmp_path / "inject.xlsx", [["Reference", "Candidate"], *([REF, t] for t in INJECTIONS)])
+    rows = [[REF, t] for t in INJECTIONS + COPY]
+    return xlsx_text(tmp_path / "inject.xlsx", [["Reference", "Candidate"], *rows])
 
 
 def test_csv_output_neutralises_formula_triggers(tmp_path: Path) -> None:
@@ -97,9 +109,9 @@ def test_csv_output_neutralises_formula_triggers(tmp_path: Path) -> None:
     assert run("score", str(source), "-o", str(raw), "-q", "--raw").exit_code == 0
     with safe.open(encoding="utf-8-sig", newline="") as handle:
         candidates = [row[1] for row in csv.reader(handle)][1:]
-    assert candidates == ["'" + text for text in INJECTIONS]
+    assert candidates == ["'" + text for text in INJECTIONS] + COPY
     with raw.open(encoding="utf-8-sig", newline="") as handle:
-        assert [row[1] for row in csv.reader(handle)][1:] == INJECTIONS  # --raw: exactly as read
+        assert [row[1] for row in csv.reader(handle)][1:] == INJECTIONS + COPY  # --raw: exactly as read
 
 
 def test_libreoffice_runs_no_formula_from_the_csv(tmp_path: Path) -> None:
@@ -120,6 +132,8 @@ def test_libreoffice_runs_no_formula_from_the_csv(tmp_path: Path) -> None:
 
     assert formulas("raw.xlsx"), "LibreOffice turns the raw values into formulas (the attack this test guards)"
     assert formulas("safe.xlsx") == []
+    shown = [row[1] for row in openpyxl.load_workbook(tmp_path / "lo" / "safe.xlsx").active.iter_rows(values_only=True)]
+    assert shown[-len(COPY) :] == COPY  # text, with no ' that LibreOffice would show
 
 
 NUMBERS = ["-5", "-0,5", "-0.5", "+5", "-1,234.56", "-1.234,56", "-1 234,5", "-2e3", "-15%"]

@@ -1,6 +1,8 @@
 // Runs a script of the xlwings Lite bundle inside real Pyodide under Node, offline, through xlwings' own
 // custom_scripts_call (tests/lite_driver.py run_script). The job (JSON on stdin) gives the bundle, the script's
-// name, the workbook as the Lite client sends it, and each sheet's cells; the report goes to stdout.
+// name, the workbook as the Lite client sends it, the form's arguments and each sheet's cells; the report goes to
+// stdout. A job with "runs" (each a script, book, args and cells) runs them one after the other in the same
+// Pyodide, as xlwings Lite keeps one, and reports each.
 //
 // xlwings Lite's client (its JavaScript, inside Excel) is not part of the xlwings package: the reads a script
 // makes on demand reach it as js.xlwings.<name>(...). This stand-in answers them from the job's cells the way
@@ -47,8 +49,10 @@ function bounds(address) {
   return [...cell(first), ...cell(last)];
 }
 
+let current = job;
+
 function cells(sheet, key, address) {
-  const grid = job.cells[sheet][key];
+  const grid = current.cells[sheet][key];
   const [top, left, bottom, right] = bounds(address);
   const rows = [];
   for (let r = top; r <= bottom; r++) {
@@ -63,7 +67,7 @@ const reads = [];
 globalThis.xlwings = {
   async getUsedRangeAddress(sheet, valuesOnly) {
     reads.push(["getUsedRangeAddress", sheet, valuesOnly]);
-    const grid = job.cells[sheet].values;
+    const grid = current.cells[sheet].values;
     let bottom = 0;
     let right = 0;
     grid.forEach((row, r) =>
@@ -92,13 +96,23 @@ globalThis.xlwings = {
 copyPythonFiles(job.xlwings, join(home, "xlwings"));
 pyodide.FS.writeFile(join(home, "lite_driver.py"), readFileSync(job.driver, "utf8"));
 pyodide.FS.writeFile(join(home, "main.py"), readFileSync(job.bundle, "utf8"));
-pyodide.globals.set("job_text", text);
-const out = await pyodide.runPythonAsync(`
-import json, sys
-sys.path.insert(0, "${home}")
+pyodide.runPython(`import sys; sys.path.insert(0, "${home}")`);
+async function runOne(run) {
+  current = run;
+  pyodide.globals.set("run_text", JSON.stringify(run));
+  const out = await pyodide.runPythonAsync(`
+import json
 import lite_driver
-job = json.loads(job_text)
-report = await lite_driver.run_script("${home}/main.py", job["script"], job["book"])
+run = json.loads(run_text)
+report = await lite_driver.run_script("${home}/main.py", run["script"], run["book"], run.get("args"))
 json.dumps(report)
 `);
-process.stdout.write(JSON.stringify({ ...JSON.parse(out), reads }));
+  return JSON.parse(out);
+}
+if (job.runs) {
+  const reports = [];
+  for (const run of job.runs) reports.push(await runOne(run));
+  process.stdout.write(JSON.stringify({ runs: reports, reads }));
+} else {
+  process.stdout.write(JSON.stringify({ ...(await runOne(job)), reads }));
+}

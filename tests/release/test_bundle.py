@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from bleu_xl import __version__
 from bleu_xl.cli import main
-from bleu_xl.excel.reenter import SCRIPT_NAME
+from bleu_xl.lite.reenter import SCRIPT_NAME
 from bleu_xl.release import bundle as release
 from bleu_xl.template.data import SAMPLES
 

@@ -224,12 +224,29 @@ def test_letters_with_a_fixed_reference_still_skip_the_header_row() -> None:
 
 def test_a_table_without_a_header_row() -> None:
     rows = [[REF, CAND], [REF, OTHER], [REF, REF]]
-    layout = layout_of(rows, reference_cols=("A",), candidate_col="B")
+    layout = layout_of(rows, no_header=True, reference_cols=("A",), candidate_col="B")
     assert layout.header_row is None and described(layout).startswith("no header row;")
-    assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 in, 3 out
-    assert layout_of(rows, no_header=True, reference_cols=("A",), candidate_col="B").header_row is None
+    given = {"no_header": True, "reference_cols": ("A",), "candidate_col": "B"}
+    assert bleu(rows, **given) == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 in, 3 out
+    numbers = [[1, 2], [REF, CAND]]  # no text over the columns: no header row
+    assert layout_of(numbers, reference_cols=("A",), candidate_col="B").header_row is None
     problem = refusal(rows, no_header=True, candidate_col="Candidate")
     assert "with no header row, give the candidate column by letter (not 'Candidate')" in str(problem)
+
+
+def test_text_over_the_columns_given_by_letter_is_their_header_row() -> None:
+    """Headers that are no known name ('Approved copy', 'Variant'; Japanese ones), with the columns given by
+    letter as the refusal without them suggests: row 1 is the header row, said in a note; only no_header scores
+    it."""
+    for headers in (["Approved copy", "Variant"], ["承認済みコピー", "案"]):
+        rows = [headers, [REF, CAND], [REF, OTHER]]
+        layout = layout_of(rows, reference_cols=("A",), candidate_col="B")
+        assert layout.header_row == 0 and described(layout).startswith("header row 1;")
+        assert bleu(rows, reference_cols=("A",), candidate_col="B") == [PAIR, score(REF, OTHER).bleu]
+        assert [render(note) for note in layout.notes] == [
+            f"row 1 holds text over the columns given (B {headers[1]!r}, A {headers[0]!r}): it is read as the header "
+            "row; no_header scores it as data"
+        ]
 
 
 def test_header_row_and_no_header_together_are_refused() -> None:
@@ -471,3 +488,23 @@ def test_a_reference_given_as_text_no_candidate_could_use_is_refused_by_the_libr
     table = sheet(rows)
     layout = find_layout(table, TableOptions(reference_text="!!!"))
     assert score_table(table, layout, metrics=[Chrf()], workers=1).value(0) is not None  # chrF counts punctuation
+
+
+def test_a_cell_too_long_to_score_is_refused_naming_it(monkeypatch) -> None:
+    """Scoring takes memory in proportion to a text's length: a cell past MAX_SCORED_TEXT is refused in one line
+    that names it, whichever side it is on, before any scoring."""
+    from bleu_xl.table import scoring
+
+    monkeypatch.setattr(scoring, "MAX_SCORED_TEXT", 20)
+    long = "word " * 5
+    for rows, where in (
+        ([["Reference", "Candidate"], [REF[:15], CAND[:15]], [REF[:15], long]], "cell B3"),
+        ([["Reference", "Candidate"], [long, CAND[:15]], [REF[:15], CAND[:15]]], "cell A2"),
+    ):
+        sheet = Sheet("Copy", rows, ["Copy"])
+        with pytest.raises(InputError, match=f"^{where} holds 25 characters: bleu-xl scores a text of at most 20 "):
+            score_table(sheet, find_layout(sheet), workers=1)
+    sheet = Sheet("Copy", [["Candidate"], ["a b"], ["c d"]], ["Copy"])
+    with pytest.raises(InputError) as caught:
+        score_table(sheet, find_layout(sheet, TableOptions(reference_text=long)), workers=1)
+    assert caught.value.parts[0] == Setting("reference_text")

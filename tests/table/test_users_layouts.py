@@ -388,7 +388,8 @@ def test_merged_cells_that_show_another_columns_text_over_a_column_read_are_said
     sheet = merged_sheet([CellRange(1, 0, 1, 1)], [*rows, ["P-3", REF, VARIANTS[2]]])  # A2:B2: an ID shown over B2
     layout = columns.find_layout(sheet)
     assert [render(note) for note in layout.notes] == [
-        "the merged cells A2:B2 show the text of A2 over the reference column B 'Reference', which is blank there"
+        "the merged cells A2:B2 show the text of A2 over the reference column B 'Reference', which is blank there",
+        "the reference cell B2 is blank: that row is not scored",
     ]
     assert scoring.score_table(sheet, layout, workers=1).note(0) == "reference is blank"
     # Two reference columns merged into one cell show one reference: read as one, nothing to say.

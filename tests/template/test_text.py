@@ -4,7 +4,7 @@ and limits explained in English, French and Portuguese."""
 from __future__ import annotations
 
 from bleu_xl.excel.functions import FUNCTIONS
-from bleu_xl.excel.reenter import SCRIPT_NAME
+from bleu_xl.lite.reenter import SCRIPT_NAME
 from bleu_xl.template import build as template
 from tests.template.checks import (
     TEMPLATE,

@@ -16,6 +16,10 @@ MAX_RATIO = 100  # unpacked over packed: past it, a zip bomb
 #: Cells of the dense grid the reader builds (rows x columns of the real extent): about 1.3 GB at most in the
 #: reader and its Python lists, and Excel's 1,048,576 rows with 19 columns still fit.
 MAX_CELLS = 20_000_000
+#: The most memory reading may be given: 128 TiB, all that a process can address on today's 64-bit machines (the
+#: operating system's limit takes no more). Past it, and past a day of reading, a limit is no limit: refused.
+MAX_READ_MEMORY = 2**47
+MAX_READ_SECONDS = 86_400
 SCAN_CHUNK = 1 << 22  # bytes of XML looked at a time
 
 _UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9}
@@ -32,6 +36,23 @@ class ReadLimits:
     memory: int = 2 * 10**9
     seconds: float = 60.0
     isolate: bool = True
+
+    def __post_init__(self) -> None:
+        memory, seconds = self.memory, self.seconds
+        if isinstance(memory, bool) or not isinstance(memory, int) or not 0 < memory <= MAX_READ_MEMORY:
+            raise InputError(
+                f"{memory!r} bytes: reading takes more than 0 and at most {_size_text(MAX_READ_MEMORY)} (all a "
+                "process can address); give a size such as 2GB (",
+                Setting("read_memory"),
+                ")",
+            )
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_READ_SECONDS:
+            raise InputError(
+                f"{seconds!r} seconds: reading takes more than 0 and at most {MAX_READ_SECONDS:,} (a day); give "
+                "a number of seconds such as 60 (",
+                Setting("read_time"),
+                ")",
+            )
 
     def describe(self) -> str:
         """``2 GB / 60 s``: the limits as a message shows them."""
@@ -55,6 +76,13 @@ def parse_size(text: str) -> int:
     if found is None or unit not in _UNITS:
         raise InputError(f"{text!r} is not a size; write it as 2GB, 500MB or 1.5GiB (", Setting("read_memory"), ")")
     size = int(float(found.group(1)) * _UNITS[unit])
+    if size > MAX_READ_MEMORY:
+        raise InputError(
+            f"{text!r} is more memory than a process can address (at most {_size_text(MAX_READ_MEMORY)}); give a "
+            "size such as 2GB or 500MB (",
+            Setting("read_memory"),
+            ")",
+        )
     if size <= 0:
         raise InputError(
             f"{text!r} is no room to read in; give a size such as 2GB or 500MB (", Setting("read_memory"), ")"

@@ -73,6 +73,7 @@ class SheetScan:
     uncached_count: int = 0
     formats: CellFormats = field(default_factory=CellFormats)
     merged: list[CellRange] = field(default_factory=list)
+    column_widths: list[tuple[int, int, float]] = field(default_factory=list)  # first, last column (0-based), width
     member: str = ""
 
 
@@ -125,6 +126,7 @@ class _SheetHandlers:
         formats = _FormatRuns(styles)
         number_format = formats.add
         hidden_cols: list[tuple[int, int]] = []
+        widths = scan.column_widths
         columns = COLUMNS
         max_row = max_col = -1
         row_index = col_index = 0
@@ -223,6 +225,8 @@ class _SheetHandlers:
             elif name is _COL:
                 if in_cols and attrs.get("hidden") in ("1", "true"):
                     hidden_cols.append((_bound(attrs.get("min")), _bound(attrs.get("max"))))
+                if in_cols and len(widths) < EXCEL_MAX_COLS and (width := _width(attrs.get("width"))) is not None:
+                    widths.append((_bound(attrs.get("min")) - 1, _bound(attrs.get("max")) - 1, width))
             elif name is _COLS:
                 in_cols = True
             elif name is _TABLE_PART:
@@ -389,6 +393,16 @@ def _bound(value: str | None) -> int:
     if value is None or not value.isascii() or not value.isdigit() or value.lstrip("0") == "":
         raise Refused(f"has a column bound bleu-xl cannot read ({(value or '')[:40]!r})")
     return int(value) if len(value.lstrip("0")) <= 7 else EXCEL_MAX_COLS + 1
+
+
+def _width(value: str | None) -> float | None:
+    """A ``<col>`` width as Excel writes it (characters of the default font, padding included), or ``None`` for
+    none, or one that is no width (past Excel's 255, negative, not a number)."""
+    try:
+        width = float(value) if value is not None and len(value) <= 32 else None
+    except ValueError:
+        return None
+    return width if width is not None and 0 <= width <= 256 else None
 
 
 def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -144,10 +144,10 @@ def _text_sheet(
     """Text parsed under the memory limit (one line of 300 million commas is as many cells)."""
     try:
         with memory_bound(limits):
-            rows, used, found = parse_text(data, delimiter, encoding)
+            rows, used, found, notes = parse_text(data, delimiter, encoding)
     except InputError as exc:
         raise InputError(f"{shown}: ", *exc.parts) from None
-    return Sheet(name, rows, [name], encoding=used, delimiter=found)
+    return Sheet(name, rows, [name], encoding=used, delimiter=found, notes=notes)
 
 
 def _refuse_ole(shown: str, head: bytes) -> None:

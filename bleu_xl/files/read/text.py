@@ -30,6 +30,9 @@ __all__ = ["DELIMITERS", "decode_text", "parse_text", "plausibility", "sniff_del
 
 DELIMITERS = (",", ";", "\t")
 SNIFF_CHARS = 65_536
+#: Line breaks a quoted field may hold before a note names its row (a stray ``"`` folds the rows below into it).
+MAX_FIELD_LINES = 20
+LISTED_ROWS = 3
 
 
 def ansi_code_page() -> str:
@@ -50,14 +53,32 @@ def text_codec(encoding: str, setting: str = "encoding") -> str:
         raise InputError(
             f"unknown encoding {encoding!r} (for example utf-8, cp1252, utf-16); check ", Setting(setting)
         ) from None
-    try:
-        "".encode(codec)
-        b"".decode(codec)
-    except (LookupError, UnicodeError, TypeError, ValueError):
+    if not _reads_back(codec):
         raise InputError(
             f"{encoding!r} is not a text encoding (for example utf-8, cp1252, utf-16); check ", Setting(setting)
         ) from None
     return codec
+
+
+#: Text as a table is written, a piece at a time: an encoding of text files writes it and reads it back unchanged.
+_SAMPLE = ('"Reference","Candidate"\r\n', '"Free delivery. Order now",', "0.5\r\n")
+
+
+def _reads_back(codec: str) -> bool:
+    """Whether ``codec`` encodes text a piece at a time, as a file is written, and decodes it back unchanged:
+    codecs between bytes (``rot13``, ``zlib_codec``) and those of other text (``idna`` holds text back until the
+    end of a name, ``punycode`` ends each piece with ``-``) do not."""
+    try:
+        encoder = codecs.getincrementalencoder(codec)()
+        data, text = b"", ""
+        for piece in _SAMPLE:  # each piece read back whole as soon as it is written (idna holds it back)
+            data += encoder.encode(piece)
+            text += piece
+            if codecs.decode(data, codec) != text:
+                return False
+        return True
+    except (LookupError, UnicodeError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
@@ -79,8 +100,9 @@ def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
         codec = "utf-16-le" if head[1::2].count(0) >= head[0::2].count(0) else "utf-16-be"
         return _decode(data, codec, "looks like UTF-16 without a BOM but is not valid UTF-16"), codec
     try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
+        return _without_nul(data.decode("utf-8")), "utf-8"
+    except UnicodeDecodeError as exc:
+        _refuse_mixed(data, exc.start)
         codec = _single_byte_code_page(data)
         return _decode(data, codec, f"not valid {codec} text; give ", Setting("encoding")), codec
 
@@ -261,9 +283,52 @@ def _decode(data: bytes, codec: str, *problem: Part) -> str:
         raise InputError(*problem, f" (byte {exc.start:,})") from None
     except UnicodeError:  # a codec that fails otherwise (idna's labels, punycode)
         raise InputError(*problem) from None
+    return _without_nul(text)
+
+
+def _without_nul(text: str) -> str:
+    """The text, refused when it holds a NUL character, which no text file does (whatever its encoding, BOM or
+    not)."""
     if "\x00" in text:
-        raise InputError(*problem, ": it holds NUL characters, so it is not a text file")
+        raise InputError("it holds NUL characters, so it is not a text file")
     return text
+
+
+_WORD_BYTE = re.compile(rb"[A-Za-z0-9\x80-\xff]")
+
+
+def _refuse_mixed(data: bytes, bad: int) -> None:
+    """Refuse text that is UTF-8 but for a few bytes, the first at ``bad`` (a ``’`` pasted from a Windows program):
+    read as a single-byte code page, every accented letter of the rest would change (``été`` to ``Ã©tÃ©``), and
+    the scores with it. Such a file is told from a code page's text by its words past ASCII, a bounded sample of
+    them: more of them are UTF-8 than not (a code page's text makes a valid UTF-8 character only by chance, as
+    MacRoman's ``’é``). The message names the byte, its line and a word of each kind."""
+    utf8_word = None
+    utf8 = other = 0
+    for found in itertools.islice(_WORDS_WITH_HIGH_BYTES.finditer(data), SAMPLE_WORDS):
+        try:
+            word = found.group().decode("utf-8")
+        except UnicodeDecodeError:
+            other += 1
+            continue
+        utf8 += 1
+        utf8_word = utf8_word or word
+    if utf8_word is None or utf8 <= other:
+        return
+    line = data.count(b"\n", 0, bad) + data.count(b"\r", 0, bad) - data.count(b"\r\n", 0, bad) + 1
+    start, end = bad, bad + 1
+    while start > max(0, bad - 20) and _WORD_BYTE.fullmatch(data[start - 1 : start]):
+        start -= 1
+    while end < min(len(data), bad + 20) and _WORD_BYTE.fullmatch(data[end : end + 1]):
+        end += 1
+    around = data[start:end].decode("utf-8", "backslashreplace")
+    sample = utf8_word.strip(" ,;\t\"'\r\n")
+    raise InputError(
+        f"not valid UTF-8 at byte {bad:,} (line {line:,}: 0x{data[bad]:02X} in '{around}'), though the rest is "
+        f"UTF-8 ({sample!r}): correct that byte, or give ",
+        Setting("encoding"),
+        " if the whole file is in another encoding",
+    )
 
 
 def sniff_delimiter(text: str) -> str:
@@ -289,23 +354,67 @@ def sniff_delimiter(text: str) -> str:
     return best
 
 
-def parse_text(data: bytes, delimiter: str | None, encoding: str | None = None) -> tuple[list[list[Any]], str, str]:
-    """The rows of a CSV/TSV file, the encoding and the delimiter used; cells stay text exactly as written."""
+def parse_text(
+    data: bytes, delimiter: str | None, encoding: str | None = None
+) -> tuple[list[list[Any]], str, str, list[tuple[Part, ...]]]:
+    """The rows of a CSV/TSV file, the encoding and the delimiter used, and notes on what the reader should check;
+    cells stay text exactly as written.
+
+    A quoted field may hold line breaks (a cell of several lines), but a stray ``"`` opens one that runs on over
+    the rows below: one that never closes, so that the rest of the file would be one cell, is refused; one that
+    holds more than :data:`MAX_FIELD_LINES` line breaks gets a note that names its row."""
     text, used = decode_text(data, encoding)
     if delimiter is None:
         delimiter = sniff_delimiter(text)
     rows: list[list[Any]] = []
     width = 0
+    long_rows: list[tuple[int, int, int]] = []  # (row, first line, lines) of rows that span many lines
+    stream = io.StringIO(text, newline="")
+    reader = csv.reader(stream, delimiter=delimiter)
+    start = line = last = 0
     try:
         with _whole_fields():
-            for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            while True:
+                at = stream.tell()
+                row = next(reader, None)
+                if row is None:
+                    break
+                start = at
                 rows.append(row)
                 width = max(width, len(row))
                 if len(rows) > EXCEL_MAX_ROWS + 1 or len(rows) * width > MAX_CELLS:
                     raise InputError(f"refused: more than {MAX_CELLS:,} cells or {EXCEL_MAX_ROWS:,} rows")
+                if reader.line_num - line > MAX_FIELD_LINES:
+                    long_rows.append((len(rows), line + 1, reader.line_num - line))
+                last, line = line, reader.line_num
     except csv.Error as exc:
         raise InputError(f"cannot parse the text file as CSV ({exc})") from None
-    return rows, used, delimiter
+    if rows and line - last > 1 and not _closes(text[start:], delimiter):
+        raise InputError(
+            f"line {last + 1:,}: a quoted field opens there and never closes, so the rest of the file "
+            f'({line - last:,} lines) would be one cell: close the quotes, or double a " that is part of the text'
+        )
+    notes: list[tuple[Part, ...]] = [
+        (
+            f'row {row:,} (line {first:,} of the file) holds a quoted cell of {lines:,} lines: a stray " there '
+            "would have joined the rows below into it",
+        )
+        for row, first, lines in long_rows[:LISTED_ROWS]
+    ]
+    if len(long_rows) > LISTED_ROWS:
+        notes.append((f"and {len(long_rows) - LISTED_ROWS:,} more rows with cells of over {MAX_FIELD_LINES} lines",))
+    return rows, used, delimiter, notes
+
+
+def _closes(row_text: str, delimiter: str) -> bool:
+    """Whether the quoted fields of one row's text all close (read as strict CSV, which refuses a quote that
+    never closes where the lenient reader ends the field at the end of the file)."""
+    try:
+        with _whole_fields():
+            list(csv.reader(io.StringIO(row_text, newline=""), delimiter=delimiter, strict=True))
+    except csv.Error:
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -213,6 +213,7 @@ class Workbook:
             uncached_count=scan.uncached_count,
             cell_formats=scan.formats,
             merged=tuple(scan.merged),
+            column_widths=tuple(scan.column_widths),
         )
 
 

@@ -1,4 +1,4 @@
-"""The output file, written whole or not at all: claimed and locked before any reading, written to a temporary
+"""The output file, written whole or not at all: claimed and locked before any scoring, written to a temporary
 file beside the target, renamed into place only when complete, never replacing a file without ``force``."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _umask() -> int:
 
 
 class OutputFile:
-    """The output, claimed before any reading: checked, locked, written to a temporary file, then renamed.
+    """The output, claimed before any scoring: checked, locked, written to a temporary file, then renamed.
 
     ``-`` is standard output. An existing file is refused without ``force`` (and never replaced at the final
     rename either), a special file or folder always; the paths in ``protect`` (the input) are never written.

@@ -82,15 +82,7 @@ def write_result(result: Result, file: OutputFile, target: OutputTarget, *, inpu
 
         target.check_size(len(result.rows) + 1, len(header))
         with file.open(binary=True) as out:
-            return write_scored_workbook(
-                out,
-                result,
-                header,
-                output_rows(result),
-                input_name=input_name,
-                sheet=sheet.workbook_sheet,
-                formats=sheet.cell_formats,
-            )
+            return write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, source=sheet)
     about = {
         "input": input_name,
         "sheet": sheet.workbook_sheet,
@@ -125,7 +117,9 @@ def write_comparison(
 
         target.check_size(len(comparison.rows) + 1, len(header))
         with file.open(binary=True) as out:
-            return write_comparison_workbook(out, header, comparison, input_name=input_name, sheet=table.workbook_sheet)
+            return write_comparison_workbook(
+                out, header, comparison, input_name=input_name, layout=layout, source=table
+            )
     width = len(input_header)
 
     def rows() -> Iterator[list[Any]]:

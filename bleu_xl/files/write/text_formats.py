@@ -31,10 +31,19 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:[,. \u00a0]\d{3})+)(?:[.,]\d+)?(?:[eE][+-]?\d+)?%?", re.ASCII)
 
 
+#: Copy that opens with a number and its sign, then a space and words (``-20% this weekend``, ``+3 colours``): a
+#: spreadsheet reads it as text, not as a formula to run; and it holds none of what would let a formula do
+#: anything (a call's parentheses, a link to another program ``|`` or sheet ``!``, another workbook ``[``, ``=``,
+#: ``@``, a string's quotes, a line break or tab), so no such text can hide one (``-1 +cmd|' /C calc'!A0``).
+NUMBER_THEN_WORDS = re.compile(
+    r"[+-](?:[0-9]+|[0-9]{1,3}(?:[,.][0-9]{3})+)(?:[.,][0-9]+)?%? [^=@()\[\]{}|!\"\x00-\x1f\x7f]*"
+)
+
+
 def neutralise(text: str) -> str:
     """A leading ``'`` for text a spreadsheet would run as a formula: ``=HYPERLINK(...)`` -> ``'=HYPERLINK(...)``;
-    a plain number such as ``-5`` is left as it is."""
-    if text.startswith(FORMULA_TRIGGERS) and not PLAIN_NUMBER.fullmatch(text):
+    a plain number such as ``-5``, and copy that opens with one (``-20% this weekend``), are left as they are."""
+    if text.startswith(FORMULA_TRIGGERS) and not (PLAIN_NUMBER.fullmatch(text) or NUMBER_THEN_WORDS.fullmatch(text)):
         return "'" + text
     return text
 

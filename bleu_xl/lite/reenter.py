@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .functions import FUNCTIONS
+from ..excel.functions import FUNCTIONS
 
 __all__ = ["SCRIPT_NAME", "FormulaRun", "calls_bleu_xl", "declare_script", "formula_runs"]
 

@@ -1,0 +1,432 @@
+"""The xlwings Lite script "Score this table": what ``bleu-xl score`` does, in Excel, at the click of a button.
+
+It finds the header row and the columns of the active sheet by the command line's rules (and refuses what they
+refuse), scores every row with the metric chosen in App Mode's form, and writes the scores, ranks and notes as
+values beside the table, or on a sheet of their own, with the number formats and data bars of the scored workbook
+and a small summary. It writes no formula, so no cell can show ``#NAME?``. Each column goes in one range
+assignment. Standard library only (the Lite bundle embeds it): xlwings' decorator and workbook type come in as
+arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from ..core.errors import BleuXlError, Setting, render
+from ..core.metrics import Bleu, Chrf, Metric
+from ..core.metrics.base import ColumnKind
+from ..excel.cell_values import ERROR_TEXTS
+from ..table.columns import find_layout
+from ..table.layout import Layout
+from ..table.scoring import Result, distinct_names, score_table
+from ..table.sheet import InputError, TableOptions, column_letter
+from .table import SUMMARY_TITLE, Area, TableArea, area_of, previous_run, result_names, sheet_of
+
+__all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "declare_script", "plan_scores"]
+
+#: The script's name in the xlwings Lite pane.
+SCRIPT_NAME = "Score this table"
+#: The metrics the form offers, by the name each column header gives them.
+METRICS: dict[str, Metric[Any, Any, Any]] = {
+    metric.name: metric for metric in (Bleu(), Bleu(4), Chrf(), Chrf(word_order=2))
+}
+#: The sheet the scores go to when they do not go beside the table.
+RESULT_SHEET = "bleu-xl scores"
+SCORE_FORMAT, COUNT_FORMAT = "0.0000", "0"
+HEADER_FILL, BAR_COLOR = "#DDEBF7", "#5B9BD5"
+#: Column widths, in characters, as the scored workbook has them.
+SCORE_WIDTH, NOTE_WIDTH, LABEL_WIDTH, VALUE_WIDTH, TEXT_WIDTH = 9, 24, 24, 46, 40
+#: The form's fields, as messages name them.
+FIELDS = {"candidate_col": "Candidate column", "reference_cols": "Reference column"}
+_FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+def spelt(setting: Setting) -> str:
+    """A setting as App Mode's form names it: ``"Candidate column" B``; others as words."""
+    label = FIELDS.get(setting.name)
+    value = setting.value[0] if isinstance(setting.value, tuple) else setting.value
+    if label is None:
+        return setting.name.replace("_", " ")
+    return f'"{label}"' if value is None else f'"{label}" {value}'
+
+
+@dataclass(frozen=True)
+class ColumnWrite:
+    """Values written down one column from ``row`` (0-based), in one range assignment: a header first when
+    ``header`` (bold, filled), then the cells that take ``number_format`` and, for a score, a data bar."""
+
+    row: int
+    column: int
+    values: tuple[Any, ...]
+    number_format: str | None = None
+    data_bar: bool = False
+    header: bool = True
+    cell_formats: tuple[tuple[int, str], ...] = ()  # (offset from ``row``, number format) of single cells
+    width: float | None = None  # the column's width, in characters
+
+
+@dataclass
+class Plan:
+    """What a run writes and says: the sheet it writes on (``new_sheet``: its own, made or cleared first), the
+    area an earlier run wrote there (cleared first), the columns, and the lines for the task pane."""
+
+    sheet: str
+    new_sheet: bool
+    columns: list[ColumnWrite] = field(default_factory=list)
+    clear: Area | None = None
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def written(self) -> str:
+        """The range the columns cover, ``K5:Q40``."""
+        top = min(c.row for c in self.columns)
+        bottom = max(c.row + len(c.values) - 1 for c in self.columns)
+        left, right = min(c.column for c in self.columns), max(c.column for c in self.columns)
+        return f"{column_letter(left)}{top + 1}:{column_letter(right)}{bottom + 1}"
+
+
+def _as_text(value: Any) -> Any:
+    """A value written to a cell as it was: text Excel would read as a formula (or a number, a date) keeps a
+    leading apostrophe, which Excel takes for "this is text" and does not show; an error text stays an error."""
+    if isinstance(value, str) and value and value not in ERROR_TEXTS:
+        return "'" + value
+    return value
+
+
+def _label_text(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _area(selection: Area | None, tables: Sequence[TableArea]) -> Area | None:
+    """The part of the sheet to score: the Excel Table the selection starts in, else a selection of several cells,
+    else the whole sheet (``None``)."""
+    if selection is None:
+        return None
+    for table in tables:
+        area = table.area
+        if area.top <= selection.top <= area.bottom and area.left <= selection.left <= area.right:
+            return area
+    return selection if selection.cells > 1 else None
+
+
+def plan_scores(
+    name: str,
+    grid: list[list[Any]],
+    *,
+    metric: Metric[Any, Any, Any],
+    selection: Area | None = None,
+    tables: Sequence[TableArea] = (),
+    new_sheet: bool = False,
+    candidate_col: str | None = None,
+    reference_col: str | None = None,
+) -> Plan:
+    """What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
+    found by the column rules, every row scored under ``metric``. :class:`InputError` for a sheet the rules
+    refuse, or for a place beside the table that holds data."""
+    area = _area(selection, tables)
+    options = TableOptions(
+        candidate_col=candidate_col or None, reference_cols=(reference_col,) if reference_col else ()
+    )
+    layout = find_layout(sheet_of(name, grid, area, tables, None, None), options)
+    ours = None
+    if layout.header_row is not None:
+        ours = previous_run(grid, layout.header_row, result_names(tuple(METRICS.values())))
+        used = max([layout.candidate_col, *layout.reference_cols])
+        if ours is not None and ours <= used:
+            ours = None
+    sheet = sheet_of(name, grid, area, tables, ours, layout.header_row)
+    if ours is not None:
+        layout = find_layout(sheet, options)
+    result = score_table(sheet, layout, metrics=(metric,), workers=1)
+    plan = Plan(RESULT_SHEET if new_sheet else name, new_sheet)
+    plan.lines.append(f"bleu-xl: sheet {name!r}: {render(layout.describe(), spelt)}")
+    plan.lines += [f"bleu-xl: note: {render(note, spelt)}" for note in layout.notes]
+    if _holds_numbers(sheet.rows, layout):
+        plan.lines.append(
+            "bleu-xl: note: some texts scored are numbers, scored as Excel writes them in General format; xlwings "
+            "Lite does not say which cells are dates, so a date is scored as its serial number (46000)"
+        )
+    if new_sheet:
+        _on_own_sheet(plan, name, layout, result)
+    else:
+        _beside(plan, grid, sheet.rows, layout, result, ours)
+    counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note"
+    corpus = result.corpus
+    plan.lines.append(f"{metric.name}: {counts}")
+    plan.lines.append(
+        f"corpus {metric.name} {float(corpus):.4f}   reference: {layout.reference_source}"
+        if corpus is not None
+        else f"corpus {metric.name} -   reference: {layout.reference_source}"
+    )
+    plan.lines.append(f"signature {result.signature()}")
+    plan.lines.append(f"written to {plan.sheet}!{plan.written}")
+    return plan
+
+
+def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
+    """Whether a candidate or reference cell of a data row holds a number (a date, perhaps)."""
+    columns = [layout.candidate_col, *layout.reference_cols]
+    return any(
+        type(row[c]) in (int, float)
+        for r in layout.data_rows(len(rows))
+        for row in (rows[r],)
+        for c in columns
+        if c < len(row)
+    )
+
+
+def _result_writes(
+    layout: Layout, result: Result, first_row: int, first_column: int, rows: Sequence[int | None], taken: set[str]
+) -> list[ColumnWrite]:
+    """The result columns from ``first_column``: each a header, then a value for each of ``rows`` (the index of a
+    scored row in ``result``, or ``None`` for a row left out: blank)."""
+    values = [result.result_row(i) for i in range(len(result.rows))]
+    writes = []
+    metric_names = {metric.name for metric in result.metrics}
+    for k, column in enumerate(result.columns):
+        header = f"{column.name} (bleu-xl)" if column.name in taken else column.name
+        cells = [None if i is None else values[i][k] for i in rows]
+        if column.kind == ColumnKind.TEXT:
+            cells = [_label_text(v) if isinstance(v, str) else v for v in cells]
+        number_format = {ColumnKind.SCORE: SCORE_FORMAT, ColumnKind.COUNT: COUNT_FORMAT}.get(column.kind)
+        writes.append(
+            ColumnWrite(
+                first_row,
+                first_column + k,
+                (header, *cells),
+                number_format,
+                data_bar=column.name in metric_names,
+                width=NOTE_WIDTH if column.kind == ColumnKind.TEXT else SCORE_WIDTH,
+            )
+        )
+    return writes
+
+
+def _summary(result: Result, layout: Layout, name: str, row: int, column: int) -> list[ColumnWrite]:
+    """The summary beside the result columns: labels, then values (the corpus score to four places)."""
+    metric = result.metrics[0]
+    corpus = result.corpus
+    facts: list[tuple[str, Any]] = [
+        ("Sheet", _label_text(name)),
+        ("Reference", _label_text(layout.reference_source)),
+        (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
+        ("Signature", result.signature()),
+        ("Rows", len(result.rows)),
+        ("Scored pairs", result.scored),
+        ("Blank candidates", result.blank),
+        ("Rows with a note", result.problems),
+    ]
+    labels = ColumnWrite(row, column, (SUMMARY_TITLE, *(label for label, _ in facts)), width=LABEL_WIDTH)
+    values = ColumnWrite(
+        row,
+        column + 1,
+        ("", *(value for _, value in facts)),
+        header=False,
+        cell_formats=((3, SCORE_FORMAT),),
+        width=VALUE_WIDTH,
+    )
+    return [labels, values]
+
+
+def _last_filled(row: Sequence[Any]) -> int:
+    return max((c for c, value in enumerate(row) if value is not None and value != ""), default=-1)
+
+
+def _beside(
+    plan: Plan, grid: list[list[Any]], rows: list[list[Any]], layout: Layout, result: Result, ours: int | None
+) -> None:
+    """Write the results right of the table, on the rows of its header and data, the summary one column further;
+    refused when that place holds anything but what an earlier run wrote (which is cleared first)."""
+    top = layout.data_start if layout.header_row is None else layout.header_row
+    bottom = len(rows) - 1
+    table_right = max(_last_filled(rows[r]) for r in range(top, bottom + 1))
+    first = ours if ours is not None else table_right + 1
+    index = {number - 1: i for i, number in enumerate(result.row_numbers)}
+    spans = list(range(layout.data_start, bottom + 1))
+    taken = {h for h in layout.headers if h}
+    writes = _result_writes(layout, result, top, first, [index.get(r) for r in spans], taken)
+    if layout.header_row is None:  # no header row: the values alone, from the first data row
+        writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
+    summary_column = first + len(writes) + 1
+    writes += _summary(result, layout, plan.sheet, top, summary_column)
+    if ours is not None:
+        old_right = max(_last_filled(grid[r]) for r in range(top, min(len(grid), bottom + 12)))
+        plan.clear = Area(top, ours, max(bottom, top + 9), max(old_right, summary_column + 1))
+    _refuse_taken(grid, writes, plan.clear)
+    plan.columns = writes
+
+
+def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Area | None) -> None:
+    """Refuse to write over cells that hold anything but what an earlier run wrote."""
+    for write in writes:
+        for offset in range(len(write.values)):
+            r, c = write.row + offset, write.column
+            if ours is not None and ours.top <= r <= ours.bottom and ours.left <= c <= ours.right:
+                continue
+            value = grid[r][c] if r < len(grid) and c < len(grid[r]) else None
+            if value is not None and value != "":
+                raise InputError(
+                    f"{column_letter(c)}{r + 1}, where the scores would go beside the table, holds data; tick "
+                    '"Write to a new sheet", or make room right of the table'
+                )
+
+
+def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result) -> None:
+    """Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
+    holds them, the summary beside."""
+    header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
+    width = len(header)
+    data = result.rows
+    for c in range(width):
+        cells = [_as_text(row[c]) if c < len(row) else None for row in data]
+        plan.columns.append(ColumnWrite(0, c, (_label_text(header[c]), *cells), width=TEXT_WIDTH))
+    writes = _result_writes(layout, result, 0, width, list(range(len(data))), set(header))
+    plan.columns += writes
+    plan.columns += _summary(result, layout, name, 0, width + len(writes) + 1)
+
+
+def declare_script(script: Callable[..., Any], book_type: type, module: str) -> dict[str, Callable[..., Any]]:
+    """The xlwings Lite script, by name, for the bundle's namespace: ``script`` is xlwings' ``@script`` decorator and
+    ``book_type`` the workbook type it injects (``xlwings.Book``: the sheets' values are loaded before it runs)."""
+
+    def score_this_table(
+        book: Any,
+        metric: str = "BLEU-2",
+        new_sheet: bool = False,
+        candidate_column: str = "",
+        reference_column: str = "",
+    ) -> None:
+        sheet = book.sheets.active
+        try:
+            plan = plan_scores(
+                sheet.name,
+                _grid(sheet),
+                metric=_metric(metric),
+                selection=_selection(book),
+                tables=_tables(sheet),
+                new_sheet=bool(new_sheet),
+                candidate_col=(candidate_column or "").strip() or None,
+                reference_col=(reference_column or "").strip() or None,
+            )
+        except BleuXlError as problem:
+            print(f"bleu-xl: nothing written: {problem.render(spelt)}")
+            return
+        apply(plan, book)
+        print("\n".join(plan.lines))
+
+    score_this_table.__doc__ = DOC
+    score_this_table.__module__ = module
+    choices = Literal[tuple(METRICS)]  # type: ignore[valid-type]
+    score_this_table.__annotations__ = {
+        "book": book_type,
+        "metric": Annotated[
+            choices,
+            {
+                "label": "Metric",
+                "help": "BLEU-2 counts shared words and word pairs; chrF "
+                "shared characters (kinder to short copy and word forms).",
+            },
+        ],
+        "new_sheet": Annotated[
+            bool,
+            {
+                "label": "Write to a new sheet",
+                "help": f"The scores go to the sheet '{RESULT_SHEET}' instead of beside the table.",
+            },
+        ],
+        "candidate_column": Annotated[
+            str,
+            {
+                "label": "Candidate column",
+                "help": "Only when the header is not Candidate: its letter (C) or its header.",
+            },
+        ],
+        "reference_column": Annotated[
+            str,
+            {
+                "label": "Reference column",
+                "help": "Only when the header is not Reference: its letter (B) or its header.",
+            },
+        ],
+        "return": None,
+    }
+    return {"score_this_table": script(name=SCRIPT_NAME)(score_this_table)}
+
+
+DOC = """# Score this table
+
+1. Click a cell of your table (headers **Reference** and **Candidate**, in any case or language the command line
+   knows), or select the rows to score.
+2. Choose the metric, then click **Score this table**.
+3. The scores, ranks and notes appear as values right of the table (or on the sheet *bleu-xl scores*), with a
+   summary beside them; run it again after editing: it writes over its own columns.
+"""
+
+
+def _metric(name: str) -> Metric[Any, Any, Any]:
+    if name not in METRICS:
+        raise InputError(f"the metric {name!r} is not one of {', '.join(METRICS)}")
+    return METRICS[name]
+
+
+def _grid(sheet: Any) -> list[list[Any]]:
+    """The sheet's cells from A1 to its used range's last cell, as rows."""
+    last = sheet.used_range.last_cell
+    values = sheet.range((1, 1), (last.row, last.column)).options(ndim=2).value
+    return [list(row) for row in values]
+
+
+def _selection(book: Any) -> Area | None:
+    try:
+        selection = book.selection
+    except Exception:  # a client that reports no selection: the whole sheet
+        return None
+    return area_of(selection.address) if selection is not None else None
+
+
+def _tables(sheet: Any) -> list[TableArea]:
+    found = []
+    for table in sheet.tables:
+        area = area_of(table.range.address)
+        totals = table.totals_row_range
+        if area is not None:
+            found.append(TableArea(area, area_of(totals.address).top if totals is not None else None))
+    return found
+
+
+def apply(plan: Plan, book: Any) -> None:
+    """Carry the plan out with xlwings: one range assignment per column, then its formats."""
+    if plan.new_sheet:
+        names = [sheet.name for sheet in book.sheets]
+        if plan.sheet in names:
+            target = book.sheets[plan.sheet]
+            target.clear()
+        else:
+            target = book.sheets.add(plan.sheet, after=book.sheets.active)
+    else:
+        target = book.sheets[plan.sheet]
+    if plan.clear is not None:
+        old = target.range((plan.clear.top + 1, plan.clear.left + 1), (plan.clear.bottom + 1, plan.clear.right + 1))
+        old.clear()
+        old.conditional_formats.clear()
+    for write in plan.columns:
+        first, count = write.row + 1, len(write.values)
+        column = write.column + 1
+        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
+        body_first = first + 1 if write.header else first
+        if write.header:
+            head = target.range((first, column))
+            head.font.bold = True
+            head.color = HEADER_FILL
+        if count > (1 if write.header else 0):
+            body = target.range((body_first, column), (first + count - 1, column))
+            if write.number_format:
+                body.number_format = write.number_format
+            if write.data_bar:
+                body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
+        for offset, number_format in write.cell_formats:
+            target.range((first + offset, column)).number_format = number_format
+        if write.width is not None:
+            target.range((first, column)).column_width = write.width

@@ -1,0 +1,92 @@
+"""What score says about a sheet's header row and references, on standard error and in the output's notes: a header
+row over columns given by letter, references typed once per group (and --fill-down), rows scored against some of
+their references, what the corpus score covers, and ranks that are per reference."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bleu_xl import score, score_file
+from tests.helpers import run, xlsx
+
+CAT = "the cat sat on the mat"
+
+
+def _jsonl(result) -> list[dict]:
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_a_row_scored_against_one_of_two_references_says_so(tmp_path: Path) -> None:
+    path = xlsx(
+        tmp_path / "two.xlsx",
+        [
+            ["Reference 1", "Reference 2", "Candidate"],
+            [CAT, "a cat was on the mat", "the cat sat on a mat"],
+            [CAT, None, "the cat is on the mat"],
+        ],
+    )
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
+    rows = _jsonl(result)
+    assert [row["note"] for row in rows] == [None, "1 of 2 references"]
+    assert rows[1]["BLEU-2"] == score(CAT, "the cat is on the mat").bleu  # scored, against the one there is
+    assert (
+        "bleu-xl: note: row 3 is scored against fewer than the sheet's 2 references (the others blank): the note "
+        "column says how many"
+    ) in result.stderr.splitlines()
+    done = score_file(path, output=tmp_path / "two.csv")
+    assert done.result.note(1) == "1 of 2 references" and done.counts["with_note"] == 0  # scored, not a problem
+
+
+GROUPED = [
+    ["Product", "Reference", "Candidate"],
+    ["A", "Free delivery on every order", "Free delivery on every order"],
+    ["A", None, "Free delivery on all orders"],
+    ["A", None, "Free shipping"],
+    ["B", "Soft cotton shirt", "Soft cotton shirt"],
+    ["B", None, "Cotton shirt soft"],
+    ["B", None, "A shirt"],
+]
+
+
+def test_references_typed_once_per_group_are_named_and_can_be_filled_down(tmp_path: Path) -> None:
+    """A reference per product group, blank below it (not merged): the blank cells are named with the way out,
+    the corpus line says it covers 2 of 6 candidates; with --fill-down each row takes its group's reference."""
+    path = xlsx(tmp_path / "grouped.xlsx", GROUPED)
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 0
+    assert (
+        "bleu-xl: note: the reference cells B3, B4, B6 and 1 more are blank: those rows are not scored; if each "
+        "reference serves the rows below it, fill it down in the sheet, or give --fill-down"
+    ) in result.stderr.splitlines()
+    assert "corpus BLEU-2 1.0000 (over 2 of 6 candidates)   reference: Reference" in result.stdout
+    filled = run("score", str(path), "--fill-down", "--format", "jsonl", "-o", "-")
+    rows = _jsonl(filled)
+    assert [row["BLEU-2"] for row in rows] == [score(r[1] or ref, r[2]).bleu for r, ref in _filled(GROUPED[1:])]
+    assert [row["rank"] for row in rows] == [1, 2, 3, 1, 2, 3]  # ranked within each product's reference
+    assert "4 rows with blank references take those of the nearest row above (--fill-down)" in filled.stderr
+    done = score_file(path, output=tmp_path / "filled.csv", fill_down=True)
+    assert done.counts == {"rows": 6, "scored": 6, "blank": 0, "with_note": 0}
+
+
+def _filled(rows: list[list]) -> list[tuple[list, str]]:
+    """Each row with the reference filled down into it (the last one above)."""
+    last, out = "", []
+    for row in rows:
+        last = row[1] or last
+        out.append((row, last))
+    return out
+
+
+def test_the_summary_never_mixes_ranks_of_different_references(tmp_path: Path) -> None:
+    """Ranks are per reference: the summary lists the best of each reference first (1, 1, 2, 2, 3), and says so,
+    instead of ordering by score across references (1, 1, 2, 3, 2), whose scores do not compare."""
+    path = xlsx(tmp_path / "grouped.xlsx", GROUPED)
+    shown = run("score", str(path), "--fill-down", "-o", str(tmp_path / "out.csv")).stdout.splitlines()
+    assert shown[1] == f"the top 5 of 6, by rank within each of 2 references (all in {tmp_path / 'out.csv'}):"
+    ranks = [int(line.split("│")[2]) for line in shown if line.startswith("│")]
+    assert ranks == [1, 1, 2, 2, 3]
+    xlsx(tmp_path / "one.xlsx", [row[1:] for row in GROUPED[:4]])
+    one = run("score", str(tmp_path / "one.xlsx"), "--fill-down", "-o", str(tmp_path / "one.csv")).stdout
+    assert f"the top 3 of 3 (all in {tmp_path / 'one.csv'}):" in one  # one reference: as it was

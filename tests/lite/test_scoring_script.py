@@ -1,0 +1,313 @@
+"""The xlwings Lite script "Score this table": the command line's column rules and scores, written into the sheet.
+
+Its plan is tested directly on sheets as Office.js reports them (the template, the samples, layouts users make);
+then the script itself is registered by xlwings' own ``custom_scripts_meta`` and run by xlwings' own
+``custom_scripts_call`` under real Pyodide, and every cell it writes is checked against the library's scores
+(``bleu_xl.score_file`` on the same workbook).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+import typing
+import warnings
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+import bleu_xl
+from bleu_xl import InputError
+from bleu_xl.lite.scoring_script import METRICS, RESULT_SHEET, SCRIPT_NAME, Plan, plan_scores
+from bleu_xl.lite.table import SUMMARY_TITLE, Area, TableArea
+
+from .. import lite_driver
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+BUNDLE = ROOT / "install" / "xlwings-lite" / "main.py"
+TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"
+SAMPLES = ROOT / "workbooks" / "samples"
+PYODIDE = ROOT / "tests" / "pyodide"
+EXCEL_EPOCH = dt.datetime(1899, 12, 30)
+
+
+def office_grid(path: Path, sheet: str) -> list[list[Any]]:
+    """A sheet's values as Office.js reports them from A1: cached values of formulas, dates as serial numbers,
+    blanks as empty strings."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ws = openpyxl.load_workbook(path, data_only=True)[sheet]
+
+    def shown(value: Any) -> Any:
+        if value is None:
+            return ""
+        if isinstance(value, dt.datetime):
+            return (value - EXCEL_EPOCH).total_seconds() / 86400
+        return value
+
+    return [[shown(cell.value) for cell in row] for row in ws.iter_rows()]
+
+
+def written(plan: Plan, grid: list[list[Any]] | None = None) -> list[list[Any]]:
+    """The sheet after Excel applied the plan: a leading apostrophe makes text, and is not part of the value."""
+    cells = [list(row) for row in grid or []]
+    if plan.clear is not None:
+        for r in range(plan.clear.top, min(plan.clear.bottom + 1, len(cells))):
+            for c in range(plan.clear.left, min(plan.clear.right + 1, len(cells[r]))):
+                cells[r][c] = ""
+    for write in plan.columns:
+        for offset, value in enumerate(write.values):
+            r, c = write.row + offset, write.column
+            while len(cells) <= r:
+                cells.append([])
+            cells[r] += [""] * (c + 1 - len(cells[r]))
+            text = value[1:] if isinstance(value, str) and value.startswith("'") else value
+            cells[r][c] = "" if text is None else text
+    return cells
+
+
+def scored_by_library(path: Path, metric: str, tmp_path: Path, sheet: str | None = None) -> list[dict[str, Any]]:
+    """The rows ``bleu_xl.score_file`` writes for the same workbook and metric (JSON lines)."""
+    out = tmp_path / f"{path.stem}-{metric}.jsonl"
+    bleu_xl.score_file(path, metrics=METRICS[metric], output=out, sheet=sheet)
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def columns_of(plan: Plan) -> dict[str, list[Any]]:
+    """Each written column with a header, by its header: the values below it."""
+    return {write.values[0]: list(write.values[1:]) for write in plan.columns if write.header}
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return a == pytest.approx(b, abs=1e-12) if a is not None and b is not None else a == b
+    return a == b
+
+
+# --- the plan ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", ["BLEU-2", "chrF2++"])
+def test_every_result_cell_beside_the_table_is_the_librarys(metric: str, tmp_path: Path) -> None:
+    path = SAMPLES / "marketing_en.xlsx"
+    grid = office_grid(path, "Pairs")
+    plan = plan_scores("Pairs", grid, metric=METRICS[metric])
+    rows = scored_by_library(path, metric, tmp_path)
+    result = columns_of(plan)
+    for name, values in result.items():
+        if name == SUMMARY_TITLE:
+            continue
+        assert len(values) == len(rows), name
+        for row, value in zip(rows, values):
+            assert same(value, row[name]) or (value is None and row[name] is None), (name, value, row[name])
+    first = min(w.column for w in plan.columns)
+    assert first == 4 and plan.sheet == "Pairs" and not plan.new_sheet  # right of the table's last column, D
+    assert plan.lines[0] == "bleu-xl: sheet 'Pairs': header row 1; candidate B 'Candidate'; reference A 'Reference'"
+    assert plan.lines[-1] == f"written to Pairs!{plan.written}"
+    summary = dict(zip(result[SUMMARY_TITLE], next(w.values[1:] for w in plan.columns if not w.header)))
+    corpus = bleu_xl.corpus_score if metric == "BLEU-2" else None
+    if corpus is not None:
+        pairs = [(row["Reference"], row["Candidate"]) for row in rows if row["Candidate"]]
+        assert summary["Corpus BLEU-2"] == corpus([r for r, _ in pairs], [c for _, c in pairs]).bleu
+    assert summary["Scored pairs"] == 5 and summary["Blank candidates"] == 1 and summary["Signature"].startswith("bleu")
+
+
+def test_a_second_run_writes_over_its_own_columns_and_nothing_else(tmp_path: Path) -> None:
+    grid = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
+    first = plan_scores("Pairs", grid, metric=METRICS["BLEU-2"])
+    after = written(first, grid)
+    again = plan_scores("Pairs", after, metric=METRICS["BLEU-2"])
+    assert [(w.row, w.column, w.values) for w in again.columns] == [(w.row, w.column, w.values) for w in first.columns]
+    assert again.clear is not None and again.clear.left == 4
+    other = plan_scores("Pairs", after, metric=METRICS["chrF2"])  # another metric: still its own columns
+    assert min(w.column for w in other.columns) == 4 and columns_of(other)["chrF2"]
+    assert written(other, after)[0][4] == "chrF2"
+
+
+def test_data_right_of_the_table_is_never_written_over() -> None:
+    grid = [["Reference", "Candidate", "", "", "kept"], ["le chat", "le chat", "", "", ""]]
+    selected = Area(0, 0, 1, 1)  # A1:B2: the scores would go from C, and E1 holds data
+    with pytest.raises(InputError, match=r'E1, where the scores would go beside the table, holds data; tick "Write'):
+        plan_scores("Copy", grid, metric=METRICS["BLEU-2"], selection=selected)
+    below = [row[:4] for row in grid] + [["", "", "", ""]] * 4
+    below[5] = [""] * 15 + ["note to self"]  # P6: one candidate, no rank column; the summary's values are in P
+    with pytest.raises(InputError, match=r"P6, where the scores would go"):
+        plan_scores("Copy", below, metric=METRICS["BLEU-2"], selection=selected)
+    plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"], selection=selected, new_sheet=True)
+    assert plan.sheet == RESULT_SHEET and plan.new_sheet and columns_of(plan)["BLEU-2"] == [1.0]
+
+
+def test_an_excel_table_with_a_totals_row_and_a_selection() -> None:
+    grid = [
+        ["Campaign notes", "", "", ""],
+        ["", "", "", ""],
+        ["ID", "Reference", "Candidate", ""],
+        [1, "free delivery", "free delivery", ""],
+        [2, "free delivery", "delivery free", ""],
+        ["Total", "", "2", ""],
+        ["", "", "", ""],
+        ["Other", "Reference", "Candidate", ""],
+        ["x", "le chat", "le chien", ""],
+    ]
+    table = TableArea(Area(2, 0, 5, 2), totals_row=5)
+    plan = plan_scores("Campaign", grid, metric=METRICS["BLEU-2"], selection=Area(3, 1, 3, 1), tables=[table])
+    assert "bleu-xl: note: row 6, the totals row of an Excel table, is not a candidate" in plan.lines
+    assert columns_of(plan)["BLEU-2"] == [1.0, bleu_xl.score("free delivery", "delivery free").bleu, None]
+    assert min(w.row for w in plan.columns) == 2  # from the table's header row
+    selected = plan_scores("Campaign", grid, metric=METRICS["BLEU-2"], selection=Area(7, 0, 8, 2))
+    assert columns_of(selected)["BLEU-2"] == [bleu_xl.score("le chat", "le chien").bleu]
+    assert selected.lines[0].startswith("bleu-xl: sheet 'Campaign': header row 8;")  # the sheet's own row number
+
+
+def test_refusals_name_the_forms_fields() -> None:
+    grid = [["Reference", "Candidate A", "Candidate B"], ["le chat", "le chat", "un chat"]]
+    with pytest.raises(InputError) as refused:
+        plan_scores("AB", grid, metric=METRICS["BLEU-2"])
+    from bleu_xl.lite.scoring_script import spelt
+
+    message = refused.value.render(spelt)
+    assert message.endswith('choose one with "Candidate column", e.g. "Candidate column" B'), message
+    plan = plan_scores("AB", grid, metric=METRICS["BLEU-2"], candidate_col="Candidate B")
+    assert columns_of(plan)["BLEU-2"] == [bleu_xl.score("le chat", "un chat").bleu]
+    with pytest.raises(InputError, match="no candidate column"):
+        plan_scores("AB", [["Reference", "Text"], ["a", "b"]], metric=METRICS["BLEU-2"])
+
+
+def test_on_its_own_sheet_user_text_stays_text_and_numbers_are_said() -> None:
+    grid = [["Reference", "Candidate"], ["=1+1", '=HYPERLINK("http://x")'], ["2026", 2026.0], ["#N/A", "ok"]]
+    plan = plan_scores("Copy", grid, metric=METRICS["chrF2"], new_sheet=True)
+    reference, candidate = plan.columns[0].values, plan.columns[1].values
+    assert reference[1:] == ("'=1+1", "'2026", "#N/A") and candidate[1:] == ('\'=HYPERLINK("http://x")', 2026.0, "'ok")
+    assert any("a date is scored as its serial number" in line for line in plan.lines)
+    assert not any(isinstance(v, str) and v.startswith("=") for w in plan.columns for v in w.values)
+
+
+def test_the_template_s_rank_sheet_with_its_labelled_reference(tmp_path: Path) -> None:
+    grid = office_grid(TEMPLATE, "Rank")
+    plan = plan_scores("Rank", grid, metric=METRICS["BLEU-2"], selection=Area(5, 1, 5, 1))
+    ranks = columns_of(plan)["rank"]
+    rows = scored_by_library(TEMPLATE, "BLEU-2", tmp_path, sheet="Rank")
+    assert ranks == [row["rank"] for row in rows]
+    assert columns_of(plan)["BLEU-2 (bleu-xl)"] == [row["BLEU-2 (bleu-xl)"] for row in rows]
+
+
+# --- through xlwings' own office.js code, under real Pyodide -----------------------------------------------------
+
+
+def _book_json(name: str, sheets: dict[str, list[list[Any]]], active: int = 0, selection: str = "A1", tables=None):
+    import xlwings
+
+    return {
+        "version": xlwings.__version__,
+        "client": "Office.js",
+        "book": {"name": name, "active_sheet_index": active, "selection": selection},
+        "names": [],
+        "sheets": [
+            {"name": sheet, "values": values, "tables": (tables or {}).get(sheet, []), "pictures": [], "charts": []}
+            for sheet, values in sheets.items()
+        ],
+    }
+
+
+def _values_written(actions: list[dict[str, Any]]) -> dict[tuple[int, int, int], Any]:
+    cells = {}
+    for action in actions:
+        if action["func"] == "setValues":
+            assert action["column_count"] == 1  # one column a write
+            for offset, (value,) in enumerate(action["values"]):
+                cells[(action["sheet_position"], action["start_row"] + offset, action["start_column"])] = value
+    return cells
+
+
+def test_the_bundle_offers_the_form_app_mode_renders() -> None:
+    with lite_driver.bundle_module(BUNDLE) as main:  # this process's xlwings: no-op decorators
+        hints = typing.get_type_hints(main.score_this_table, include_extras=True)
+    metric, new_sheet = hints["metric"], hints["new_sheet"]
+    assert typing.get_origin(metric) is typing.Annotated and metric.__metadata__[0]["label"] == "Metric"
+    assert typing.get_args(typing.get_args(metric)[0]) == tuple(METRICS)  # a dropdown of the metrics
+    assert typing.get_args(new_sheet)[0] is bool and new_sheet.__metadata__[0]["label"] == "Write to a new sheet"
+    assert all(hints[name].__metadata__[0]["help"] for name in ("metric", "new_sheet", "candidate_column"))
+
+
+def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if not (node and (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()):
+        if os.environ.get("CI") == "true":
+            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
+        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
+    import xlwings
+
+    marketing = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
+    rank = office_grid(TEMPLATE, "Rank")
+    two = [["Reference", "Candidate A", "Candidate B"], ["le chat", "le chat", "un chat"]]
+    runs = [
+        {"book": _book_json("m.xlsx", {"Pairs": marketing}), "args": ["chrF2", False, "", ""]},
+        {"book": _book_json("t.xlsx", {"Start": [["x"]], "Rank": rank}, 1, "B7"), "args": ["BLEU-2", True, "", ""]},
+        {"book": _book_json("ab.xlsx", {"AB": two}), "args": ["BLEU-2", False, "", ""]},
+    ]
+    job = {
+        "driver": lite_driver.__file__,
+        "bundle": str(BUNDLE),
+        "xlwings": str(Path(xlwings.__file__).parent),
+        "runs": [{**run, "script": "score_this_table", "cells": {}} for run in runs],
+    }
+    done = subprocess.run(
+        [node, str(PYODIDE / "run_script.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    first, second, refused = json.loads(done.stdout)["runs"]
+
+    rows = scored_by_library(SAMPLES / "marketing_en.xlsx", "chrF2", tmp_path)
+    cells = _values_written(first["actions"])
+    headers = {c: v for (s, r, c), v in cells.items() if r == 0}
+    for column, name in headers.items():
+        if name == SUMMARY_TITLE or name == "":
+            continue
+        for r, row in enumerate(rows, start=1):
+            value = cells[(0, r, column)]
+            assert same(value, row[name]) or (value == "" and row[name] is None), (name, r, value, row[name])
+    assert "chrF2: 5 scored, 1 blank, 0 with a note" in first["printed"]
+    assert any(a["func"] == "addConditionalFormat" and a["args"][0]["type"] == "DataBar" for a in first["actions"])
+    assert not any(a["func"] in {"setFormula", "setFormulaArray"} for a in first["actions"])  # values only
+
+    assert any(a["func"] == "addSheet" for a in second["actions"])  # its own sheet
+    rank_rows = scored_by_library(TEMPLATE, "BLEU-2", tmp_path, sheet="Rank")
+    own = _values_written(second["actions"])
+    sheet = next(s for (s, r, c), v in own.items() if v == "BLEU-2 (bleu-xl)")
+    column = next(c for (s, r, c), v in own.items() if v == "BLEU-2 (bleu-xl)" and s == sheet)
+    assert [own[(sheet, r, column)] for r in range(1, len(rank_rows) + 1)] == [
+        row["BLEU-2 (bleu-xl)"] for row in rank_rows
+    ]
+    assert f"written to {RESULT_SHEET}!" in second["printed"]
+
+    assert refused["actions"] == [] and refused["printed"].startswith("bleu-xl: nothing written: sheet 'AB': 2 columns")
+    assert '"Candidate column"' in refused["printed"]
+
+
+def test_office_js_registers_the_script() -> None:
+    job = {"bundle": str(BUNDLE), "payloads": []}
+    done = subprocess.run(
+        [sys.executable, lite_driver.__file__],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")},
+    )
+    assert done.returncode == 0, done.stderr
+    scripts = {script["function_name"]: script for script in json.loads(done.stdout)["scripts"]}
+    assert scripts["score_this_table"]["name"] == SCRIPT_NAME and scripts["score_this_table"]["lazy"] is False
+
+
+def test_the_excel_page_says_what_the_form_offers() -> None:
+    page = " ".join((ROOT / "docs" / "excel.md").read_text(encoding="utf-8").split())
+    assert f"choose the metric ({', '.join(METRICS)})" in page.replace(", and", ",")
+    assert f"**{SCRIPT_NAME}**" in page and f"*{RESULT_SHEET}*" in page
+    bundle = BUNDLE.read_text(encoding="utf-8")
+    assert f"click **{SCRIPT_NAME}**" in bundle.split('"""')[1]  # the module docstring App Mode shows
