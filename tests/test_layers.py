@@ -156,13 +156,27 @@ def test_the_rules_see_a_module_imported_from_the_package_by_absolute_name(tmp_p
 
 
 def test_the_command_line_uses_only_names_the_package_exports() -> None:
-    """The command line is a face of the library: every name it takes from ``bleu_xl`` is in ``bleu_xl.__all__``."""
+    """The command line is a face of the library: every name it takes from ``bleu_xl`` (``from .. import X``,
+    ``from bleu_xl import X``, or ``bleu_xl.X`` after ``import bleu_xl``) is in ``bleu_xl.__all__``."""
     import bleu_xl
 
     taken = set()
     for path in sorted((PACKAGE / "cli").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module is None:
+            if isinstance(node, ast.ImportFrom) and (
+                (node.level == 2 and node.module is None) or (node.level == 0 and node.module == "bleu_xl")
+            ):
                 taken |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "bleu_xl":
+                taken.add(node.attr)
     assert taken and taken <= set(bleu_xl.__all__), taken - set(bleu_xl.__all__)
     assert all(hasattr(bleu_xl, name) for name in taken)
+
+
+def test_the_rule_for_the_command_line_sees_every_way_of_naming_the_package(tmp_path: Path) -> None:
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "score.py").write_text("", encoding="utf-8")
+    probe = tmp_path / "cli.py"
+    probe.write_text("from bleu_xl.jobs.score import x\nimport bleu_xl.jobs.score\n", encoding="utf-8")
+    inner, _ = _imports(probe, tmp_path)
+    assert inner == {"jobs.score"} and not _within("jobs.score", ALLOWED["cli"])

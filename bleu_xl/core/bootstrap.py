@@ -203,12 +203,28 @@ class Resampling:
     seed: int = 12345
 
     def __post_init__(self) -> None:
+        if not isinstance(self.metric, Metric):
+            raise TypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {self.metric!r}")
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")
         if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
             raise BleuError(f"samples must be a whole number of at least 1, not {self.samples!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):  # None would draw from the OS
             raise BleuError(f"seed must be a whole number, not {self.seed!r}")
+
+    def __eq__(self, other: object) -> bool:
+        """Equal settings, whichever class made them (``Bootstrap(max_n=2) == Resampling(Bleu(2))``)."""
+        if not isinstance(other, Resampling):
+            return NotImplemented
+        return (self.metric, self.level, self.samples, self.seed) == (
+            other.metric,
+            other.level,
+            other.samples,
+            other.seed,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.metric, self.level, self.samples, self.seed))
 
     def interval(self, references: Sequence[Any], candidates: Sequence[str]) -> Interval:
         """The corpus score and a percentile interval from resampling the pairs with replacement."""

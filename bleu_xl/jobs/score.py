@@ -8,7 +8,7 @@ message that names one names it as a :class:`~bleu_xl.core.errors.Setting`), and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,7 +93,12 @@ def cut_note(cuts: CutCells, output: str) -> tuple[Part, ...]:
 
 def as_metrics(metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]]) -> tuple[Metric[Any, Any, Any], ...]:
     """One metric or several, as a tuple (at least one; each a metric object)."""
-    chosen = (metrics,) if isinstance(metrics, Metric) else tuple(metrics)
+    if isinstance(metrics, Metric):
+        chosen: tuple[Any, ...] = (metrics,)
+    elif isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
+        chosen = ()
+    else:
+        chosen = tuple(metrics)
     if not chosen or not all(isinstance(metric, Metric) for metric in chosen):
         raise TypeError(f"metrics must be a metric object or a sequence of them (bleu_xl.Bleu(), ...), not {metrics!r}")
     return chosen

@@ -10,6 +10,8 @@ arguments.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -21,8 +23,8 @@ from ..excel.cell_values import ERROR_TEXTS
 from ..table.columns import find_layout
 from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
-from ..table.sheet import InputError, TableOptions, column_letter
-from .table import SUMMARY_TITLE, Area, TableArea, area_of, previous_run, result_names, sheet_of
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
+from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, sheet_of
 
 __all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "declare_script", "plan_scores"]
 
@@ -38,8 +40,13 @@ SCORE_FORMAT, COUNT_FORMAT = "0.0000", "0"
 HEADER_FILL, BAR_COLOR = "#DDEBF7", "#5B9BD5"
 #: Column widths, in characters, as the scored workbook has them.
 SCORE_WIDTH, NOTE_WIDTH, LABEL_WIDTH, VALUE_WIDTH, TEXT_WIDTH = 9, 24, 24, 46, 40
-#: The form's fields, as messages name them.
-FIELDS = {"candidate_col": "Candidate column", "reference_cols": "Reference column"}
+#: The form's fields, as messages name them; what the form has no field for, as the sheet can give it.
+FIELDS = {
+    "candidate_col": '"Candidate column"',
+    "reference_cols": '"Reference column"',
+    "fill_down": '"Fill references down"',
+    "reference_text": 'a cell labelled "Reference" above the table',
+}
 _FORMULA_STARTS = ("=", "+", "-", "@")
 
 
@@ -49,7 +56,7 @@ def spelt(setting: Setting) -> str:
     value = setting.value[0] if isinstance(setting.value, tuple) else setting.value
     if label is None:
         return setting.name.replace("_", " ")
-    return f'"{label}"' if value is None else f'"{label}" {value}'
+    return label if value is None or value is True else f"{label} {value}"
 
 
 @dataclass(frozen=True)
@@ -88,27 +95,29 @@ class Plan:
 
 
 def _as_text(value: Any) -> Any:
-    """A value written to a cell as it was: text Excel would read as a formula (or a number, a date) keeps a
-    leading apostrophe, which Excel takes for "this is text" and does not show; an error text stays an error."""
+    """A value written to a cell as it was: text keeps a leading apostrophe, which Excel takes for "this is text" and
+    does not show, so that nothing the user typed is read as a formula, a number, a date or TRUE; an error text stays
+    an error."""
     if isinstance(value, str) and value and value not in ERROR_TEXTS:
         return "'" + value
     return value
 
 
-def _label_text(text: str) -> str:
+def _own_text(text: str) -> str:
+    """Text bleu-xl made (a header, a note) that may hold the user's words: kept as text when Excel would read it
+    otherwise."""
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
-def _area(selection: Area | None, tables: Sequence[TableArea]) -> Area | None:
-    """The part of the sheet to score: the Excel Table the selection starts in, else a selection of several cells,
-    else the whole sheet (``None``)."""
+def _table_of(selection: Area | None, tables: Sequence[TableArea]) -> Area | None:
+    """The Excel Table the selection starts in, if any: then only it is read."""
     if selection is None:
         return None
     for table in tables:
         area = table.area
         if area.top <= selection.top <= area.bottom and area.left <= selection.left <= area.right:
             return area
-    return selection if selection.cells > 1 else None
+    return None
 
 
 def plan_scores(
@@ -121,45 +130,51 @@ def plan_scores(
     new_sheet: bool = False,
     candidate_col: str | None = None,
     reference_col: str | None = None,
+    fill_down: bool = False,
 ) -> Plan:
     """What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
-    found by the column rules, every row scored under ``metric``. :class:`InputError` for a sheet the rules
-    refuse, or for a place beside the table that holds data."""
-    area = _area(selection, tables)
+    found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
+    selection starts in; a selection of several rows elsewhere says which rows to score. :class:`InputError` for a
+    sheet the rules refuse, or for a place to write that holds the user's data or lies past Excel's grid."""
+    table = _table_of(selection, tables)
+    chosen = selection if table is None and selection is not None and selection.cells > 1 else None
     options = TableOptions(
-        candidate_col=candidate_col or None, reference_cols=(reference_col,) if reference_col else ()
+        candidate_col=candidate_col or None,
+        reference_cols=(reference_col,) if reference_col else (),
+        fill_down=fill_down,
     )
-    layout = find_layout(sheet_of(name, grid, area, tables, None, None), options)
-    ours = None
-    if layout.header_row is not None:
-        ours = previous_run(grid, layout.header_row, result_names(tuple(METRICS.values())))
-        used = max([layout.candidate_col, *layout.reference_cols])
-        if ours is not None and ours <= used:
-            ours = None
-    sheet = sheet_of(name, grid, area, tables, ours, layout.header_row)
+    layout = find_layout(sheet_of(name, grid, table, tables, None), options)
+    ours = previous_run(grid, layout.header_row) if layout.header_row is not None else None
+    if ours is not None and ours.left <= max([layout.candidate_col, *layout.reference_cols]):
+        ours = None
+    sheet = sheet_of(name, grid, table, tables, ours)
     if ours is not None:
         layout = find_layout(sheet, options)
+    last = len(sheet.rows) - 1
+    if chosen is not None:  # the rows selected, and no others
+        last = min(last, chosen.bottom)
+        outside = {r for r in range(layout.data_start, len(sheet.rows)) if not chosen.top <= r <= chosen.bottom}
+        layout.skipped = layout.skipped | outside
     result = score_table(sheet, layout, metrics=(metric,), workers=1)
     plan = Plan(RESULT_SHEET if new_sheet else name, new_sheet)
     plan.lines.append(f"bleu-xl: sheet {name!r}: {render(layout.describe(), spelt)}")
+    if chosen is not None:
+        plan.lines.append(f"bleu-xl: note: rows {chosen.top + 1} to {chosen.bottom + 1} only (the rows selected)")
     plan.lines += [f"bleu-xl: note: {render(note, spelt)}" for note in layout.notes]
     if _holds_numbers(sheet.rows, layout):
         plan.lines.append(
-            "bleu-xl: note: some texts scored are numbers, scored as Excel writes them in General format; xlwings "
-            "Lite does not say which cells are dates, so a date is scored as its serial number (46000)"
+            "bleu-xl: note: some texts scored are numbers, scored as Excel writes them in General format (a date "
+            "that xlwings Lite reports as its serial number is scored as that number)"
         )
     if new_sheet:
         _on_own_sheet(plan, name, layout, result)
     else:
-        _beside(plan, grid, sheet.rows, layout, result, ours)
+        _beside(plan, grid, sheet.rows, layout, result, ours, last)
     counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note"
     corpus = result.corpus
     plan.lines.append(f"{metric.name}: {counts}")
-    plan.lines.append(
-        f"corpus {metric.name} {float(corpus):.4f}   reference: {layout.reference_source}"
-        if corpus is not None
-        else f"corpus {metric.name} -   reference: {layout.reference_source}"
-    )
+    shown = f"{float(corpus):.4f}" if corpus is not None else "-"
+    plan.lines.append(f"corpus {metric.name} {shown}   reference: {layout.reference_source}")
     plan.lines.append(f"signature {result.signature()}")
     plan.lines.append(f"written to {plan.sheet}!{plan.written}")
     return plan
@@ -178,7 +193,7 @@ def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
 
 
 def _result_writes(
-    layout: Layout, result: Result, first_row: int, first_column: int, rows: Sequence[int | None], taken: set[str]
+    result: Result, first_row: int, first_column: int, rows: Sequence[int | None], taken: set[str]
 ) -> list[ColumnWrite]:
     """The result columns from ``first_column``: each a header, then a value for each of ``rows`` (the index of a
     scored row in ``result``, or ``None`` for a row left out: blank)."""
@@ -191,7 +206,7 @@ def _result_writes(
         if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
             cells = [None if v is None else str(v) for v in cells]
         if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES):
-            cells = [_label_text(v) if isinstance(v, str) else v for v in cells]
+            cells = [_own_text(v) if isinstance(v, str) else v for v in cells]
         number_format = {ColumnKind.SCORE: SCORE_FORMAT, ColumnKind.COUNT: COUNT_FORMAT}.get(column.kind)
         writes.append(
             ColumnWrite(
@@ -206,13 +221,13 @@ def _result_writes(
     return writes
 
 
-def _summary(result: Result, layout: Layout, name: str, row: int, column: int) -> list[ColumnWrite]:
-    """The summary beside the result columns: labels, then values (the corpus score to four places)."""
+def _summary_facts(result: Result, layout: Layout, name: str) -> list[tuple[str, Any]]:
+    """The summary's facts: labels and values (the sheet's name and the reference as text, as typed)."""
     metric = result.metrics[0]
     corpus = result.corpus
-    facts: list[tuple[str, Any]] = [
-        ("Sheet", _label_text(name)),
-        ("Reference", _label_text(layout.reference_source)),
+    return [
+        ("Sheet", _as_text(name)),
+        ("Reference", _as_text(layout.reference_source)),
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
         ("Rows", len(result.rows)),
@@ -220,11 +235,17 @@ def _summary(result: Result, layout: Layout, name: str, row: int, column: int) -
         ("Blank candidates", result.blank),
         ("Rows with a note", result.problems),
     ]
-    labels = ColumnWrite(row, column, (SUMMARY_TITLE, *(label for label, _ in facts)), width=LABEL_WIDTH)
+
+
+def _summary(facts: list[tuple[str, Any]], written: Area, row: int, column: int) -> list[ColumnWrite]:
+    """The summary at ``row``, ``column``: labels, then values (the corpus score to four places), the last the range
+    the run wrote (how the next run finds what it may write over)."""
+    shown = [*facts, (WRITTEN, _range_text(written))]
+    labels = ColumnWrite(row, column, (SUMMARY_TITLE, *(label for label, _ in shown)), width=LABEL_WIDTH)
     values = ColumnWrite(
         row,
         column + 1,
-        ("", *(value for _, value in facts)),
+        ("", *(value for _, value in shown)),
         header=False,
         cell_formats=((3, SCORE_FORMAT),),
         width=VALUE_WIDTH,
@@ -232,31 +253,58 @@ def _summary(result: Result, layout: Layout, name: str, row: int, column: int) -
     return [labels, values]
 
 
+def _range_text(area: Area) -> str:
+    return f"{column_letter(area.left)}{area.top + 1}:{column_letter(area.right)}{area.bottom + 1}"
+
+
+def _block(top: int, bottom: int, first: int, results: int, facts: int) -> Area:
+    """The cells a run writes: ``results`` columns from ``first``, on rows ``top`` to ``bottom``; a blank column;
+    the summary's labels and values, its title and ``facts`` rows and the written range."""
+    area = Area(top, first, max(bottom, top + facts + 1), first + results + 2)
+    if area.right >= EXCEL_MAX_COLS or area.bottom >= EXCEL_MAX_ROWS:
+        raise InputError(
+            f"the scores and their summary need {_range_text(Area(area.top, area.left, area.top, area.left))} to "
+            f"{column_letter(min(area.right, EXCEL_MAX_COLS - 1))}..., past Excel's last column or row; tick "
+            '"Write to a new sheet"'
+        )
+    return area
+
+
 def _last_filled(row: Sequence[Any]) -> int:
     return max((c for c, value in enumerate(row) if value is not None and value != ""), default=-1)
 
 
 def _beside(
-    plan: Plan, grid: list[list[Any]], rows: list[list[Any]], layout: Layout, result: Result, ours: int | None
+    plan: Plan,
+    grid: list[list[Any]],
+    rows: list[list[Any]],
+    layout: Layout,
+    result: Result,
+    ours: Area | None,
+    last: int,
 ) -> None:
-    """Write the results right of the table, on the rows of its header and data, the summary one column further;
-    refused when that place holds anything but what an earlier run wrote (which is cleared first)."""
+    """Write the results right of the table, on the rows of its header and data (down to ``last`` and to the last row
+    with a candidate or a reference), the summary one column further; refused when a cell there holds anything but
+    what an earlier run wrote (``ours``, cleared first)."""
     top = layout.data_start if layout.header_row is None else layout.header_row
-    bottom = len(rows) - 1
-    table_right = max(_last_filled(rows[r]) for r in range(top, bottom + 1))
-    first = ours if ours is not None else table_right + 1
+    used = [layout.candidate_col, *layout.reference_cols]
+    filled = [
+        r for r in range(layout.data_start, len(rows)) if any(_last_filled(rows[r][c : c + 1]) == 0 for c in used)
+    ]
+    last = min(last, filled[-1] if filled else top)  # the table's rows: down to its last candidate or reference
+    table_right = max(_last_filled(rows[r]) for r in range(top, last + 1))
+    first = ours.left if ours is not None else table_right + 1
     index = {number - 1: i for i, number in enumerate(result.row_numbers)}
-    spans = list(range(layout.data_start, bottom + 1))
+    spans = list(range(layout.data_start, last + 1))
     taken = {h for h in layout.headers if h}
-    writes = _result_writes(layout, result, top, first, [index.get(r) for r in spans], taken)
+    writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    summary_column = first + len(writes) + 1
-    writes += _summary(result, layout, plan.sheet, top, summary_column)
-    if ours is not None:
-        old_right = max(_last_filled(grid[r]) for r in range(top, min(len(grid), bottom + 12)))
-        plan.clear = Area(top, ours, max(bottom, top + 9), max(old_right, summary_column + 1))
-    _refuse_taken(grid, writes, plan.clear)
+    facts = _summary_facts(result, layout, plan.sheet)
+    block = _block(top, max(top, last), first, len(writes), len(facts))
+    writes += _summary(facts, block, top, first + len(writes) + 1)
+    plan.clear = ours
+    _refuse_taken(grid, writes, ours)
     plan.columns = writes
 
 
@@ -281,12 +329,14 @@ def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result) -> None
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
+    facts = _summary_facts(result, layout, name)
+    block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]
-        plan.columns.append(ColumnWrite(0, c, (_label_text(header[c]), *cells), width=TEXT_WIDTH))
-    writes = _result_writes(layout, result, 0, width, list(range(len(data))), set(header))
+        plan.columns.append(ColumnWrite(0, c, (_as_text(header[c]), *cells), width=TEXT_WIDTH))
+    writes = _result_writes(result, 0, width, list(range(len(data))), set(header))
     plan.columns += writes
-    plan.columns += _summary(result, layout, name, 0, width + len(writes) + 1)
+    plan.columns += _summary(facts, Area(0, 0, block.bottom, block.right), 0, width + len(writes) + 1)
 
 
 def declare_script(script: Callable[..., Any], book_type: type, module: str) -> dict[str, Callable[..., Any]]:
@@ -299,6 +349,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
         new_sheet: bool = False,
         candidate_column: str = "",
         reference_column: str = "",
+        fill_down: bool = False,
     ) -> None:
         sheet = book.sheets.active
         try:
@@ -311,6 +362,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
                 new_sheet=bool(new_sheet),
                 candidate_col=(candidate_column or "").strip() or None,
                 reference_col=(reference_column or "").strip() or None,
+                fill_down=bool(fill_down),
             )
         except BleuXlError as problem:
             print(f"bleu-xl: nothing written: {problem.render(spelt)}")
@@ -352,6 +404,13 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
                 "help": "Only when the header is not Reference: its letter (B) or its header.",
             },
         ],
+        "fill_down": Annotated[
+            bool,
+            {
+                "label": "Fill references down",
+                "help": "A reference typed once above its variants, blank below, serves each row under it.",
+            },
+        ],
         "return": None,
     }
     return {"score_this_table": script(name=SCRIPT_NAME)(score_this_table)}
@@ -363,7 +422,7 @@ DOC = """# Score this table
    knows), or select the rows to score.
 2. Choose the metric, then click **Score this table**.
 3. The scores, ranks and notes appear as values right of the table (or on the sheet *bleu-xl scores*), with a
-   summary beside them; run it again after editing: it writes over its own columns.
+   summary beside them; run it again after editing: it writes over what it wrote, and nothing else.
 """
 
 
@@ -373,11 +432,28 @@ def _metric(name: str) -> Metric[Any, Any, Any]:
     return METRICS[name]
 
 
+#: A date and time as the Lite client sends a date cell (JavaScript's ``toISOString``), and nothing else.
+_CLIENT_DATE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z")
+
+
 def _grid(sheet: Any) -> list[list[Any]]:
-    """The sheet's cells from A1 to its used range's last cell, as rows."""
-    last = sheet.used_range.last_cell
-    values = sheet.range((1, 1), (last.row, last.column)).options(ndim=2).value
-    return [list(row) for row in values]
+    """The sheet's cells from A1 as the Lite client sent them: text, numbers, booleans, error values as their text
+    (``#N/A``), blanks as ``""``, read without xlwings' conversion (which takes error cells for blanks and any text
+    that looks like a timestamp for a date it then fails to parse); a date the client sends as a date and time
+    becomes one."""
+    values = (
+        sheet.api["values"] if isinstance(sheet.api, dict) else sheet.used_range.options(ndim=2, err_to_str=True).value
+    )
+    return [[_cell(value) for value in row] for row in values]
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str) and _CLIENT_DATE.fullmatch(value):
+        try:
+            return dt.datetime.fromisoformat(value[:-1])
+        except ValueError:
+            return value
+    return value
 
 
 def _selection(book: Any) -> Area | None:

@@ -12,14 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.metrics import Metric
-from ..table.scoring import result_columns
 from ..table.sheet import Sheet, column_index
 
-__all__ = ["SUMMARY_TITLE", "Area", "TableArea", "area_of", "result_names", "sheet_of"]
+__all__ = ["SUMMARY_ROWS", "SUMMARY_TITLE", "WRITTEN", "Area", "TableArea", "area_of", "previous_run", "sheet_of"]
 
-#: The first cell of the summary a run writes beside its columns: how a later run knows the block is its own.
+#: The first cell of the summary a run writes beside its columns, and the label of the range it wrote: how a later
+#: run knows which cells are its own (it clears them, and no other).
 SUMMARY_TITLE = "bleu-xl summary"
+WRITTEN = "Written"
+#: The rows of the summary below its title.
+SUMMARY_ROWS = 10
 _ADDRESS = re.compile(r"^(?:.*!)?\$?([A-Za-z]{1,3})\$?(\d+)(?::\$?([A-Za-z]{1,3})\$?(\d+))?$")
 
 
@@ -59,31 +61,27 @@ def area_of(address: str) -> Area | None:
     return Area(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
 
 
-def result_names(metrics: Sequence[Metric[Any, Any, Any]]) -> frozenset[str]:
-    """Every header a run's result columns can have under these metrics, with and without the suffix a name taken
-    by an input column gets."""
-    names = {column.name for column in result_columns(metrics)}
-    return frozenset(names | {f"{name} (bleu-xl)" for name in names})
-
-
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def previous_run(grid: list[list[Any]], header_row: int, names: frozenset[str]) -> int | None:
-    """The first column of what an earlier run wrote on ``header_row``: its result columns (ending with the note
-    column) and the summary beside them, recognised by their headers. ``None`` when there is none."""
+def previous_run(grid: list[list[Any]], header_row: int) -> Area | None:
+    """Where an earlier run wrote beside the table on ``header_row``: the range its summary records under
+    :data:`WRITTEN`, when the summary's title stands on that row right of the range's result columns and the range
+    ends at the summary's values. ``None`` when there is no such summary: every cell is the user's."""
     row = grid[header_row] if header_row < len(grid) else []
-    title = next((c for c, value in enumerate(row) if value == SUMMARY_TITLE), None)
-    end = len(row) if title is None else title - 1  # the summary sits one blank column right of the results
-    while end > 0 and _blank(row[end - 1]):
-        end -= 1
-    if end == 0 or row[end - 1] not in {"note", "note (bleu-xl)"}:
-        return title - 1 if title is not None else None
-    start = end - 1
-    while start > 0 and row[start - 1] in names:
-        start -= 1
-    return start
+    for title in (c for c, value in enumerate(row) if value == SUMMARY_TITLE):
+        for r in range(header_row + 1, min(len(grid), header_row + SUMMARY_ROWS + 1)):
+            cells = grid[r]
+            if title + 1 < len(cells) and cells[title] == WRITTEN and isinstance(cells[title + 1], str):
+                written = area_of(cells[title + 1])
+                if (
+                    written is not None
+                    and (written.top, written.right) == (header_row, title + 1)
+                    and (written.left < title - 1)
+                ):
+                    return written
+    return None
 
 
 def sheet_of(
@@ -91,12 +89,11 @@ def sheet_of(
     grid: list[list[Any]],
     area: Area | None,
     tables: Sequence[TableArea],
-    ours: int | None,
-    header_row: int | None,
+    ours: Area | None,
 ) -> Sheet:
-    """The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet), blank from
-    column ``ours`` on in the rows from ``header_row`` down (an earlier run's columns), no empty row below the last
-    one that holds anything, and the totals rows of the Excel Tables."""
+    """The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet) and inside
+    ``ours`` (what an earlier run wrote), no empty row below the last one that holds anything, and the totals rows of
+    the Excel Tables."""
     rows: list[list[Any]] = []
     for r, row in enumerate(grid):
         if area is not None and not area.top <= r <= area.bottom:
@@ -105,8 +102,8 @@ def sheet_of(
         kept = list(row)
         if area is not None:
             kept = [None] * area.left + kept[area.left : area.right + 1]
-        if ours is not None and header_row is not None and r >= header_row:
-            kept = kept[:ours]
+        if ours is not None and ours.top <= r <= ours.bottom:
+            kept = kept[: ours.left] + [None] * (min(len(kept), ours.right + 1) - ours.left) + kept[ours.right + 1 :]
         rows.append(kept)
     while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
         rows.pop()

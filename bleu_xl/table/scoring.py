@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.errors import BleuXlError, Part, Setting
+from ..core.errors import BleuError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
@@ -335,6 +335,8 @@ def score_table(
     chosen = tuple(metrics)
     if not chosen:
         raise TypeError("score_table needs at least one metric")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise BleuError(f"workers must be a whole number of at least 1 (or None: one a core), not {workers!r}")
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, chosen)
     pairs = pairs_of(sheet, layout)

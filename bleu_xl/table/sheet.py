@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..core.errors import BleuXlError, Part
+from ..core.errors import BleuXlError, Part, Setting
 
 __all__ = [
     "EXCEL_MAX_COLS",
@@ -156,6 +156,11 @@ class TableOptions:
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
             raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+        header_row = self.header_row
+        if header_row is not None and (
+            isinstance(header_row, bool) or not isinstance(header_row, int) or header_row < 1
+        ):
+            raise InputError(Setting("header_row"), f" {header_row!r}: give the row's number, 1 for the first")
 
 
 def column_letter(index: int) -> str:

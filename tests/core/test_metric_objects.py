@@ -112,6 +112,10 @@ def test_the_bootstraps_people_call_are_the_resampling_of_a_metric() -> None:
         refs, a, b
     )
     assert Bootstrap(max_n=3).max_n == 3 and Bootstrap(smoothing="none").smoothing == "none"
+    assert Bootstrap() == Resampling() and ChrfBootstrap(word_order=2) == Resampling(chrf_pp)  # the same settings
+    assert hash(Bootstrap()) == hash(Resampling()) and Bootstrap(seed=1) != Resampling()
+    with pytest.raises(TypeError, match="metric object"):
+        Resampling(metric="bleu")  # type: ignore[arg-type]
     with pytest.raises(BleuError, match="max_n"):
         Bootstrap(max_n=0)
 

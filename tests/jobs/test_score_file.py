@@ -99,3 +99,26 @@ def test_a_large_read_limit_given_as_people_write_it(sample: Path, tmp_path: Pat
     assert done.counts["scored"] == 5
     with pytest.raises(InputError, match="is not a size"):
         score_file(sample, output=tmp_path / "y.csv", read_memory="12XB")
+
+
+def test_standard_output_replaced_by_a_text_stream(sample: Path) -> None:
+    """A notebook or ``redirect_stdout`` gives a text stream with no bytes beneath: text formats go there, a
+    workbook is refused in one line."""
+    import contextlib
+    import io
+
+    caught = io.StringIO()
+    with contextlib.redirect_stdout(caught):
+        score_file(sample, output="-", output_format="jsonl")
+    assert json.loads(caught.getvalue().splitlines()[0])["Candidate"]
+    with contextlib.redirect_stdout(io.StringIO()), pytest.raises(InputError, match="give output a file name"):
+        score_file(sample, output="-", output_format="xlsx")
+
+
+def test_settings_of_the_wrong_kind_are_refused_before_anything_runs(sample: Path, tmp_path: Path) -> None:
+    with pytest.raises(bleu_xl.BleuError, match="workers must be a whole number of at least 1"):
+        score_file(sample, output=tmp_path / "w.csv", workers=-1)
+    with pytest.raises(InputError, match="header_row True: give the row's number"):
+        score_file(sample, output=tmp_path / "h.csv", header_row=True)
+    with pytest.raises(TypeError, match="metric object"):
+        score_file(sample, output=tmp_path / "m.csv", metrics=Bleu)  # the class, not a metric

@@ -132,15 +132,47 @@ def test_a_second_run_writes_over_its_own_columns_and_nothing_else(tmp_path: Pat
 
 def test_data_right_of_the_table_is_never_written_over() -> None:
     grid = [["Reference", "Candidate", "", "", "kept"], ["le chat", "le chat", "", "", ""]]
-    selected = Area(0, 0, 1, 1)  # A1:B2: the scores would go from C, and E1 holds data
+    table = TableArea(Area(0, 0, 1, 1))  # an Excel Table in A1:B2, the selection in it; E1 is the user's
     with pytest.raises(InputError, match=r'E1, where the scores would go beside the table, holds data; tick "Write'):
-        plan_scores("Copy", grid, metric=METRICS["BLEU-2"], selection=selected)
-    below = [row[:4] for row in grid] + [["", "", "", ""]] * 4
-    below[5] = [""] * 15 + ["note to self"]  # P6: one candidate, no rank column; the summary's values are in P
+        plan_scores("Copy", grid, metric=METRICS["BLEU-2"], selection=Area(1, 0, 1, 0), tables=[table])
+    below = [*grid, ["", ""], ["", ""], ["", ""], [""] * 15 + ["mine"]]  # P6: where the summary's values go
     with pytest.raises(InputError, match=r"P6, where the scores would go"):
-        plan_scores("Copy", below, metric=METRICS["BLEU-2"], selection=selected)
-    plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"], selection=selected, new_sheet=True)
+        plan_scores("Copy", [row[:2] for row in below[:5]] + [below[5]], metric=METRICS["BLEU-2"])
+    plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"], new_sheet=True)
     assert plan.sheet == RESULT_SHEET and plan.new_sheet and columns_of(plan)["BLEU-2"] == [1.0]
+
+
+def test_a_table_whose_last_column_is_named_note_is_the_users() -> None:
+    grid = [
+        ["Reference", "Candidate", "note"],
+        ["le chat", "le chat", "check with Anna"],
+        ["un chien", "un chat", "OK"],
+    ]
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"])
+    assert plan.clear is None and min(w.column for w in plan.columns) == 3  # right of the user's notes, in D
+    assert written(plan, grid)[1][2] == "check with Anna"
+
+
+def test_a_second_run_clears_what_the_first_wrote_and_nothing_else() -> None:
+    grid = [["Reference", "Candidate"]] + [["le chat noir", f"le chat {word}"] for word in "noir gris blanc".split()]
+    first = written(plan_scores("S", grid, metric=METRICS["BLEU-2"]), grid)
+    summary = first[0].index(SUMMARY_TITLE)
+    first[1] += [""] * (summary + 5 - len(first[1]))
+    first[1][summary + 3] = "right of the summary"  # typed by the user after the first run
+    first += [[""] * 4 + ["under the scores"]]  # E11, below the first run's columns and summary
+    first[3][1] = ""  # the last candidate emptied: its old scores must not stay
+    again = plan_scores("S", first, metric=METRICS["BLEU-2"])
+    after = written(again, first)
+    assert after[1][summary + 3] == "right of the summary" and after[10][4] == "under the scores"
+    assert again.clear is not None and again.clear.right == summary + 1
+    assert columns_of(again)["BLEU-2"][2] is None and after[3][2] == ""  # the emptied row's score is gone
+    assert "Written" in after[0][summary] or any(row[summary] == "Written" for row in after)
+
+
+def test_the_edge_of_excel_s_grid_is_refused_not_passed() -> None:
+    wide = [[""] * 16_382 + ["Reference", "Candidate"], [""] * 16_382 + ["le chat", "le chat"]]
+    with pytest.raises(InputError, match="past Excel's last column or row"):
+        plan_scores("S", wide, metric=METRICS["BLEU-2"])
 
 
 def test_an_excel_table_with_a_totals_row_and_a_selection() -> None:
@@ -160,9 +192,22 @@ def test_an_excel_table_with_a_totals_row_and_a_selection() -> None:
     assert "bleu-xl: note: row 6, the totals row of an Excel table, is not a candidate" in plan.lines
     assert columns_of(plan)["BLEU-2"] == [1.0, bleu_xl.score("free delivery", "delivery free").bleu, None]
     assert min(w.row for w in plan.columns) == 2  # from the table's header row
-    selected = plan_scores("Campaign", grid, metric=METRICS["BLEU-2"], selection=Area(7, 0, 8, 2))
-    assert columns_of(selected)["BLEU-2"] == [bleu_xl.score("le chat", "le chien").bleu]
-    assert selected.lines[0].startswith("bleu-xl: sheet 'Campaign': header row 8;")  # the sheet's own row number
+    rows = plan_scores("Campaign", grid[:6], metric=METRICS["BLEU-2"], selection=Area(4, 1, 4, 2))  # row 5 only
+    assert columns_of(rows)["BLEU-2"] == [None, bleu_xl.score("free delivery", "delivery free").bleu]
+    assert rows.lines[0].startswith("bleu-xl: sheet 'Campaign': header row 3;")  # found above the rows selected
+    assert "bleu-xl: note: rows 5 to 5 only (the rows selected)" in rows.lines
+    assert "BLEU-2: 1 scored, 0 blank, 0 with a note" in rows.lines
+
+
+def test_a_selection_of_data_rows_or_of_one_column_finds_the_headers_of_the_sheet() -> None:
+    grid = [["Reference", "Candidate"]] + [["le chat noir", f"le chat {w}"] for w in "noir gris blanc roux".split()]
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], selection=Area(2, 0, 3, 1))  # A3:B4, data rows only
+    assert columns_of(plan)["BLEU-2"] == [
+        None,
+        *(bleu_xl.score("le chat noir", f"le chat {w}").bleu for w in ("gris", "blanc")),
+    ]
+    column = plan_scores("S", grid, metric=METRICS["BLEU-2"], selection=Area(0, 1, 4, 1))  # B1:B5
+    assert columns_of(column)["BLEU-2"][0] == 1.0 and len(columns_of(column)["BLEU-2"]) == 4
 
 
 def test_refusals_name_the_forms_fields() -> None:
@@ -180,12 +225,14 @@ def test_refusals_name_the_forms_fields() -> None:
 
 
 def test_on_its_own_sheet_user_text_stays_text_and_numbers_are_said() -> None:
-    grid = [["Reference", "Candidate"], ["=1+1", '=HYPERLINK("http://x")'], ["2026", 2026.0], ["#N/A", "ok"]]
+    grid = [["Reference", "Candidate", "1/2"], ["=1+1", '=HYPERLINK("http://x")', ""], ["2026", 2026.0, ""]]
+    grid.append(["#N/A", "ok", "TRUE"])
     plan = plan_scores("Copy", grid, metric=METRICS["chrF2"], new_sheet=True)
     reference, candidate = plan.columns[0].values, plan.columns[1].values
     assert reference[1:] == ("'=1+1", "'2026", "#N/A") and candidate[1:] == ('\'=HYPERLINK("http://x")', 2026.0, "'ok")
-    assert any("a date is scored as its serial number" in line for line in plan.lines)
+    assert any("scored as Excel writes them in General format" in line for line in plan.lines)
     assert not any(isinstance(v, str) and v.startswith("=") for w in plan.columns for v in w.values)
+    assert plan.columns[2].values[0] == "'1/2" and plan.columns[2].values[3] == "'TRUE"  # a header, a text: text
 
 
 def test_the_template_s_rank_sheet_with_its_labelled_reference(tmp_path: Path) -> None:
@@ -311,3 +358,38 @@ def test_the_excel_page_says_what_the_form_offers() -> None:
     assert f"**{SCRIPT_NAME}**" in page and f"*{RESULT_SHEET}*" in page
     bundle = BUNDLE.read_text(encoding="utf-8")
     assert f"click **{SCRIPT_NAME}**" in bundle.split('"""')[1]  # the module docstring App Mode shows
+
+
+def _through_xlwings(book: dict[str, Any], args: list[Any]) -> dict[str, Any]:
+    """The bundle's script run by xlwings' own custom_scripts_call under CPython, in a fresh process (xlwings must
+    be configured as the office.js runtime does before it is imported)."""
+    code = (
+        "import asyncio, json, sys; sys.path.insert(0, sys.argv[1]); import lite_driver; job = json.load(sys.stdin); "
+        "print(json.dumps(asyncio.run(lite_driver.run_script(job['bundle'], 'score_this_table', job['book'], "
+        "job['args']))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "tests")],
+        input=json.dumps({"bundle": str(BUNDLE), "book": book, "args": args}),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_error_cells_and_text_like_a_timestamp_are_read_as_excel_sends_them() -> None:
+    grid = [
+        ["Reference", "Candidate", "Logged at"],
+        ["le chat noir", "#DIV/0!", "2025-01-02T10:20:30"],
+        ["#N/A", "le chat", "2025-01-02T10:20:30+01:00"],
+        ["le chat noir", "le chat gris", "2026-01-01T00:00:00.000Z"],
+    ]
+    report = _through_xlwings(_book_json("e.xlsx", {"S": grid}), ["BLEU-2", False, "", "", False])
+    printed = report["printed"]
+    assert "BLEU-2: 1 scored, 0 blank, 2 with a note" in printed, printed
+    notes = _values_written(report["actions"])
+    column = next(c for (_, r, c), v in notes.items() if r == 0 and v == "note")
+    assert [notes[(0, r, column)] for r in (1, 2, 3)] == ["#DIV/0! in the candidate", "#N/A in the reference", ""]

@@ -122,12 +122,20 @@ class OutputFile:
     def open(self, *, binary: bool, encoding: str = "utf-8") -> Iterator[IO[Any]]:
         """A file to write the whole output to; it appears at the target only when the block completes."""
         if self.path == "-":
+            raw = getattr(sys.stdout, "buffer", None)
+            if raw is None:  # standard output replaced by a text stream (a notebook, redirect_stdout): text only
+                if binary:
+                    raise InputError(
+                        "standard output here takes text, not a workbook; give ", Setting("output"), " a file name"
+                    )
+                yield sys.stdout
+                return
             if binary:
-                yield sys.stdout.buffer
+                yield raw
                 return
             # The data in the encoding asked for, whatever the terminal's locale says standard output is.
             sys.stdout.flush()
-            out = io.TextIOWrapper(sys.stdout.buffer, encoding=encoding, errors="strict", newline="")
+            out = io.TextIOWrapper(raw, encoding=encoding, errors="strict", newline="")
             try:
                 yield out
                 out.flush()
