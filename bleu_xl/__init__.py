@@ -1,12 +1,13 @@
-"""bleu-xl: BLEU-2 (and BLEU-N) and chrF scoring for spreadsheets, with a pure-Python core."""
+"""bleu-xl: BLEU-2 (and BLEU-N), chrF and TER scoring for spreadsheets, with a pure-Python core."""
 
 from ._version import __version__
 from .core.bootstrap import Bootstrap, ChrfBootstrap, Interval, PairedResult, Resampling, bootstrap_ci, paired_test
 from .core.errors import BleuError, BleuXlError, Setting, render
 from .core.explain import Explanation, explain
-from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, metrics_named
+from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, Ter, metrics_named
 from .core.metrics.bleu import Precision, References, Score, Stats, corpus_score, score, score_many, signature
 from .core.metrics.chrf import ChrfReferences, ChrfScore, ChrfStats, chrf, chrf_signature, corpus_chrf
+from .core.metrics.ter import Change, TerChanges, TerReferences, TerScore, TerStats, corpus_ter, ter, ter_changes
 from .core.tokenizer import tokenize
 
 #: The names that read and write files (and so import the spreadsheet libraries): loaded when first used, so that
@@ -33,6 +34,7 @@ __all__ = [
     "BleuError",
     "BleuXlError",
     "Bootstrap",
+    "Change",
     "Chrf",
     "ChrfBootstrap",
     "ChrfReferences",
@@ -53,6 +55,11 @@ __all__ = [
     "ScoredFile",
     "Setting",
     "Stats",
+    "Ter",
+    "TerChanges",
+    "TerReferences",
+    "TerScore",
+    "TerStats",
     "__version__",
     "bootstrap_ci",
     "chrf",
@@ -60,6 +67,7 @@ __all__ = [
     "compare_file",
     "corpus_chrf",
     "corpus_score",
+    "corpus_ter",
     "explain",
     "metrics_named",
     "paired_test",
@@ -69,6 +77,8 @@ __all__ = [
     "score_many",
     "setup_excel",
     "signature",
+    "ter",
+    "ter_changes",
     "tokenize",
     "version_line",
     "write_lite_bundle",

@@ -257,7 +257,8 @@ def test_the_metric_and_file_examples_run(tmp_path: Path, monkeypatch: pytest.Mo
     copy_examples(tmp_path)
     monkeypatch.chdir(tmp_path)
     blocks = re.findall(r"```python\n(.*?)```", PAGES["python"], flags=re.S)[2:]
-    assert len(blocks) == 2
+    assert len(blocks) == 3  # TER's, the metric objects', the files'
+    blocks = blocks[1:]
     for number, block in enumerate(blocks):
         test = doctest.DocTestParser().get_doctest(block, {}, f"python.md {number}", "docs/python.md", 0)
         runner = doctest.DocTestRunner()
@@ -292,7 +293,7 @@ def test_every_name_the_python_page_gives_is_there() -> None:
     attributes = re.findall(r"`(\w+)`", fields)
     s = score("a b", "a b")
     assert len(attributes) >= 10 and all(hasattr(s, name) for name in attributes), attributes
-    chrf_part = text[text.index("## chrF") : text.index("## Metrics as objects")]
+    chrf_part = text[text.index("## chrF") : text.index("## TER")]
     functions = set(re.findall(r"`(?:bleu_xl\.)?([A-Za-z_]+)\(", chrf_part)) | set(
         re.findall(r"`(Chrf\w+)`", chrf_part)
     )
@@ -302,6 +303,16 @@ def test_every_name_the_python_page_gives_is_there() -> None:
     shown = bleu_xl.chrf("a b", "a b", word_order=2)
     attributes = [name for name in re.findall(r"`(\w+)`", fields) if name not in {"None", "chrF2"}]  # values
     assert all(hasattr(shown, name) or hasattr(shown.characters, name) for name in attributes), fields
+    ter_part = text[text.index("## TER") : text.index("## Metrics as objects")]
+    functions = set(re.findall(r"`(?:bleu_xl\.)?([a-z_]+)\(", ter_part)) | set(
+        re.findall(r"`(Ter\w+|Change)", ter_part)
+    )
+    functions -= {"float", "as_dict"}
+    assert {"ter", "corpus_ter", "ter_changes", "TerScore", "TerReferences", "Change"} <= functions
+    assert functions <= set(bleu_xl.__all__), functions - set(bleu_xl.__all__)
+    fields = re.search(r"returns a `TerScore`: (.*?) and `as_dict\(\)`", ter_part).group(1)
+    shown_ter = bleu_xl.ter("a b", "b a")
+    assert all(hasattr(shown_ter, name) for name in re.findall(r"`(\w+)`", fields) if name != "s"), fields
 
 
 def test_the_scoring_tables_are_recomputed() -> None:
@@ -329,6 +340,23 @@ def test_the_scoring_tables_are_recomputed() -> None:
         assert f"{s.bleu:.{decimals}f}" == bleu, (candidate, n, smoothing)
     assert f"{score('a b c', 'x y z').bleu:.3f}" == "0.289" and "gives sqrt(1/4 x 1/3) = 0.289" in flat(page)
     assert score("Shop", "Buy").p1 == 1 / 2  # a one-word miss: (0 + 1) / (1 + 1)
+
+
+def test_the_ter_examples_are_recomputed() -> None:
+    from bleu_xl import Ter, corpus_ter, ter, ter_changes
+
+    page = PAGES["scoring"]
+    reference = "a entrega chegou no prazo e o produto veio bem embalado"
+    rows = re.findall(r'^\| "([^"]+)" \| (\d+) \| (\d\.\d{3}) \| (\d\.\d{3}) \|$', page, flags=re.M)
+    assert len(rows) == 3
+    for candidate, edits, value, bleu in rows:
+        s = ter(reference, candidate)
+        assert (s.edits, f"{s.ter:.3f}", f"{score(reference, candidate).bleu:.3f}") == (int(edits), value, bleu)
+    assert f"{corpus_ter([reference] * 3, [c for c, *_ in rows]).ter:.3f}" == "0.485" and "/ 33 = 0.485" in page
+    example = ter_changes("Free delivery on every order", "Every order ships with FREE delivery")
+    assert example.edits == 4 and f"`{example.text}`" in flat(page)
+    assert ter("the cat's.", "the cat's.", normalized=True).ter == 0.5 and "scores 0.5" in flat(page)
+    assert f"`{Ter().signature()}`" in page
 
 
 def test_the_token_examples_are_what_tokenize_gives() -> None:

@@ -8,7 +8,7 @@ import click
 
 from .. import ComparedFile, compare_file, metrics_named, render
 from .guard import guard
-from .options import COMPARE_FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options
+from .options import COMPARE_FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options, ter_options
 from .score import announce
 from .terminal import CLOSED_AT_START, Failure, echo
 
@@ -31,9 +31,11 @@ __all__ = ["compare_command"]
     "metric_name",
     default="bleu",
     show_default=True,
-    help="The metric to compare with: bleu (BLEU-2) or chrf (see --char-order, --word-order, --beta).",
+    help="The metric to compare with: bleu (BLEU-2), chrf (see --char-order, --word-order, --beta) or ter (TER, "
+    "lower is better; see --normalized, --no-punct, --asian-support, --case-sensitive).",
 )
 @chrf_options
+@ter_options
 @click.option(
     "-o",
     "--output",
@@ -61,6 +63,10 @@ def compare_command(
     char_order: int,
     word_order: int,
     beta: int,
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
     output: str | None,
     raw: bool,
     output_encoding: str | None,
@@ -70,7 +76,7 @@ def compare_command(
 ) -> None:
     """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
 
-    Both columns are scored against the same references (corpus BLEU-2, or corpus chrF with --metric chrf); rows
+    Both columns are scored against the same references (corpus BLEU-2, or corpus chrF or TER with --metric); rows
     with a blank reference or a blank candidate on either side are left out of both. The p-value tests the null
     hypothesis that A and B are equally good (Koehn 2004, as sacrebleu's --paired-bs).
 
@@ -78,11 +84,21 @@ def compare_command(
     Examples:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" --metric chrf
+      bleu-xl compare translations.xlsx --a "Engine A" --b "Engine B" --metric ter
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
     if as_json and 1 in CLOSED_AT_START:
         raise Failure("standard output is closed: nothing could be written; write the workbook with -o")
-    metrics = metrics_named([metric_name], char_order=char_order, word_order=word_order, beta=beta)
+    metrics = metrics_named(
+        [metric_name],
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+        case_sensitive=case_sensitive,
+    )
     if len(metrics) != 1:
         raise Failure(f"{COMPARE_FLAGS['metric']} {metric_name!r}: compare tests one metric at a time")
     if output == "-":

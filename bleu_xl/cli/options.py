@@ -23,6 +23,7 @@ __all__ = [
     "chrf_options",
     "flag_spelling",
     "table_options",
+    "ter_options",
 ]
 
 #: Each setting a library message can name, as this command spells it: the option that sets it.
@@ -51,6 +52,10 @@ FLAGS = {
     "char_order": "--char-order",
     "word_order": "--word-order",
     "beta": "--beta",
+    "normalized": "--normalized",
+    "no_punct": "--no-punct",
+    "asian_support": "--asian-support",
+    "case_sensitive": "--case-sensitive",
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
@@ -209,4 +214,20 @@ def chrf_options(fn: Any) -> Any:
     for flag, default, low, high, text in reversed(settings):
         option = click.option(flag, default=default, show_default=True, type=click.IntRange(low, high), help=text)
         fn = option(fn)
+    return fn
+
+
+def ter_options(fn: Any) -> Any:
+    """TER's switches, shared by score and compare (sacrebleu's defaults: all off)."""
+    settings = [
+        ("--normalized", "TER: split punctuation off words and unescape &amp; and its kind (Tercom's normalisation)."),
+        ("--no-punct", "TER: remove punctuation."),
+        (
+            "--asian-support",
+            "TER: with --normalized, each CJK character is a word (and --no-punct removes CJK punctuation).",
+        ),
+        ("--case-sensitive", "TER: a change of case is an edit (default: lowercased)."),
+    ]
+    for flag, text in reversed(settings):
+        fn = click.option(flag, is_flag=True, help=text)(fn)
     return fn

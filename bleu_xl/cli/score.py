@@ -11,7 +11,7 @@ import click
 
 from .. import Bleu, MetricScore, ReadTable, ScoredFile, metrics_named, render, score_file
 from .guard import guard
-from .options import FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options
+from .options import FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options, ter_options
 from .terminal import CLOSED_AT_START, Failure, console, echo, printable
 
 __all__ = ["announce", "score_command", "show_summary"]
@@ -47,13 +47,15 @@ def announce(read: ReadTable, compared: int | None = None, flags: dict[str, str]
     "metric_names",
     multiple=True,
     help="Metrics, comma-separated or repeated: bleu (BLEU-N, see --max-n), chrf (chrF, see --char-order, "
-    "--word-order, --beta); one column each, ranked by the first (default: bleu).",
+    "--word-order, --beta), ter (TER, lower is better; with the words that changed); one column each, ranked by "
+    "the first (default: bleu).",
 )
 @click.option(
     "--max-n", default=2, show_default=True, type=click.IntRange(1, Bleu.MAX_ORDER), help="BLEU: longest n-gram."
 )
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(Bleu.SMOOTHING_METHODS))
 @chrf_options
+@ter_options
 @click.option(
     "--format",
     "fmt",
@@ -80,6 +82,10 @@ def score_command(
     char_order: int,
     word_order: int,
     beta: int,
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
     fmt: str | None,
     raw: bool,
     output_encoding: str | None,
@@ -100,12 +106,22 @@ def score_command(
     Examples:
       bleu-xl score copy.xlsx
       bleu-xl score copy.xlsx --metric bleu,chrf
+      bleu-xl score translations.xlsx --metric ter,bleu
       bleu-xl score export.csv --reference-col B --candidate-col C -o scores.csv
       bleu-xl score variants.xlsx --reference "Free delivery on every order" --format json -o -
       cat export.csv | bleu-xl score - -o scores.xlsx
     """
     metrics = metrics_named(
-        metric_names, max_n=max_n, smoothing=smoothing, char_order=char_order, word_order=word_order, beta=beta
+        metric_names,
+        max_n=max_n,
+        smoothing=smoothing,
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+        case_sensitive=case_sensitive,
     )
     to_stdout = output == "-" or (output is None and input_path == "-")
     if to_stdout and 1 in CLOSED_AT_START:
@@ -182,17 +198,26 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
     scored_rows = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored_rows:
+        first = result.metrics[0]
+        sign = 1.0 if first.higher_is_better else -1.0  # the better, the higher sign * score
         if result.ranked and result.groups > 1:  # ranks are per reference: the best of each first, never mixed
             order = sorted(
-                scored_rows, key=lambda i: (result.ranks[i] or len(result.rows) + 1, -(result.value(i) or 0.0), i)
+                scored_rows,
+                key=lambda i: (result.ranks[i] or len(result.rows) + 1, -sign * (result.value(i) or 0.0), i),
             )
             which = "top"
         elif result.ranked:  # the best first (by the first metric, the one that ranks)
-            order, which = sorted(scored_rows, key=lambda i: (-(result.value(i) or 0.0), i)), "top"
+            order, which = sorted(scored_rows, key=lambda i: (-sign * (result.value(i) or 0.0), i)), "top"
         else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
-            order, which = sorted(scored_rows, key=lambda i: (result.value(i) or 0.0, i)), "lowest"
+            order, which = sorted(scored_rows, key=lambda i: (sign * (result.value(i) or 0.0), i)), "lowest"
         per = f", by rank within each of {result.groups:,} references" if result.ranked and result.groups > 1 else ""
-        line(f"the {which} {min(top, len(order)):,} of {len(order):,}{per} (all in {where}):")
+        shown = f"{min(top, len(order)):,} of {len(order):,}{per}"
+        if first.higher_is_better:
+            line(f"the {which} {shown} (all in {where}):")
+        else:  # say which way it ranks
+            which = "top" if result.ranked else "weakest"
+            end = "lowest" if result.ranked else "highest"
+            line(f"the {which} {shown}, {end} {first.name} first (lower is better; all in {where}):")
         table = Table()
         table.add_column("row", justify="right")
         if result.ranked:

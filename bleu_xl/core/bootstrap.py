@@ -82,6 +82,8 @@ class PairedResult:
     interval_b: Interval
     samples: int
     seed: int
+    #: The metric's direction (TER's is lower): which side of the difference is the better one.
+    higher_is_better: bool = True
 
     @property
     def difference(self) -> float:
@@ -98,7 +100,7 @@ class PairedResult:
 
     def verdict(self, a: str = "A", b: str = "B") -> str:
         """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
-        return verdict(self.difference, self.p_value, a, b)
+        return verdict(self.difference, self.p_value, a, b, higher_is_better=self.higher_is_better)
 
     def as_dict(self) -> dict[str, object]:
         """The result as JSON-ready data: both scores, the difference, the p-value, both intervals, the draws."""
@@ -109,15 +111,19 @@ class PairedResult:
         return {**numbers, **intervals, "samples": self.samples, "seed": self.seed}
 
 
-def verdict(difference: float, p_value: float, a: str = "A", b: str = "B") -> str:
-    """The reading of a paired test's difference (B - A) and p-value, for the command, Python and the template."""
+def verdict(difference: float, p_value: float, a: str = "A", b: str = "B", *, higher_is_better: bool = True) -> str:
+    """The reading of a paired test's difference (B - A) and p-value, for the command, Python and the template; a
+    metric where lower is better (TER) says so."""
     p = p_text(p_value)
     if difference == 0:
         return f"{a} and {b} score the same ({p})"
-    better, worse = (b, a) if difference > 0 else (a, b)
+    better, worse = (b, a) if (difference > 0) == higher_is_better else (a, b)
     if p_value < SIGNIFICANCE:
-        return f"{better} is better than {worse}; the difference is unlikely to be chance, {p}"
-    return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
+        direction = "" if higher_is_better else " (it scores lower, and lower is better)"
+        return f"{better} is better than {worse}{direction}; the difference is unlikely to be chance, {p}"
+    if higher_is_better:
+        return f"{better} scores higher than {worse}, but the difference may well be chance, {p}"
+    return f"{better} scores lower than {worse} (lower is better), but the difference may well be chance, {p}"
 
 
 #: From here up to SIGNIFICANCE three decimals would print 0.050 beside "unlikely to be chance": "p < 0.05".
@@ -248,7 +254,9 @@ class Resampling:
         c = sum(1 for d in diffs if d - mean >= observed)
         p_value = (c + 1) / (self.samples + 1)
         intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
-        return PairedResult(score_a, score_b, p_value, *intervals, self.samples, self.seed)
+        return PairedResult(
+            score_a, score_b, p_value, *intervals, self.samples, self.seed, self.metric.higher_is_better
+        )
 
     def _interval(self, score: float, resampled: list[float]) -> Interval:
         ordered = sorted(resampled)

@@ -239,6 +239,19 @@ def parse_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def parse_switch(value: Any, name: str) -> bool:
+    """A switch typed in a cell: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in any case); blank or omitted
+    is FALSE; anything else is refused, never read as either."""
+    value = setting(value, name, False)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().upper() in ("TRUE", "FALSE"):
+        return value.strip().upper() == "TRUE"
+    raise CellProblem(f"{name} must be TRUE or FALSE")
+
+
 def parse_level(value: Any) -> float:
     value = setting(value, "level", 0.95)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:

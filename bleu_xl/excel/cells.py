@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, TypeVar
 from ..core.bootstrap import Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
-from ..core.metrics import Bleu, Chrf, Metric
+from ..core.metrics import Bleu, Chrf, Metric, Ter
 from ..core.metrics.bleu import BLEU_2, References, Score
 from ..core.tokenizer import tokenize
 from .cell_values import (
@@ -38,6 +38,7 @@ from .cell_values import (
     parse_max_n,
     parse_samples,
     parse_smoothing,
+    parse_switch,
     parse_whole,
     parse_word_order,
     setting,
@@ -63,6 +64,10 @@ __all__ = [
     "reference_set",
     "score_pairs",
     "signature_cell",
+    "ter_cells",
+    "ter_changes_cells",
+    "ter_corpus_cells",
+    "ter_signature_cell",
     "tokens_cells",
 ]
 
@@ -310,6 +315,18 @@ def chrf_metric(char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Chrf
     return Chrf(parse_char_order(char_order), parse_word_order(word_order), parse_beta(beta))
 
 
+def ter_metric(
+    normalized: Any = False, no_punct: Any = False, asian_support: Any = False, case_sensitive: Any = False
+) -> Ter:
+    """TER's settings as typed in cells: four switches, TRUE or FALSE (all FALSE by default, sacrebleu's)."""
+    return Ter(
+        parse_switch(normalized, "normalized"),
+        parse_switch(no_punct, "no_punct"),
+        parse_switch(asian_support, "asian_support"),
+        parse_switch(case_sensitive, "case_sensitive"),
+    )
+
+
 # --- BLEU -------------------------------------------------------------------------------------------------------
 
 
@@ -438,6 +455,71 @@ def chrf_corpus_cells(references: Any, candidates: Any, char_order: Any = 6, wor
 def chrf_signature_cell(char_order: Any = 6, word_order: Any = 0, beta: Any = 2, refs: Any = 1) -> str:
     """The chrF signature of these settings (by default chrF2, one reference)."""
     metric = chrf_metric(char_order, word_order, beta)
+    return metric.signature(parse_refs(refs))
+
+
+# --- TER --------------------------------------------------------------------------------------------------------
+
+
+@excel_safe
+def ter_cells(
+    reference: Any,
+    candidate: Any,
+    normalized: Any = False,
+    no_punct: Any = False,
+    asian_support: Any = False,
+    case_sensitive: Any = False,
+) -> Any:
+    """One TER per pair (edits per reference word: 0 is identical, lower is better), shaped like the input ranges."""
+    return pair_cells(ter_metric(normalized, no_punct, asian_support, case_sensitive), reference, candidate)
+
+
+@excel_safe
+def ter_corpus_cells(
+    references: Any,
+    candidates: Any,
+    normalized: Any = False,
+    no_punct: Any = False,
+    asian_support: Any = False,
+    case_sensitive: Any = False,
+) -> Any:
+    """One corpus-level TER over all pairs where both sides are filled in: edits and lengths added up, then one
+    division."""
+    return corpus_value(ter_metric(normalized, no_punct, asian_support, case_sensitive), references, candidates)
+
+
+@excel_safe
+def ter_changes_cells(
+    reference: Any,
+    candidate: Any,
+    normalized: Any = False,
+    no_punct: Any = False,
+    asian_support: Any = False,
+    case_sensitive: Any = False,
+) -> Any:
+    """One text per pair: the candidate's words as TER aligns them to its closest reference, ``[-deleted-]``,
+    ``{+inserted+}`` and ``{>moved<}`` marked, shaped like the input ranges."""
+    metric = ter_metric(normalized, no_punct, asian_support, case_sensitive)
+    pairs, rows_cols = pair_up(reference, candidate)
+
+    def marked(refs: Any, cand: str) -> str:
+        changes = metric.pair_stats(refs, cand).changes
+        text = changes.text if changes is not None else ""
+        return text if fit_cell(text) == text else fit_cell(text, EXCEL_MAX_TEXT - 1) + "…"
+
+    return squeeze(reshape(each_pair(pairs, metric, marked), rows_cols))
+
+
+@excel_safe
+def ter_signature_cell(
+    normalized: Any = False,
+    no_punct: Any = False,
+    asian_support: Any = False,
+    case_sensitive: Any = False,
+    refs: Any = 1,
+) -> str:
+    """The TER signature of these settings (by default sacrebleu's, one reference)."""
+    metric = ter_metric(normalized, no_punct, asian_support, case_sensitive)
     return metric.signature(parse_refs(refs))
 
 

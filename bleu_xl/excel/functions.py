@@ -90,6 +90,17 @@ SAMPLES = Argument("samples", "Optional: bootstrap resamples (default 1000).", d
 CHAR_ORDER = Argument("char_order", "Optional: the longest character n-gram, 1 to 9 (default 6).", 6)
 WORD_ORDER = Argument("word_order", "Optional: the longest word n-gram, 0 to 9 (default 0; 2 gives chrF++).", 0)
 BETA = Argument("beta", "Optional: recall counts beta times as much as precision, 1 to 9 (default 2).", 2)
+NORMALIZED = Argument(
+    "normalized",
+    "Optional: TRUE to split punctuation off words and unescape &amp; and the like (default FALSE).",
+    False,
+)
+NO_PUNCT = Argument("no_punct", "Optional: TRUE to remove punctuation (default FALSE).", False)
+ASIAN_SUPPORT = Argument(
+    "asian_support", "Optional: TRUE to treat each CJK character as a word when normalized (default FALSE).", False
+)
+CASE_SENSITIVE = Argument("case_sensitive", "Optional: TRUE to count a change of case (default FALSE).", False)
+TER_SETTINGS = (NORMALIZED, NO_PUNCT, ASIAN_SUPPORT, CASE_SENSITIVE)
 
 
 def _measure(measure: str) -> Callable[[Any, Any], Any]:
@@ -222,6 +233,33 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             Argument("refs", "Optional: references per candidate, 1 to 16384 (default 1).", 1),
         ),
         cells.chrf_signature_cell,
+    ),
+    ExcelFunction(
+        "TER",
+        "TER of the candidate against the reference: the fewest word edits (inserted, deleted, replaced words; moved "
+        "phrases) per reference word. 0 is identical, lower is better, above 1 possible; as sacrebleu's TER.",
+        (REFERENCE, CANDIDATE, *TER_SETTINGS),
+        cells.ter_cells,
+    ),
+    ExcelFunction(
+        "TER_CORPUS",
+        "Corpus TER: edits and reference lengths added up over all filled-in pairs, then one division (lower is "
+        "better).",
+        (REFERENCES, CANDIDATES, *TER_SETTINGS),
+        cells.ter_corpus_cells,
+    ),
+    ExcelFunction(
+        "TER_CHANGES",
+        "The words TER counts as changed, in the reference's order: [-deleted-] candidate words, {+inserted+} "
+        "reference words, {>moved<} phrases of the candidate, kept words as they are.",
+        (REFERENCE, CANDIDATE, *TER_SETTINGS),
+        cells.ter_changes_cells,
+    ),
+    ExcelFunction(
+        "TER_SIGNATURE",
+        "The signature that pins every TER choice (tokenizer options, references), to note next to published scores.",
+        (*TER_SETTINGS, Argument("refs", "Optional: references per candidate (default 1).", 1)),
+        cells.ter_signature_cell,
     ),
 )
 

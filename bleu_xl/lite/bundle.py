@@ -37,6 +37,9 @@ EMBEDDED = (
     "core/metrics/bleu.py",
     "core/metrics/chrf_stats.py",
     "core/metrics/chrf.py",
+    "core/metrics/ter_tokenizer.py",
+    "core/metrics/ter_align.py",
+    "core/metrics/ter.py",
     "core/explain.py",
     "core/bootstrap.py",
     "excel/__init__.py",
@@ -57,7 +60,7 @@ EMBEDDED = (
     "lite/scoring_script.py",
 )
 
-HEADER = '''"""bleu-xl {version} for xlwings Lite: BLEU-2, BLEU-N and chrF in Excel cells, a table scored at a click.
+HEADER = '''"""bleu-xl {version} for xlwings Lite: BLEU-2, chrF and TER in Excel cells, a table scored at a click.
 {versions}.
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **{table_script}**.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from ..core.errors import BleuXlError, Setting, render
-from ..core.metrics import Bleu, Chrf, Metric
+from ..core.metrics import Bleu, Chrf, Metric, Ter
 from ..core.metrics.base import ColumnKind
 from ..excel.cell_values import ERROR_TEXTS
 from ..table.columns import find_layout
@@ -32,7 +32,7 @@ __all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "dec
 SCRIPT_NAME = "Score this table"
 #: The metrics the form offers, by the name each column header gives them.
 METRICS: dict[str, Metric[Any, Any, Any]] = {
-    metric.name: metric for metric in (Bleu(), Bleu(4), Chrf(), Chrf(word_order=2))
+    metric.name: metric for metric in (Bleu(), Bleu(4), Chrf(), Chrf(word_order=2), Ter())
 }
 #: The sheet the scores go to when they do not go beside the table.
 RESULT_SHEET = "bleu-xl scores"
@@ -203,7 +203,9 @@ def _result_writes(
     for k, column in enumerate(result.columns):
         header = f"{column.name} (bleu-xl)" if column.name in taken else column.name
         cells = [None if i is None else values[i][k] for i in rows]
-        if column.kind == ColumnKind.TEXT:
+        if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
+            cells = [None if v is None else str(v) for v in cells]
+        if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES):
             cells = [_own_text(v) if isinstance(v, str) else v for v in cells]
         number_format = {ColumnKind.SCORE: SCORE_FORMAT, ColumnKind.COUNT: COUNT_FORMAT}.get(column.kind)
         writes.append(
@@ -213,7 +215,7 @@ def _result_writes(
                 (header, *cells),
                 number_format,
                 data_bar=column.name in metric_names,
-                width=NOTE_WIDTH if column.kind == ColumnKind.TEXT else SCORE_WIDTH,
+                width=NOTE_WIDTH if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES) else SCORE_WIDTH,
             )
         )
     return writes

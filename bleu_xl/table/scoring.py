@@ -50,16 +50,31 @@ LISTED_ROWS = 3  # in a note: the first rows it is about
 Outcome = MetricScore | Blank | CellError
 
 
+#: Detail columns that hold text: after every metric's numbers, so that a row's numbers stand together.
+TEXT_KINDS = frozenset({ColumnKind.TEXT, ColumnKind.CHANGES})
+
+
+def _detail_order(metrics: Sequence[Metric[Any, Any, Any]]) -> list[tuple[int, int]]:
+    """(metric, detail) index pairs in the order of the result columns: every metric's numeric details, then every
+    metric's text details (TER's changes), each in the metrics' order."""
+    numeric, text = [], []
+    for m, metric in enumerate(metrics):
+        for d, column in enumerate(metric.details()):
+            (text if column.kind in TEXT_KINDS else numeric).append((m, d))
+    return numeric + text
+
+
 def result_columns(metrics: Sequence[Metric[Any, Any, Any]], *, ranked: bool = True) -> tuple[DetailColumn, ...]:
     """The result columns: the first metric's score and the rank by it (when candidates share a reference), the
-    other metrics' scores, each metric's detail columns in the same order, and a note (one metric: BLEU-N, rank,
-    its detail, note)."""
+    other metrics' scores, each metric's numeric detail columns in the same order, then their text ones (TER's
+    changes), and a note (one metric: BLEU-N, rank, its detail, note)."""
     first, *others = metrics
+    details = [metric.details() for metric in metrics]
     return (
         DetailColumn(first.name, ColumnKind.SCORE),
         *([DetailColumn("rank", ColumnKind.COUNT)] if ranked else []),
         *(DetailColumn(metric.name, ColumnKind.SCORE) for metric in others),
-        *(column for metric in metrics for column in metric.details()),
+        *(details[m][d] for m, d in _detail_order(metrics)),
         DetailColumn("note", ColumnKind.TEXT),
     )
 
@@ -96,6 +111,13 @@ class Result:
     def _detail_widths(self) -> tuple[int, ...]:
         """How many detail columns each metric has (the blanks of a row it did not score)."""
         return tuple(len(metric.details()) for metric in self.metrics)
+
+    @functools.cached_property
+    def _detail_order(self) -> list[tuple[int, int]] | None:
+        """Where each detail column comes from, when the metrics' details are not simply one after the other."""
+        order = _detail_order(self.metrics)
+        plain = [(m, d) for m, width in enumerate(self._detail_widths) for d in range(width)]
+        return None if order == plain else order
 
     @property
     def outcomes(self) -> list[Outcome]:
@@ -202,6 +224,9 @@ class Result:
         details: list[Any] = []
         for metric, outcome, width in zip(self.metrics, outcomes, self._detail_widths):
             details += metric.detail_values(outcome) if isinstance(outcome, MetricScore) else [None] * width
+        if self._detail_order is not None:
+            starts = [sum(self._detail_widths[:m]) for m in range(len(self.metrics))]
+            details = [details[starts[m] + d] for m, d in self._detail_order]
         rank = [self.ranks[i]] if self.ranked else []
         return [values[0], *rank, *values[1:], *details, self.note(i)]
 
@@ -374,9 +399,10 @@ def rank_within_reference(
 def ranked_groups(
     pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
 ) -> tuple[list[int | None], int]:
-    """RANK.EQ among the scored candidates that share a reference: 1 is best, equal scores share a rank. A
-    candidate no other scored candidate shares its reference with has no rank: there is nothing to rank it
-    against (a reference per row, as in a translation).
+    """RANK.EQ among the scored candidates that share a reference: 1 is best (the highest score, or the lowest
+    where lower is better, as for TER), equal scores share a rank. A candidate no other scored candidate shares
+    its reference with has no rank: there is nothing to rank it against (a reference per row, as in a
+    translation).
 
     Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
     ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
@@ -399,7 +425,7 @@ def ranked_groups(
         if len(members) < 2:
             continue
         ranked += 1
-        ordered = sorted((value for _, value in members), reverse=True)
+        ordered = sorted((value for _, value in members), reverse=metric.higher_is_better)
         first: dict[float, int] = {}
         for position, value in enumerate(ordered, start=1):
             first.setdefault(value, position)

@@ -322,28 +322,47 @@ def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
 
 
 PAIRS_NOTE_WIDTH = 24
+PAIRS_CORPUS = 9  # column J: the corpus scores, right of the table
 
 
 def _pairs_sheet(book: Any, f: dict[str, Any]) -> None:
-    """One reference per candidate in the tblPairs table, and the corpus score of the whole table."""
+    """One reference per candidate in the tblPairs table (BLEU-2 and its parts, TER and the words that changed),
+    and the corpus scores of the whole table."""
     ws = book.add_worksheet("Pairs")
     refs, cands = (list(col) for col in zip(*PAIRS))
     width = text_width(refs + cands, 30, 45)
-    reference = this_row("tblPairs", "Reference")
+    reference, candidate = this_row("tblPairs", "Reference"), this_row("tblPairs", "Candidate")
+    changes = [cached_value(cells.ter_changes_cells(r, c)) for r, c in PAIRS]
+    changes_width = text_width(changes, 30, 45)
     columns = [
         Column("Reference", refs, f["input"], width=width),
         Column("Candidate", cands, f["input"], width=width),
         *measure_columns("tblPairs", f, reference, "Candidate", PAIRS),
+        # TER: post-editing effort, the edits per reference word (lower is better), and the words behind it.
+        Column(
+            "TER", [cached_value(cells.ter_cells(r, c)) for r, c in PAIRS], f["score"], f"TER({reference},{candidate})"
+        ),
+        Column("Changes", changes, f["text"], f"TER_CHANGES({reference},{candidate})", changes_width, wraps=True),
     ]
     write_table(ws, "tblPairs", 0, 0, columns, f["header"])
-    ws.write_string(0, 7, "Corpus BLEU-2", f["header"])
+    left = PAIRS_CORPUS
+    ws.write_string(0, left, "Corpus BLEU-2", f["header"])
     corpus = cached_value(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
-    write_formula(ws, 1, 7, "BLEU2_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus)
+    write_formula(ws, 1, left, "BLEU2_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus)
     note = "The n-gram counts of all pairs added up, then one score (not an average)."
-    ws.write_string(2, 7, note, f["wrap"])
-    fit_row(ws, 2, [(note, PAIRS_NOTE_WIDTH), *typed_texts(columns, 1)])
-    ws.set_column(6, 6, 2)
-    ws.set_column(7, 7, PAIRS_NOTE_WIDTH)
+    ws.write_string(2, left, note, f["wrap"])
+    ws.write_string(4, left, "Corpus TER", f["header"])
+    corpus_ter = cached_value(cells.ter_corpus_cells([[r] for r in refs], [[c] for c in cands]))
+    write_formula(ws, 5, left, "TER_CORPUS(tblPairs[Reference],tblPairs[Candidate])", f["score"], corpus_ter)
+    ter_note = (
+        "TER: word edits per reference word, all pairs added up. Lower is better: 0 is identical. Changes: "
+        "[-deleted-], {+inserted+}, {>moved<}."
+    )
+    ws.write_string(6, left, ter_note, f["wrap"])
+    for row, text in ((2, note), (6, ter_note)):
+        fit_row(ws, row, [(text, PAIRS_NOTE_WIDTH), *typed_texts(columns, row - 1)])
+    ws.set_column(left - 1, left - 1, 2)
+    ws.set_column(left, left, PAIRS_NOTE_WIDTH)
     ws.freeze_panes(1, 0)
     page_setup(ws, 0)
 

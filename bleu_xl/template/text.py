@@ -52,9 +52,10 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
                 "The sheets",
                 "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same variants, "
                 "best first, and a chart of them. Spill: the scores and counts of every variant from one range "
-                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, and the corpus "
-                "score. Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings "
-                "of the classic add-in; leave it as it is.",
+                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, its scores, TER "
+                "(edits per reference word: lower is better) and the words that changed, and the corpus scores. "
+                "Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings of the "
+                "classic add-in; leave it as it is.",
             ),
             (
                 "It measures",
@@ -131,9 +132,10 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
                 "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
                 "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : les scores et les comptes "
                 "de chaque variante en une seule formule de plage (sans rang), la voie rapide pour les longues "
-                "listes. Pairs : une référence par candidat, et le "
-                "score du corpus. Compare : la série B est-elle vraiment meilleure que la série A ? (test "
-                "bootstrap apparié). xlwings.conf : réglages du complément classique, à laisser tels quels.",
+                "listes. Pairs : une référence par candidat, ses scores, le TER (modifications par mot de la "
+                "référence : plus bas, c'est mieux) et les mots modifiés, et les scores du corpus. Compare : la "
+                "série B est-elle vraiment meilleure que la série A ? (test bootstrap apparié). xlwings.conf : "
+                "réglages du complément classique, à laisser tels quels.",
             ),
             (
                 "Ce qu'il mesure",
@@ -212,9 +214,10 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
                 "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
                 "variantes, da melhor para a pior, e o gráfico delas. Spill: as pontuações e contagens de cada "
                 "variante com uma única fórmula de intervalo (sem posição), o jeito rápido para listas longas. "
-                "Pairs: uma referência por candidato e a pontuação do corpus. Compare: o conjunto B é mesmo melhor "
-                "que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento clássico; "
-                "não altere.",
+                "Pairs: uma referência por candidato, as pontuações, o TER (edições por palavra da referência: quanto "
+                "menor, melhor) e as palavras alteradas, e as pontuações do corpus. Compare: o conjunto B é mesmo "
+                "melhor que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento "
+                "clássico; não altere.",
             ),
             (
                 "O que mede",
@@ -258,5 +261,8 @@ DEFINITION = (
     "BLEU-2 = BP * sqrt(p1 * p2), or BP * p1 for a one-word candidate. "
     "chrF (as sacrebleu's chrF2): characters with whitespace removed, case and punctuation kept; for n = 1 to 6, "
     "precision and recall of the clipped character n-gram matches, each averaged over the orders both texts "
-    "have; chrF = 5PR / (4P + R)."
+    "have; chrF = 5PR / (4P + R). "
+    "TER (as sacrebleu's TER): the fewest edits (a word inserted, deleted or replaced, a phrase moved) that turn "
+    "the lowercased words of the candidate into the reference's, per reference word; lower is better, 0 is "
+    "identical."
 )

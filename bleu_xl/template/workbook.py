@@ -171,6 +171,8 @@ class Column:
     fmt: Any
     formula: str | None = None
     width: float = 9
+    #: A calculated column of text (TER_CHANGES) whose wrapped text, like a typed one, sets its rows' heights.
+    wraps: bool = False
 
 
 def this_row(table: str, column: str) -> str:
@@ -201,8 +203,9 @@ def write_table(ws: Any, name: str, top: int, left: int, columns: Sequence[Colum
 
 
 def typed_texts(columns: Sequence[Column], index: int) -> list[tuple[Any, float]]:
-    """(text, column width) of the typed cells of a table's data row ``index``: what sets the row's height."""
-    return [(c.values[index], c.width) for c in columns if c.formula is None]
+    """(text, column width) of the typed (and wrapping calculated) cells of a table's data row ``index``: what sets
+    the row's height."""
+    return [(c.values[index], c.width) for c in columns if c.formula is None or c.wraps]
 
 
 def measure_columns(

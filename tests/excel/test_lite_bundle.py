@@ -102,6 +102,21 @@ CHRF_CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("CHRF_SIGNATURE", (4, 2, 1, 3)),
 ]
 
+#: TER's cases; tests/excel/test_ter_faces.py checks their numbers against sacrebleu.
+TER_CASES: list[tuple[str, tuple[Any, ...]]] = [
+    ("TER", (REF, INTACTO, OMITTED, OMITTED, OMITTED, OMITTED)),
+    ("TER", (REF, col(INTACTO, SHORT, None, "l'été, à Zürich — 東京タワー!"), True, OMITTED, True, OMITTED)),
+    ("TER", (CAT_REFS, col("on the mat the cat is", "le chat"), OMITTED, True, OMITTED, True)),  # several references
+    ("TER", (REF, INTACTO, "maybe", OMITTED, OMITTED, OMITTED)),
+    ("TER", (REF, INTACTO, OMITTED, NA, OMITTED, OMITTED)),
+    ("TER_CORPUS", (col(REF, REF, None), col(INTACTO, SHORT, "no reference"), OMITTED, OMITTED, OMITTED, OMITTED)),
+    ("TER_CORPUS", (col(REF, REF), col(INTACTO, ErrorCell("#DIV/0!")), OMITTED, OMITTED, OMITTED, OMITTED)),
+    ("TER_CHANGES", ("Free delivery on every order", "Every order ships with FREE delivery", *[OMITTED] * 4)),
+    ("TER_CHANGES", (REF, col(INTACTO, None, "=1+1"), OMITTED, OMITTED, OMITTED, True)),
+    ("TER_SIGNATURE", (OMITTED, OMITTED, OMITTED, OMITTED, OMITTED)),
+    ("TER_SIGNATURE", (True, True, True, True, 3)),
+]
+
 CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2", (REF, INTACTO)),
     ("BLEU2_P1", (REF, INTACTO)),
@@ -151,6 +166,7 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, NA, OMITTED)),
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, ErrorCell("#N/A", as_object=True))),
     *CHRF_CASES,
+    *TER_CASES,
 ]
 
 

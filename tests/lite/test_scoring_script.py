@@ -93,7 +93,7 @@ def same(a: Any, b: Any) -> bool:
 # --- the plan ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("metric", ["BLEU-2", "chrF2++"])
+@pytest.mark.parametrize("metric", ["BLEU-2", "chrF2++", "TER"])
 def test_every_result_cell_beside_the_table_is_the_librarys(metric: str, tmp_path: Path) -> None:
     path = SAMPLES / "marketing_en.xlsx"
     grid = office_grid(path, "Pairs")

@@ -15,7 +15,7 @@ import pytest
 import xlsxwriter.worksheet
 from openpyxl.worksheet.cell_range import CellRange
 
-from bleu_xl import score
+from bleu_xl import score, ter
 from bleu_xl.excel import cells
 from bleu_xl.files.read.table import read_table
 from bleu_xl.table.compare import compare_table
@@ -141,7 +141,11 @@ def test_cached_values_are_the_core_scores() -> None:
     pairs = book["Pairs"]
     refs = [r for r, _ in template_data.PAIRS]
     cands = [c for _, c in template_data.PAIRS]
-    assert pairs["H2"].value == pytest.approx(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
+    assert pairs["J2"].value == pytest.approx(cells.corpus_cells([[r] for r in refs], [[c] for c in cands]))
+    assert pairs["J6"].value == pytest.approx(cells.ter_corpus_cells([[r] for r in refs], [[c] for c in cands]))
+    assert [pairs[f"G{2 + i}"].value for i in range(len(refs))] == [ter(r, c).ter for r, c in template_data.PAIRS]
+    assert pairs["H3"].value == "a entrega chegou no prazo {+e o produto veio bem embalado+}"
+    assert [c.value for c in book["Pairs"][1]][6:8] == ["TER", "Changes"]
     assert pairs["C3"].value == pytest.approx(math.exp(1 - 11 / 5), abs=1e-15)  # "a entrega chegou no prazo"
 
 

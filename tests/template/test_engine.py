@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 import schedula as sh
 
-from bleu_xl import score
+from bleu_xl import corpus_ter, score, ter, ter_changes
 from bleu_xl.core.tokenizer import tokenize
 from bleu_xl.excel import cells
 from bleu_xl.template import build as template
@@ -149,7 +149,16 @@ def test_engine_recalculates_spill_and_pairs(recalculated) -> None:
         assert recalculated[f"PAIRS!C{i + 2}"][0][0] == score(ref, cand).bleu
     refs = [[r] for r, _ in template_data.PAIRS]
     cands = [[c] for _, c in template_data.PAIRS]
-    assert recalculated["PAIRS!H2"][0][0] == cells.corpus_cells(refs, cands)
+    assert recalculated["PAIRS!J2"][0][0] == cells.corpus_cells(refs, cands)
+    # TER and the words that changed: sacrebleu's TER (tests/excel/test_ter_faces.py), recalculated by the engine
+    for i, (ref, cand) in enumerate(template_data.PAIRS):
+        assert recalculated[f"PAIRS!G{i + 2}"][0][0] == ter(ref, cand).ter
+        assert recalculated[f"PAIRS!H{i + 2}"][0][0] == ter_changes(ref, cand).text
+    assert (
+        recalculated["PAIRS!J6"][0][0]
+        == cells.ter_corpus_cells(refs, cands)
+        == corpus_ter([r for r, _ in template_data.PAIRS], [c for _, c in template_data.PAIRS]).ter
+    )
 
 
 def test_engine_recalculates_compare_sheet(recalculated) -> None:

@@ -1,4 +1,4 @@
-"""The metrics, one module each (BLEU, chrF), every one a :class:`~.base.Metric` object; and the metrics a user
+"""The metrics, one module each (BLEU, chrF, TER), every one a :class:`~.base.Metric` object; and the metrics a user
 chooses by name. Standard library only."""
 
 from __future__ import annotations
@@ -10,19 +10,32 @@ from ..errors import BleuError, Setting
 from .base import Metric, MetricScore
 from .bleu import BLEU_2, Bleu
 from .chrf import CHRF_2, Chrf
+from .ter import TER_DEFAULT, Ter
 
-__all__ = ["BLEU_2", "CHRF_2", "KNOWN", "METRIC_NAMES", "Bleu", "Chrf", "Metric", "MetricScore", "metrics_named"]
+__all__ = [
+    "BLEU_2",
+    "CHRF_2",
+    "KNOWN",
+    "METRIC_NAMES",
+    "TER_DEFAULT",
+    "Bleu",
+    "Chrf",
+    "Metric",
+    "MetricScore",
+    "Ter",
+    "metrics_named",
+]
 
 #: Every metric, by the name a user chooses it with.
-KNOWN: dict[str, type[Metric[Any, Any, Any]]] = {metric.key: metric for metric in (Bleu, Chrf)}
+KNOWN: dict[str, type[Metric[Any, Any, Any]]] = {metric.key: metric for metric in (Bleu, Chrf, Ter)}
 #: The names ``metrics_named`` knows: each metric's, and ``bleu2`` (BLEU with ``max_n`` 2).
-METRIC_NAMES = ("bleu", "bleu2", "chrf")
+METRIC_NAMES = ("bleu", "bleu2", "chrf", "ter")
 
 
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
     """The metrics of ``names`` (each may hold several, comma-separated: ``["bleu2,chrf"]``), in order, each once,
-    each with the ``settings`` that are its own (``max_n=4`` goes to BLEU, ``word_order=2`` to chrF); ``bleu``
-    when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2."""
+    each with the ``settings`` that are its own (``max_n=4`` goes to BLEU, ``word_order=2`` to chrF,
+    ``normalized=True`` to TER); ``bleu`` when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2."""
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")

@@ -36,11 +36,14 @@ ScoreT = TypeVar("ScoreT", bound="MetricScore")
 
 
 class ColumnKind:
-    """What a detail column holds: a score from 0 to 1, a count, or text."""
+    """What a detail column holds: a score, a count, another number (an average), text, or the words that changed
+    between a candidate and its reference (text that a workbook colours)."""
 
     SCORE = "score"
     COUNT = "count"
+    NUMBER = "number"
     TEXT = "text"
+    CHANGES = "changes"
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,9 @@ class DetailColumn:
 
 class MetricScore(ABC):
     """A pair's or a corpus's score under one metric, and the statistics behind it: ``float(score)`` is the number
-    (from 0 to 1 for BLEU and chrF), ``stats`` the statistics, ``refs`` how many references the signature names,
-    :attr:`signature` pins every choice, and :meth:`as_dict` gives it as JSON-ready data."""
+    (from 0 to 1 for BLEU and chrF; edits per reference word for TER, lower is better), ``stats`` the statistics,
+    ``refs`` how many references the signature names, :attr:`signature` pins every choice, and :meth:`as_dict`
+    gives it as JSON-ready data."""
 
     __slots__ = ()
 
@@ -106,8 +110,10 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     #: The name a user gives to choose the metric (``bleu``, ``chrf``), and the one a message names it by.
     key: ClassVar[str]
     label: ClassVar[str]
-    #: Whether a higher score is a better candidate (ranks go from the highest score down).
+    #: Whether a higher score is a better candidate (ranks go from the highest score down); TER's is lower.
     higher_is_better: ClassVar[bool] = True
+    #: The highest score there is (``None``: none; TER exceeds 1 for a candidate longer than its reference).
+    highest: ClassVar[float | None] = 1.0
 
     @property
     @abstractmethod
@@ -145,11 +151,12 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
         """The string that pins every choice of these settings, for ``refs`` references."""
 
     @abstractmethod
-    def as_numbers(self, stats: Stats) -> tuple[int, ...]:
-        """The statistics as a flat tuple of numbers, each of which adds up over pairs (bootstrap columns)."""
+    def as_numbers(self, stats: Stats) -> tuple[float, ...]:
+        """The statistics as a flat tuple of numbers (counts, or TER's average lengths), each of which adds up over
+        pairs (bootstrap columns)."""
 
     @abstractmethod
-    def from_numbers(self, numbers: Sequence[int]) -> Stats:
+    def from_numbers(self, numbers: Sequence[float]) -> Stats:
         """The statistics :meth:`as_numbers` flattened, rebuilt (from sums of them, say)."""
 
     @abstractmethod
@@ -167,8 +174,9 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
         """The columns of a scored row's detail, after the score."""
 
     @abstractmethod
-    def detail_values(self, score: ScoreT) -> list[float | int | None]:
-        """A score's values in the order of :meth:`details` (``None``: a blank cell)."""
+    def detail_values(self, score: ScoreT) -> list[Any]:
+        """A score's values in the order of :meth:`details` (``None``: a blank cell): numbers, and for a
+        :attr:`ColumnKind.CHANGES` column an object whose ``str`` is its text and whose ``parts`` are its runs."""
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Metric[Any, Any, Any]:

@@ -127,15 +127,23 @@ def _write_workbook(
         scores.freeze_panes(1, 0)
         _print_setup(scores, repeat_header=True)
         cell_styles, column_formats = _input_columns(book, scores, table, text_format)
+        number_format = book.add_format({"num_format": "General"})  # an average length: 9, or 9.5
         numeric = 0  # the result columns that hold numbers in every scored row come first
+        rich = set()  # the words that changed (TER's), written as rich text
         for offset, kind in enumerate(table.results):
             col = first_result + offset
-            if kind == ColumnKind.TEXT:
+            if kind in (ColumnKind.TEXT, ColumnKind.CHANGES):
                 column_formats.append(text_format)
-                scores.set_column(col, col, 24, text_format)
+                scores.set_column(col, col, 60 if kind == ColumnKind.CHANGES else 24, text_format)
+                if kind == ColumnKind.CHANGES:
+                    rich.add(col)
                 continue
             numeric += numeric == offset
-            column_formats.append(formats["count" if kind == ColumnKind.COUNT else "score"])
+            column_formats.append(
+                number_format
+                if kind == ColumnKind.NUMBER
+                else formats["count" if kind == ColumnKind.COUNT else "score"]
+            )
             scores.set_column(col, col, 9, column_formats[col])
         if table.count:
             for offset in sorted(table.bars):
@@ -160,6 +168,7 @@ def _write_workbook(
         cell_styles=cell_styles,
         as_scored=frozenset(c for c in table.scored_columns if c in dates),  # the others hold nothing to turn into text
         sheet_rows=table.sheet_rows,
+        rich=frozenset(rich),
     )
     return cuts
 
@@ -327,7 +336,10 @@ def _write_summary(
         if value is not None:
             counts[min(int(value * BINS), BINS - 1)] += 1
     for b, n in enumerate(counts):
-        summary.write_string(top + 1 + b, 0, f"{b / BINS:.1f} to {(b + 1) / BINS:.1f}")
+        # A metric with no highest score (TER) counts everything from 0.9 up in the last bin.
+        unbounded = b == BINS - 1 and result.metrics[0].highest is None
+        label = f"{b / BINS:.1f} and above" if unbounded else f"{b / BINS:.1f} to {(b + 1) / BINS:.1f}"
+        summary.write_string(top + 1 + b, 0, label)
         summary.write_number(top + 1 + b, 1, n, count_format)
     chart = book.add_chart({"type": "column"})
     chart.add_series(
@@ -340,7 +352,7 @@ def _write_summary(
     )
     chart.set_title({"name": f"Distribution of {name}"})
     chart.set_legend({"none": True})
-    chart.set_x_axis({"name": name})
+    chart.set_x_axis({"name": name if result.metrics[0].higher_is_better else f"{name} (lower is better)"})
     chart.set_y_axis({"name": "candidates"})
     chart.set_size({"width": 480, "height": 300})
     summary.insert_chart(0, 2, chart, {"x_offset": 12})  # beside the facts: on the same printed page

@@ -1,0 +1,138 @@
+"""TER on the command line: ``score --metric ter`` (alone or with BLEU and chrF) and ``compare --metric ter``, against
+sacrebleu's TER; lower is better wherever a face ranks; and the words that changed in the scored workbook, as rich
+text that XlsxWriter would write, openpyxl reads and LibreOffice opens."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import openpyxl
+import pytest
+import xlsxwriter
+from openpyxl.cell.rich_text import CellRichText
+from sacrebleu.metrics import TER
+
+from bleu_xl import Resampling, Ter, ter_changes
+from bleu_xl.files.write.xlsx_rows import CHANGE_FONTS, rich_inline_string, rich_runs
+from tests.helpers import libreoffice, run, xlsx_text
+
+REFERENCE = "Free delivery on every order"
+VARIANTS = ["Every order ships with FREE delivery", "free delivery on every order", "Free shipping on all orders"]
+
+
+def _shared_reference(tmp_path: Path) -> Path:
+    rows = [["Reference", "Candidate"], *([REFERENCE, v] for v in VARIANTS), [REFERENCE, None]]
+    return xlsx_text(tmp_path / "variants.xlsx", rows)
+
+
+def test_score_ranks_ter_ascending_and_says_so(tmp_path: Path) -> None:
+    source, out = _shared_reference(tmp_path), tmp_path / "scored.xlsx"
+    done = run("score", str(source), "--metric", "ter,bleu", "-o", str(out))
+    assert done.exit_code == 0, done.output
+    assert "the top 3 of 3, lowest TER first (lower is better; all in" in done.stdout
+    shown = [line for line in done.stdout.splitlines() if "│" in line and "row" not in line]
+    assert [line.split("│")[1].strip() for line in shown] == ["3", "4", "2"]  # rows, best (lowest TER) first
+    book = openpyxl.load_workbook(out, rich_text=True)
+    rows = list(book["Scores"].iter_rows(values_only=True))
+    header = rows[0]
+    assert header[2:6] == ("TER", "rank", "BLEU-2", "TER edits") and header[-2:] == ("TER changes", "note")
+    sacre = TER()
+    for row, variant in zip(rows[1:], VARIANTS):
+        assert row[2] == sacre.sentence_score(variant, [REFERENCE]).score / 100
+    assert [row[3] for row in rows[1:4]] == [3, 1, 2]  # rank 1: the lowest TER
+    assert rows[4][2] is None and rows[4][-2] is None  # a blank candidate: no score, no changes
+    facts = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row[0]}
+    assert facts["Corpus TER"] == pytest.approx(sacre.corpus_score(VARIANTS, [[REFERENCE] * 3]).score / 100)
+    assert "0.9 and above" in facts  # TER can exceed 1: the last bin has no end
+
+
+def test_a_reference_per_row_lists_the_highest_ter_first(tmp_path: Path) -> None:
+    source = tmp_path / "pairs.csv"
+    source.write_text("Reference,Candidate\nthe cat sat,the cat sat\na b c,c b a x\nhello,bye\n", encoding="utf-8")
+    done = run("score", str(source), "--metric", "ter", "-o", str(tmp_path / "out.csv"))
+    assert "the weakest 3 of 3, highest TER first (lower is better; all in" in done.stdout
+    text = (tmp_path / "out.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert text[0] == '"Reference","Candidate","TER","TER edits","TER ref length","TER changes","note"'
+    assert text[2] == '"a b c","c b a x",1,3,3,"a {>b<} [-x-] {>c<}",""'
+
+
+def test_options_reach_ter_and_json_has_its_score(tmp_path: Path) -> None:
+    source = tmp_path / "pairs.csv"
+    source.write_text('Reference,Candidate\n"Hello, World!","hello world"\n', encoding="utf-8")
+    plain = run("score", str(source), "--metric", "ter", "--format", "json", "-o", "-", "-q")
+    data = json.loads(plain.stdout)
+    assert data["rows"][0]["TER"] == 1.0 and data["corpus"]["ter"] == 1.0
+    options = ("--normalized", "--no-punct", "--case-sensitive")
+    done = run("score", str(source), "--metric", "ter", *options, "--format", "json", "-o", "-", "-q")
+    data = json.loads(done.stdout)
+    expected = TER(normalized=True, no_punct=True, case_sensitive=True).sentence_score("hello world", ["Hello, World!"])
+    assert data["rows"][0]["TER"] == expected.score / 100 == 1.0
+    assert data["signature"] == Ter(True, True, False, True).signature()
+    assert data["rows"][0]["TER changes"] == "[-hello world-] {+Hello World+}"
+
+
+def test_compare_runs_the_paired_test_on_ter(tmp_path: Path) -> None:
+    words = ["quickly", "today", "safely", "in one piece", "at the door", "before noon"]
+    refs = [f"the parcel {w} arrived on time and well packed" for w in words] * 4
+    good = [r.replace("well packed", "packed well") if i % 3 else r for i, r in enumerate(refs)]
+    bad = [" ".join(reversed(r.split()[: 3 + i % 5])) + " " + r for i, r in enumerate(refs)]
+    source = tmp_path / "ab.csv"
+    source.write_text("Reference,A,B\n" + "".join(f"{r},{a},{b}\n" for r, a, b in zip(refs, bad, good)))
+    done = run("compare", str(source), "--a", "A", "--b", "B", "--metric", "ter", "--json")
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    expected = Resampling(Ter()).paired(refs, bad, good)
+    assert (data["metric"], data["score_a"], data["score_b"]) == ("TER", expected.score_a, expected.score_b)
+    assert data["verdict"].startswith("B is better than A (it scores lower, and lower is better)")
+    assert expected.score_a == TER().corpus_score(bad, [refs]).score / 100
+
+
+# --- the words that changed, as rich text ----------------------------------------------------------------------------
+
+
+def test_rich_inline_string_is_what_xlsxwriter_writes(tmp_path: Path) -> None:
+    parts = ter_changes(REFERENCE, "Every order ships with FREE delivery").parts
+    assert {kind for kind, _ in parts} == {"deleted", "kept", "inserted", "moved"}
+    path = tmp_path / "rich.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    formats = {kind: book.add_format(font) for kind, font in CHANGE_FONTS.items()}
+    fragments: list = []
+    for font, text in rich_runs(parts):
+        fragments += [text] if font is None else [formats[font], text]
+    book.add_worksheet().write_rich_string(0, 0, *fragments)
+    book.close()
+    with zipfile.ZipFile(path) as archive:
+        shared = archive.read("xl/sharedStrings.xml").decode()
+    string, cut = rich_inline_string(parts)
+    inner = shared[shared.index("<si>") + 4 : shared.index("</si>")]
+    assert string == f"<is>{inner}</is>" and not cut
+
+
+def test_the_changes_column_is_rich_text_in_openpyxl_and_libreoffice(tmp_path: Path) -> None:
+    source, out = _shared_reference(tmp_path), tmp_path / "scored.xlsx"
+    assert run("score", str(source), "--metric", "ter", "-o", str(out), "-q").exit_code == 0
+    cell = openpyxl.load_workbook(out, rich_text=True)["Scores"]["G2"]
+    assert isinstance(cell.value, CellRichText)
+    runs = {str(block.text).strip(): block.font for block in cell.value if hasattr(block, "font")}
+    assert runs["ships with"].strike and runs["ships with"].color.rgb == "FFC00000"
+    assert runs["on"].u == "single" and runs["on"].color.rgb == "FF00B050"
+    assert runs["Every order"].i and runs["Every order"].color.rgb == "FF0070C0"
+    assert str(cell.value) == "ships with FREE delivery on Every order"
+    converted = libreoffice(tmp_path, "ods", out) / "scored.ods"
+    with zipfile.ZipFile(converted) as archive:
+        content = archive.read("content.xml").decode()
+    assert 'fo:color="#c00000"' in content and 'style:text-line-through-type="single"' in content
+    assert 'fo:color="#00b050"' in content and 'fo:color="#0070c0"' in content
+    assert ">Every order</text:span>" in content
+
+
+def test_changes_past_a_cells_limit_are_cut_and_counted(tmp_path: Path) -> None:
+    source = tmp_path / "long.csv"
+    # A candidate that fits a cell, whose changes do not.
+    source.write_text(f"Reference,Candidate\nx,{' '.join(['mot'] * 8192)}\n", encoding="utf-8")
+    done = run("score", str(source), "--metric", "ter", "-o", str(tmp_path / "long.xlsx"), "-q")
+    assert "cell F2 held more text than a workbook cell holds" in done.stderr
+    value = openpyxl.load_workbook(tmp_path / "long.xlsx", rich_text=True)["Scores"]["F2"].value
+    assert len(str(value)) == 32_767

@@ -1,0 +1,275 @@
+"""TER against sacrebleu 2.6's TER (the oracle): its tokenizer options, random texts (empty ones, many shifts,
+several references), every option at sentence and corpus level, the WMT22 sample; and the core's own promises
+(the fast alignment equal to the obvious one, the words that changed, the metric object, the bootstrap)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import TER
+from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+from bleu_xl import BleuError, Resampling, Ter, TerReferences, corpus_ter, metrics_named, ter, ter_changes
+from bleu_xl.core.metrics.ter_align import alignment, obvious_alignment
+from bleu_xl.core.metrics.ter_tokenizer import TerTokenizer, ter_words
+
+ROOT = Path(__file__).resolve().parents[2]
+WMT22 = ROOT.parent / "shared" / "data" / "wmt22-sample"
+OPTIONS = list(itertools.product([False, True], repeat=4))  # normalized, no_punct, asian_support, case_sensitive
+
+PIECES = [
+    *"aAbBcCxyz",
+    *"'.,-0123 !?\"()&;:/@[]_{}~<>",
+    "\n",
+    "\n-",
+    "\t",
+    "&quot;",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "'s",
+    "'S",
+    "東",
+    "京",
+    "。",
+    "、",
+    "（",
+    "ｶ",
+    "ひら",
+    "カタ",
+    "İ",
+    "ß",
+    "\uff0e",
+    "\u3000",
+]
+WORDS = ["the", "The", "cat", "sat", "on", "mat", "a", "dog", "ran", "fast", "delivery", "free", "order", "now"]
+
+
+def _texts(rng: random.Random, count: int) -> list[str]:
+    return ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, 20))) for _ in range(count)]
+
+
+def _sentence(rng: random.Random, vocabulary: list[str], low: int, high: int) -> list[str]:
+    return [rng.choice(vocabulary) for _ in range(rng.randint(low, high))]
+
+
+def _edited(rng: random.Random, ref: list[str], vocabulary: list[str], edits: int) -> list[str]:
+    """The reference with phrases moved (most edits), words dropped, added and replaced."""
+    hyp = list(ref)
+    for _ in range(edits):
+        roll = rng.random()
+        if roll < 0.5 and hyp:
+            i = rng.randrange(len(hyp))
+            phrase = hyp[i : i + rng.randint(1, 6)]
+            del hyp[i : i + len(phrase)]
+            k = rng.randint(0, len(hyp))
+            hyp[k:k] = phrase
+        elif roll < 0.65 and hyp:
+            del hyp[rng.randrange(len(hyp))]
+        elif roll < 0.8:
+            hyp.insert(rng.randint(0, len(hyp)), rng.choice(vocabulary))
+        elif hyp:
+            hyp[rng.randrange(len(hyp))] = rng.choice(vocabulary)
+    return hyp
+
+
+def _pairs(seed: int, count: int) -> list[tuple[str, str]]:
+    """Reference and candidate texts: identical, empty on either side, a few edits, many shifts, unrelated."""
+    rng = random.Random(seed)
+    pairs = [("", ""), ("", "a b"), ("a b", ""), ("  ", "x"), ("the cat", "the cat")]
+    for _ in range(count):
+        ref = _sentence(rng, WORDS, 1, 20)
+        kind = rng.random()
+        hyp = _edited(rng, ref, WORDS, rng.randint(0, 12)) if kind < 0.7 else _sentence(rng, WORDS, 0, 20)
+        pairs.append((" ".join(ref), " ".join(hyp)))
+    return pairs
+
+
+def _sacrebleu(options: tuple[bool, ...]) -> TER:
+    normalized, no_punct, asian_support, case_sensitive = options
+    return TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+
+
+def _settings(options: tuple[bool, ...]) -> dict[str, bool]:
+    return dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"), options))
+
+
+# --- the oracle --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_words_equal_sacrebleu_tokenizer(options: tuple[bool, ...]) -> None:
+    """A candidate's words, and a reference's (which sacrebleu reads twice over)."""
+    tokenizer, sacre = TercomTokenizer(*options), _sacrebleu(options)
+    for text in _texts(random.Random(sum(options) * 31 + options[0]), 150):
+        assert ter_words(text, *options) == tokenizer(text.rstrip()).split(), repr(text)
+        reference = sacre._extract_reference_info([sacre._preprocess_segment(text)])["ref_words"][0]
+        assert TerTokenizer(*options).reference(text) == reference, repr(text)
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_sentence_and_corpus_equal_sacrebleu(options: tuple[bool, ...]) -> None:
+    rng = random.Random(sum(options))
+    pairs = _pairs(len(options) * 7 + sum(options), 12)
+    # Punctuation, case and CJK on some pairs, so that every option changes something.
+    pairs += list(zip(_texts(rng, 8), _texts(rng, 8)))
+    sacre = _sacrebleu(options)
+    for ref, hyp in pairs:
+        theirs = sacre.sentence_score(hyp, [ref])
+        ours = ter(ref, hyp, **_settings(options))
+        assert (ours.edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length), (ref, hyp)
+        assert ours.ter * 100 == theirs.score
+    refs, hyps = zip(*pairs)
+    theirs = sacre.corpus_score(list(hyps), [list(refs)])
+    ours = corpus_ter(refs, hyps, **_settings(options))
+    assert ours.ter * 100 == pytest.approx(theirs.score, abs=1e-9)
+    assert ours.edits == theirs.num_edits
+
+
+def test_several_references_equal_sacrebleu() -> None:
+    rng = random.Random(11)
+    sacre = TER()
+    rows = []
+    for _ in range(30):
+        ref = _sentence(rng, WORDS, 0, 20)
+        refs = [" ".join(_edited(rng, ref, WORDS, rng.randint(0, 6))) for _ in range(rng.randint(2, 4))]
+        hyp = " ".join(_edited(rng, ref, WORDS, rng.randint(0, 8)))
+        theirs = sacre.sentence_score(hyp, refs)
+        ours = ter(refs, hyp)
+        assert (ours.edits, ours.ref_length, ours.ter * 100) == (theirs.num_edits, theirs.ref_length, theirs.score)
+        rows.append((refs, hyp))
+    width = max(len(refs) for refs, _ in rows)
+    streams = [[refs[k] if k < len(refs) else None for refs, _ in rows] for k in range(width)]
+    theirs = sacre.corpus_score([hyp for _, hyp in rows], streams)
+    assert corpus_ter([refs for refs, _ in rows], [hyp for _, hyp in rows]).ter * 100 == pytest.approx(theirs.score)
+
+
+def test_long_sentences_where_the_beam_and_the_candidate_limit_matter() -> None:
+    """Long texts far from their references: distances outside the exact bound (the beam's table), and more than
+    1000 shifts to try (Tercom stops there)."""
+    rng = random.Random(5)
+    vocabulary = [f"w{k}" for k in range(6)]
+    sacre = TER()
+    for ref_len, hyp_len in ((60, 20), (60, 60)):  # the second tries 1000 shifts
+        ref = _sentence(rng, vocabulary, ref_len, ref_len)
+        hyp = _sentence(rng, vocabulary, hyp_len, hyp_len)
+        ref_text, hyp_text = " ".join(ref), " ".join(hyp)
+        assert ter(ref_text, hyp_text).edits == sacre.sentence_score(hyp_text, [ref_text]).num_edits
+
+
+@pytest.mark.parametrize("options", [(False,) * 4, (True, False, True, False)])
+def test_wmt22_sample_equals_sacrebleu(options: tuple[bool, ...]) -> None:
+    """Real references and system outputs (French, Japanese, Chinese; CJK split per character when normalised
+    with asian_support): the first pairs of each system."""
+    if not WMT22.is_dir():
+        pytest.skip(f"the WMT22 sample is not at {WMT22} (it is never copied into the repository)")
+    sacre = _sacrebleu(options)
+    for system in sorted(WMT22.glob("generaltest2022.*.hyp.*")):
+        pair, lang = system.name.split(".")[1], system.suffix[1:]
+        refs = (WMT22 / f"generaltest2022.{pair}.ref.A.{lang}").read_text(encoding="utf-8").splitlines()[:8]
+        hyps = system.read_text(encoding="utf-8").splitlines()[:8]
+        for ref, hyp in zip(refs, hyps):
+            theirs = sacre.sentence_score(hyp, [ref])
+            ours = ter(ref, hyp, **_settings(options))
+            assert (ours.edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length), (system.name, ref)
+
+
+# --- the fast alignment and the obvious one ------------------------------------------------------------------------
+
+_WORD = st.sampled_from(["a", "b", "c", "d", "e"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_WORD, max_size=40), st.lists(_WORD, max_size=40))
+def test_fast_alignment_equals_the_obvious_one(hyp: list[str], ref: list[str]) -> None:
+    assert alignment(hyp, ref) == obvious_alignment(hyp, ref)
+
+
+def test_fast_alignment_equals_the_obvious_one_past_the_exact_bound() -> None:
+    """Texts long and different enough that the fast path must look past the exact bound: cells outside the beam
+    that are on no optimal path (the beam holds them all), and a long run of extra words first, where the only
+    optimal paths leave the beam (the beam's table, for the ordering and for its shifts)."""
+    rng = random.Random(3)
+    sacre = TER()
+    for ref_len, hyp_len in ((40, 100), (70, 30), (60, 60)):
+        vocabulary = [f"w{k}" for k in range(rng.randint(3, 30))]
+        ref = _sentence(rng, vocabulary, ref_len, ref_len)
+        hyp = _edited(rng, ref, vocabulary, 40)[:hyp_len] + _sentence(rng, vocabulary, 0, 10)
+        assert alignment(hyp, ref) == obvious_alignment(hyp, ref)
+    rng = random.Random(9)
+    for extra in (40, 60, 100):
+        vocabulary = [f"w{k}" for k in range(40)]
+        ref = _sentence(rng, vocabulary, 60, 60)
+        hyp = [f"x{k}" for k in range(extra)] + _edited(rng, ref, vocabulary, 6)
+        fast = alignment(hyp, ref)
+        assert fast == obvious_alignment(hyp, ref)
+        assert fast.edits == sacre.sentence_score(" ".join(hyp), [" ".join(ref)]).num_edits
+
+
+# --- the words that changed ----------------------------------------------------------------------------------------
+
+
+def test_changes_read_without_deletions_give_the_reference() -> None:
+    for ref, hyp in _pairs(21, 60):
+        changes = ter_changes(ref, hyp)
+        parts = changes.parts
+        # Kept words as the candidate writes them, inserted ones as the reference does: TER reads them lowercased.
+        kept = [w.lower() for kind, text in parts if kind != "deleted" for w in text.split()]
+        assert kept == TerTokenizer().reference(ref)
+        assert sorted(w for kind, text in parts if kind != "inserted" for w in text.split()) == sorted(hyp.split())
+        assert changes.edits == ter(ref, hyp).edits
+
+
+def test_changes_show_the_candidates_own_words() -> None:
+    changes = ter_changes("Free delivery on every order", "Every order ships with FREE delivery")
+    assert changes.text == "[-ships with-] FREE delivery {+on+} {>Every order<}"
+    assert ter_changes("the cat", "the cat").text == "the cat"
+    assert ter_changes("", "a b").text == "[-a b-]"
+    assert ter_changes("a b", "").text == "{+a b+}"
+    assert ter_changes(["x y z", "a b"], "a b").text == "a b"  # the closest reference
+
+
+# --- the metric object ---------------------------------------------------------------------------------------------
+
+
+def test_metric_object() -> None:
+    (metric,) = metrics_named(["ter"], normalized=True, max_n=4)
+    assert metric == Ter(normalized=True)
+    assert not metric.higher_is_better and metric.highest is None
+    assert (
+        metric.signature(2) == "bleu-xl:ter-1|case:lc|tok:tercom|norm:yes|punct:yes|asian:no|shift:10/50|beam:25|refs:2"
+    )
+    score = metric.sentence_score(["a b c", "a b"], "a c")
+    assert (score.edits, score.ref_length, score.ter) == (1, 2.5, 0.4)
+    assert score.as_dict()["signature"] == score.signature
+    assert metric.reference_key(("The  cat", "a")) == metric.reference_key(("a", "the cat"))
+    assert metric.from_numbers(metric.as_numbers(score.stats)) == score.stats._replace(changes=None)
+    with pytest.raises(BleuError, match="normalized must be True or False"):
+        Ter(normalized=1)  # type: ignore[arg-type]
+    with pytest.raises(BleuError, match="prepared for"):
+        ter(TerReferences("a b"), "a", normalized=True)
+
+
+def test_corpus_adds_up_edits_and_lengths() -> None:
+    score = corpus_ter(["a b c d", "a b"], ["a b c d", "b a x"])
+    assert (score.edits, score.ref_length) == (2, 6.0)
+    assert score.ter == 2 / 6
+    assert ter("", "").ter == 0.0 and ter("", "x").ter == 1.0
+
+
+def test_bootstrap_resamples_ter() -> None:
+    refs = [" ".join(_sentence(random.Random(i), WORDS, 3, 10)) for i in range(40)]
+    good = [" ".join(_edited(random.Random(i), r.split(), WORDS, 1)) for i, r in enumerate(refs)]
+    bad = [" ".join(_edited(random.Random(i), r.split(), WORDS, 6)) for i, r in enumerate(refs)]
+    resampling = Resampling(Ter(), samples=200)
+    interval = resampling.interval(refs, good)
+    assert interval.low <= interval.score <= interval.high
+    assert interval.score == corpus_ter(refs, good).ter
+    result = resampling.paired(refs, bad, good)
+    assert result.difference < 0 and result.significant
+    assert result.verdict("bad", "good").startswith("good is better than bad (it scores lower, and lower is better)")
