@@ -6,7 +6,7 @@ into numbers (:meth:`~.metrics.base.Metric.as_numbers`), one column per number, 
 chosen pairs' column by column, exactly as the metric's corpus score adds up the whole corpus (BLEU: matches,
 totals, c and r; chrF: each order's candidate and reference n-grams and matches). How the resamples are drawn
 and added up is :mod:`.column_sums`'s: the plain sums draw and add one resample at a time, so memory grows with
-the pairs (about 100 bytes a pair), not with the resamples; ``bleu_xl.fast`` adds up the same draws faster.
+the pairs (about 100 bytes a pair), not with the resamples; the fast layer adds up the same draws faster.
 The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
     Null hypothesis: the two sets of candidates are equally good against these references, i.e. the observed

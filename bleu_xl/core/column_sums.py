@@ -1,7 +1,7 @@
 """What the paired tests add up: each statistics column's sum over the pairs a bootstrap resample draws, or over the
 pairs an approximate randomization trial swaps, drawn from a seeded generator alike on every machine.
 
-:class:`ColumnSums` is the plain way, in pure Python (it runs under Pyodide); a faster one (``bleu_xl.fast``) gives
+:class:`ColumnSums` is the plain way, in pure Python (it runs under Pyodide); the fast layer's numpy sums give
 the same sums from the same draws. The draws:
 
 - a resample of ``n`` pairs takes ``4 * n`` bytes of ``random.Random(seed).randbytes``, read as ``n`` unsigned

@@ -3127,7 +3127,7 @@ def explain(
 \"\"\"What the paired tests add up: each statistics column's sum over the pairs a bootstrap resample draws, or over the
 pairs an approximate randomization trial swaps, drawn from a seeded generator alike on every machine.
 
-:class:`ColumnSums` is the plain way, in pure Python (it runs under Pyodide); a faster one (``bleu_xl.fast``) gives
+:class:`ColumnSums` is the plain way, in pure Python (it runs under Pyodide); the fast layer's numpy sums give
 the same sums from the same draws. The draws:
 
 - a resample of ``n`` pairs takes ``4 * n`` bytes of ``random.Random(seed).randbytes``, read as ``n`` unsigned
@@ -3221,7 +3221,7 @@ into numbers (:meth:`~.metrics.base.Metric.as_numbers`), one column per number, 
 chosen pairs' column by column, exactly as the metric's corpus score adds up the whole corpus (BLEU: matches,
 totals, c and r; chrF: each order's candidate and reference n-grams and matches). How the resamples are drawn
 and added up is :mod:`.column_sums`'s: the plain sums draw and add one resample at a time, so memory grows with
-the pairs (about 100 bytes a pair), not with the resamples; ``bleu_xl.fast`` adds up the same draws faster.
+the pairs (about 100 bytes a pair), not with the resamples; the fast layer adds up the same draws faster.
 The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
     Null hypothesis: the two sets of candidates are equally good against these references, i.e. the observed
