@@ -1,10 +1,12 @@
-"""Paired bootstrap: 1,000 resamples of 3,000 pairs, bleu-xl against sacrebleu's paired bootstrap, one run.
+"""Paired bootstrap: 1,000 resamples of 3,000 pairs, bleu-xl (plain and numpy sums) against sacrebleu's, one run.
 
 Run: python benchmarks/bench_compare.py [--pairs 3000] [--samples 1000] [--runs 3] [--without-sacrebleu]
 Both get the same pre-tokenized pairs (sacrebleu with tokenize="none", BLEU-2, no smoothing) and include the
 one-off statistics of both systems; the contenders are interleaved and the best and median runs are printed.
-Target here: bleu-xl at most 2 s. The peak resident memory is printed too: bleu-xl draws its resamples one at a
-time, so ``--pairs 1048576 --without-sacrebleu --runs 1`` (sacrebleu holds every resample at once: 8 GB there)
+bleu-xl runs twice: ``paired_test`` (the core's plain sums, as in Python and xlwings Lite) and with the numpy sums
+``bleu-xl compare`` uses (``sums=NumpySums()``). Target here: bleu-xl's plain sums at most 2 s. The peak resident
+memory is printed too: bleu-xl's plain sums draw the resamples one at a time (the numpy sums a block, some 60 MB),
+so ``--pairs 1048576 --without-sacrebleu --runs 1`` (sacrebleu holds every resample at once: 8 GB there)
 shows the memory bound at the largest sheet Excel has.
 """
 
@@ -21,7 +23,8 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import _paired_bs_test
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
-from bleu_xl import paired_test, tokenize
+from bleu_xl import Bootstrap, paired_test, tokenize
+from bleu_xl.fast.column_sums import NumpySums
 
 
 def main() -> None:
@@ -40,6 +43,10 @@ def main() -> None:
     def ours() -> float:
         return paired_test(refs, a, b, samples=args.samples, smoothing="none").p_value
 
+    def ours_numpy() -> float:
+        test = Bootstrap(samples=args.samples, smoothing="none")
+        return test.paired(refs, a, b, sums=NumpySums()).p_value
+
     def sacre() -> float:
         metric = BLEU(tokenize="none", max_ngram_order=2, smooth_method="none")
         stats = metric._extract_corpus_statistics(a, [refs])
@@ -47,7 +54,7 @@ def main() -> None:
         _, result = _paired_bs_test(baseline, "B", b, [refs], {"BLEU": metric}, n_samples=args.samples, seed=12345)
         return result["BLEU"].p_value
 
-    contenders = [("bleu-xl paired_test", ours)] + (
+    contenders = [("bleu-xl paired_test", ours), ("bleu-xl with numpy sums", ours_numpy)] + (
         [] if args.without_sacrebleu else [("sacrebleu paired bootstrap", sacre)]
     )
     times: dict[str, list[float]] = {name: [] for name, _ in contenders}

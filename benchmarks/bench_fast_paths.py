@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
-from bleu_xl.core import bootstrap, tokenizer
+from bleu_xl.core import column_sums, tokenizer
 from bleu_xl.core.metrics import bleu
 from bleu_xl.core.metrics import chrf_stats as chrf
 
@@ -87,8 +87,8 @@ def main() -> None:
         ),
         (
             "resample gather (a column of 3,000)",
-            lambda: [bootstrap._fast_gather(indices)(column) for _ in range(100)],
-            lambda: [bootstrap._gather(indices)(column) for _ in range(100)],
+            lambda: [column_sums.fast_gather(indices)(column) for _ in range(100)],
+            lambda: [column_sums.gather(indices)(column) for _ in range(100)],
             100,
         ),
     ]

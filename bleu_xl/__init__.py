@@ -8,6 +8,7 @@ from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, Ter, me
 from .core.metrics.bleu import Precision, References, Score, Stats, corpus_score, score, score_many, signature
 from .core.metrics.chrf import ChrfReferences, ChrfScore, ChrfStats, chrf, chrf_signature, corpus_chrf
 from .core.metrics.ter import Change, TerChanges, TerReferences, TerScore, TerStats, corpus_ter, ter, ter_changes
+from .core.randomization import Randomization
 from .core.tokenizer import tokenize
 
 #: The names that read and write files (and so import the spreadsheet libraries): loaded when first used, so that
@@ -48,6 +49,7 @@ __all__ = [
     "MetricScore",
     "PairedResult",
     "Precision",
+    "Randomization",
     "ReadTable",
     "References",
     "Resampling",

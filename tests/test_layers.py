@@ -3,8 +3,9 @@
 core < excel < table < lite < files < template < release < jobs < the package's public surface (``bleu_xl``) <
 the faces (cli, udfs); lite is the xlwings Lite face (its scripts and the bundle builder). The core and the
 modules the xlwings Lite bundle embeds import only the standard library, so the same code runs under Pyodide;
-files takes from the Excel layer only what one cell holds (``excel.cell_values``); the command line imports only
-the library's public surface, the names ``bleu_xl`` exports.
+files takes from the Excel layer only what one cell holds (``excel.cell_values``); fast (numpy paths that give the
+core's results faster) imports only the core, and only jobs use it; the command line imports only the library's
+public surface, the names ``bleu_xl`` exports.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ ALLOWED = {
     "files": {"core", "excel.cell_values", "table", "files"},
     "template": {"core", "excel", "table", "lite", "files", "template"},
     "release": {"core", "excel", "lite", "files", "template", "_version", "release"},
-    "jobs": {"core", "excel", "table", "lite", "files", "template", "release", "jobs"},
+    "fast": {"core", "fast"},
+    "jobs": {"core", "excel", "table", "lite", "files", "template", "release", "fast", "jobs"},
     "udfs": {"excel"},
     "__init__": {"core", "_version", "jobs"},
     "_version": set(),
@@ -38,6 +40,7 @@ ALLOWED = {
 THIRD_PARTY = {
     "excel": {"xlwings"},
     "files": {"xlsxwriter", "python_calamine"},
+    "fast": {"numpy"},
     "template": {"xlsxwriter"},
     "udfs": {"xlwings"},
     "cli": {"click", "rich"},

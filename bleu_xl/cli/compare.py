@@ -23,9 +23,19 @@ __all__ = ["compare_command"]
 @click.option("--reference", "reference_text", help="Compare both columns against this one text.")
 @table_options
 @click.option(
-    "--samples", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="Bootstrap resamples."
+    "--test",
+    default="bs",
+    show_default=True,
+    type=click.Choice(["bs", "ar"]),
+    help="The paired test: bs (paired bootstrap, as sacrebleu's --paired-bs) or ar (approximate randomization, "
+    "as sacrebleu's --paired-ar).",
 )
-@click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resampling.")
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 1_000_000),
+    help="Bootstrap resamples (default 1000) or randomization trials (default 10000).",
+)
+@click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resamples or trials.")
 @click.option(
     "--metric",
     "metric_name",
@@ -57,7 +67,8 @@ def compare_command(
     reference_cols: tuple[str, ...],
     reference_text: str | None,
     read: ReadFlags,
-    samples: int,
+    test: str,
+    samples: int | None,
     seed: int,
     metric_name: str,
     char_order: int,
@@ -74,17 +85,19 @@ def compare_command(
     as_json: bool,
     quiet: bool,
 ) -> None:
-    """Which of two candidate columns is better, and is the difference real? (paired bootstrap)
+    """Which of two candidate columns is better, and is the difference real? (a paired test)
 
     Both columns are scored against the same references (corpus BLEU-2, or corpus chrF or TER with --metric); rows
     with a blank reference or a blank candidate on either side are left out of both. The p-value tests the null
-    hypothesis that A and B are equally good (Koehn 2004, as sacrebleu's --paired-bs).
+    hypothesis that A and B are equally good: the paired bootstrap (Koehn 2004, as sacrebleu's --paired-bs) or,
+    with --test ar, approximate randomization (as sacrebleu's --paired-ar).
 
     \b
     Examples:
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B"
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" --metric chrf
       bleu-xl compare translations.xlsx --a "Engine A" --b "Engine B" --metric ter
+      bleu-xl compare translations.xlsx --a "Engine A" --b "Engine B" --test ar
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
     if as_json and 1 in CLOSED_AT_START:
@@ -115,6 +128,7 @@ def compare_command(
         reference_cols=reference_cols,
         reference_text=reference_text,
         metric=metrics[0],
+        test=test,
         samples=samples,
         seed=seed,
         output=output,
@@ -140,16 +154,19 @@ def compare_command(
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    level = f"{result.interval_a.level:.0%}"
     name = comparison.metric.name
     for column, value, interval in (
         (comparison.a_name, result.score_a, result.interval_a),
         (comparison.b_name, result.score_b, result.interval_b),
     ):
-        echo(f"{column}: corpus {name} {value:.4f}  ({level} interval {interval.low:.4f} to {interval.high:.4f})")
+        between = (
+            "" if interval is None else (f"  ({interval.level:.0%} interval {interval.low:.4f} to {interval.high:.4f})")
+        )
+        echo(f"{column}: corpus {name} {value:.4f}{between}")
+    draws = f"{result.samples} resamples" if result.test == "bs" else f"{result.samples} randomization trials"
     echo(
         f"difference (B - A) {result.difference:+.4f}, {result.p_text} "
-        f"({comparison.used} pairs, {comparison.skipped} skipped, {samples} resamples, seed {seed})"
+        f"({comparison.used} pairs, {comparison.skipped} skipped, {draws}, seed {seed})"
     )
     echo(comparison.verdict)
     if output:

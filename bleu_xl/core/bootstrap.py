@@ -4,8 +4,9 @@ metric (:class:`Resampling` takes the metric object).
 The pairs' statistics are computed once and resampled (never re-tokenized): each pair's statistics are flattened
 into numbers (:meth:`~.metrics.base.Metric.as_numbers`), one column per number, and a resample adds up the
 chosen pairs' column by column, exactly as the metric's corpus score adds up the whole corpus (BLEU: matches,
-totals, c and r; chrF: each order's candidate and reference n-grams and matches). Resamples are drawn and
-scored one at a time, so memory grows with the pairs (about 100 bytes a pair), not with the resamples.
+totals, c and r; chrF: each order's candidate and reference n-grams and matches). How the resamples are drawn
+and added up is :mod:`.column_sums`'s: the plain sums draw and add one resample at a time, so memory grows with
+the pairs (about 100 bytes a pair), not with the resamples; the fast layer adds up the same draws faster.
 The paired test follows Koehn (2004) as sacrebleu's paired bootstrap does it:
 
     Null hypothesis: the two sets of candidates are equally good against these references, i.e. the observed
@@ -22,14 +23,11 @@ Results are reproducible for a given seed. Standard library only (part of the co
 from __future__ import annotations
 
 import math
-import random
-import sys
-from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError
 from .metrics.base import Metric
 from .metrics.bleu import BLEU_2, Bleu, References
@@ -41,6 +39,7 @@ if TYPE_CHECKING:
     from .metrics.base import ReferenceLike
 
 __all__ = [
+    "TESTS",
     "Bootstrap",
     "BootstrapSettings",
     "ChrfBootstrap",
@@ -54,9 +53,6 @@ __all__ = [
 ]
 
 SIGNIFICANCE = 0.05
-_UINT32 = "I" if array("I").itemsize == 4 else "L"
-
-Gather = Callable[[list[int]], Sequence[int]]  # one resample: a column's values at the drawn pair indices
 
 
 @dataclass(frozen=True)
@@ -71,19 +67,26 @@ class Interval:
     seed: int
 
 
+#: The paired tests by their short names, sacrebleu's (``--paired-bs``, ``--paired-ar``).
+TESTS = {"bs": "paired bootstrap", "ar": "approximate randomization"}
+
+
 @dataclass(frozen=True)
 class PairedResult:
-    """Both corpus scores, their difference (B - A) and the paired bootstrap p-value."""
+    """Both corpus scores, their difference (B - A) and a paired test's p-value: the paired bootstrap's (``test``
+    "bs", ``samples`` resamples, with each side's interval) or approximate randomization's ("ar", ``samples``
+    trials; no intervals: ``None``)."""
 
     score_a: float
     score_b: float
     p_value: float
-    interval_a: Interval
-    interval_b: Interval
+    interval_a: Interval | None
+    interval_b: Interval | None
     samples: int
     seed: int
     #: The metric's direction (TER's is lower): which side of the difference is the better one.
     higher_is_better: bool = True
+    test: str = "bs"
 
     @property
     def difference(self) -> float:
@@ -102,13 +105,20 @@ class PairedResult:
         """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
         return verdict(self.difference, self.p_value, a, b, higher_is_better=self.higher_is_better)
 
+    @property
+    def test_name(self) -> str:
+        """The test in words: "paired bootstrap" or "approximate randomization"."""
+        return TESTS[self.test]
+
     def as_dict(self) -> dict[str, object]:
-        """The result as JSON-ready data: both scores, the difference, the p-value, both intervals, the draws."""
+        """The result as JSON-ready data: the test, both scores, the difference, the p-value, both intervals (the
+        bootstrap's; ``None`` under approximate randomization), the draws."""
         numbers = {name: getattr(self, name) for name in ("score_a", "score_b", "difference", "p_value")}
         intervals = {
-            f"interval_{side}": [i.low, i.high] for side, i in (("a", self.interval_a), ("b", self.interval_b))
+            f"interval_{side}": None if i is None else [i.low, i.high]
+            for side, i in (("a", self.interval_a), ("b", self.interval_b))
         }
-        return {**numbers, **intervals, "samples": self.samples, "seed": self.seed}
+        return {"test": self.test, **numbers, **intervals, "samples": self.samples, "seed": self.seed}
 
 
 def verdict(difference: float, p_value: float, a: str = "A", b: str = "B", *, higher_is_better: bool = True) -> str:
@@ -141,54 +151,26 @@ def p_text(p_value: float) -> str:
     return f"p = {p_value:.3f}"
 
 
-class _Columns:
-    """The pairs' statistics as columns, one list per number of :meth:`~.metrics.base.Metric.as_numbers`, so that a
-    resample gathers each column with one C call and adds it up."""
-
-    __slots__ = ("columns", "metric")
-
-    def __init__(self, metric: Metric[Any, Any, Any], references: Sequence[Any], candidates: Sequence[str]) -> None:
-        self.metric = metric
-        rows = [metric.as_numbers(stats) for stats, _ in metric.corpus_stats(references, candidates)]
-        self.columns = [list(column) for column in zip(*rows)]
-
-    def __len__(self) -> int:
-        return len(self.columns[0])
-
-    def total(self, gather: Gather | None = None) -> Any:
-        """The corpus statistics of all the pairs, or of the pairs one resample drew."""
-        if gather is None:
-            return self.metric.from_numbers([sum(column) for column in self.columns])
-        return self.metric.from_numbers([sum(gather(column)) for column in self.columns])
-
-    def score(self, gather: Gather | None = None) -> float:
-        return float(self.metric.score_from_stats(self.total(gather)))
+def statistics_columns(metric: Metric[Any, Any, Any], stats: Sequence[Any]) -> list[list[float]]:
+    """The pairs' statistics as columns, one list per number of :meth:`~.metrics.base.Metric.as_numbers`."""
+    if not stats:
+        raise BleuError("no pairs to test")
+    return [list(column) for column in zip(*map(metric.as_numbers, stats))]
 
 
-def _draws(n: int, samples: int, seed: int) -> Iterator[Gather]:
-    """``samples`` draws of ``n`` pair indices with replacement, made one at a time (memory O(n)).
-
-    Indices are (v * n) >> 32 for uniform 32-bit v from ``random.Random(seed).randbytes``, the same on every
-    machine; each index's probability is within n / 2**32 of 1 / n.
-    """
-    rng = random.Random(seed)
-    for _ in range(samples):
-        raw = array(_UINT32, rng.randbytes(4 * n))
-        if sys.byteorder == "big":
-            raw.byteswap()
-        yield _fast_gather([(v * n) >> 32 for v in raw])
+def score_of_sums(metric: Metric[Any, Any, Any], sums: Sequence[float]) -> float:
+    """The corpus score of statistics added up column by column."""
+    return float(metric.score_from_stats(metric.from_numbers(sums)))
 
 
-def _gather(indices: list[int]) -> Gather:
-    """The obvious resample: a column's values at ``indices``."""
-    return lambda column: [column[i] for i in indices]
-
-
-def _fast_gather(indices: list[int]) -> Gather:
-    """:func:`_gather` as one C call per column (``itemgetter``), faster than the obvious list
-    (benchmarks/bench_fast_paths.py). ``itemgetter`` of a single index returns the value itself, not a tuple: one pair
-    takes the obvious path."""
-    return itemgetter(*indices) if len(indices) > 1 else _gather(indices)
+def check_settings(metric: object, count: int, count_name: str, seed: int) -> None:
+    """The settings every paired test checks when made (:class:`BleuError`; a metric of another kind: ``TypeError``)."""
+    if not isinstance(metric, Metric):
+        raise TypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {metric!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise BleuError(f"{count_name} must be a whole number of at least 1, not {count!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):  # None would draw from the OS
+        raise BleuError(f"seed must be a whole number, not {seed!r}")
 
 
 @dataclass(frozen=True)
@@ -203,14 +185,9 @@ class Resampling:
     seed: int = 12345
 
     def __post_init__(self) -> None:
-        if not isinstance(self.metric, Metric):
-            raise TypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {self.metric!r}")
+        check_settings(self.metric, self.samples, "samples", self.seed)
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
-            raise BleuError(f"samples must be a whole number of at least 1, not {self.samples!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):  # None would draw from the OS
-            raise BleuError(f"seed must be a whole number, not {self.seed!r}")
 
     def __eq__(self, other: object) -> bool:
         """Equal settings, whichever class made them (``Bootstrap(max_n=2) == Resampling(Bleu(2))``)."""
@@ -226,26 +203,46 @@ class Resampling:
     def __hash__(self) -> int:
         return hash((self.metric, self.level, self.samples, self.seed))
 
-    def interval(self, references: Sequence[Any], candidates: Sequence[str]) -> Interval:
+    def interval(self, references: Sequence[Any], candidates: Sequence[str], *, sums: ColumnSums = PLAIN) -> Interval:
         """The corpus score and a percentile interval from resampling the pairs with replacement."""
-        columns = _Columns(self.metric, references, candidates)
-        resampled = [columns.score(gather) for gather in _draws(len(columns), self.samples, self.seed)]
-        return self._interval(columns.score(), resampled)
+        return self.interval_of([stats for stats, _ in self.metric.corpus_stats(references, candidates)], sums=sums)
+
+    def interval_of(self, stats: Sequence[Any], *, sums: ColumnSums = PLAIN) -> Interval:
+        """:meth:`interval` of the pairs' statistics (each pair's ``metric.pair_stats``)."""
+        columns = statistics_columns(self.metric, stats)
+        resampled = [score_of_sums(self.metric, drawn) for drawn in sums.resampled(columns, self.samples, self.seed)]
+        return self._interval(score_of_sums(self.metric, [sum(column) for column in columns]), resampled)
 
     def paired(
-        self, references: Sequence[Any], candidates_a: Sequence[str], candidates_b: Sequence[str]
+        self,
+        references: Sequence[Any],
+        candidates_a: Sequence[str],
+        candidates_b: Sequence[str],
+        *,
+        sums: ColumnSums = PLAIN,
     ) -> PairedResult:
         """Paired bootstrap resampling (Koehn 2004, as sacrebleu's paired bootstrap): is B's corpus score really
         different from A's? See the module docstring for the null hypothesis."""
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
-        cols_a = _Columns(self.metric, references, candidates_a)
-        cols_b = _Columns(self.metric, references, candidates_b)
-        score_a, score_b = cols_a.score(), cols_b.score()
+        stats_a = [stats for stats, _ in self.metric.corpus_stats(references, candidates_a)]
+        stats_b = [stats for stats, _ in self.metric.corpus_stats(references, candidates_b)]
+        return self.paired_of(stats_a, stats_b, sums=sums)
+
+    def paired_of(self, stats_a: Sequence[Any], stats_b: Sequence[Any], *, sums: ColumnSums = PLAIN) -> PairedResult:
+        """:meth:`paired` of the pairs' statistics on each side (``stats_a[i]`` and ``stats_b[i]`` against the same
+        references)."""
+        if len(stats_a) != len(stats_b):
+            raise BleuError(f"{len(stats_a)} pairs in A but {len(stats_b)} in B")
+        metric = self.metric
+        columns_a, columns_b = statistics_columns(metric, stats_a), statistics_columns(metric, stats_b)
+        score_a = score_of_sums(metric, [sum(column) for column in columns_a])
+        score_b = score_of_sums(metric, [sum(column) for column in columns_b])
+        width = len(columns_a)
         resampled_a, resampled_b = [], []
-        for gather in _draws(len(cols_a), self.samples, self.seed):  # the same pairs for A and B
-            resampled_a.append(cols_a.score(gather))
-            resampled_b.append(cols_b.score(gather))
+        for drawn in sums.resampled(columns_a + columns_b, self.samples, self.seed):  # the same pairs for A and B
+            resampled_a.append(score_of_sums(metric, drawn[:width]))
+            resampled_b.append(score_of_sums(metric, drawn[width:]))
         observed = abs(score_b - score_a)
         diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
         if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
@@ -254,9 +251,7 @@ class Resampling:
         c = sum(1 for d in diffs if d - mean >= observed)
         p_value = (c + 1) / (self.samples + 1)
         intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
-        return PairedResult(
-            score_a, score_b, p_value, *intervals, self.samples, self.seed, self.metric.higher_is_better
-        )
+        return PairedResult(score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better)
 
     def _interval(self, score: float, resampled: list[float]) -> Interval:
         ordered = sorted(resampled)

@@ -18,7 +18,7 @@ from ..files.write.output import OutputFile
 from ..files.write.results import write_comparison
 from ..files.write.scored_workbook import CutCells
 from ..files.write.target import OutputTarget
-from ..table.compare import Comparison, compare_table
+from ..table.compare import Comparison, compare_table, paired_test_of
 from ..table.scoring import check_reference_text
 from ..table.sheet import InputError
 from .reading import PathLike, ReadTable, read_input_table, read_limits, table_options
@@ -61,7 +61,8 @@ def compare_file(
     reference_cols: Sequence[str] = (),
     reference_text: str | None = None,
     metric: Metric[Any, Any, Any] = BLEU_2,
-    samples: int = 1000,
+    test: str = "bs",
+    samples: int | None = None,
     seed: int = 12345,
     sheet: str | None = None,
     header_row: int | None = None,
@@ -80,15 +81,18 @@ def compare_file(
     on_read: Callable[[ComparedFile], None] | None = None,
 ) -> ComparedFile:
     """Compare candidates A (``candidate_col``) with candidates B (``b_col``) row by row against the same references,
-    under ``metric`` (BLEU-2 by default): the paired bootstrap (Koehn 2004, as sacrebleu's ``--paired-bs``) with
-    ``samples`` resamples drawn from ``seed``. Rows with a blank reference or a blank candidate on either side are
-    left out of both. With ``output``, also write every row with both columns' scores (a workbook has the test on a
-    Summary sheet). The other settings read the table as :func:`~bleu_xl.jobs.score.score_file` reads it.
+    under ``metric`` (BLEU-2 by default), by a paired test drawn from ``seed``: the paired bootstrap (``test="bs"``,
+    Koehn 2004, as sacrebleu's ``--paired-bs``; ``samples`` resamples, 1,000 by default) or approximate
+    randomization (``test="ar"``, as sacrebleu's ``--paired-ar``; ``samples`` trials, 10,000 by default). Rows
+    with a blank reference or a blank candidate on either side are left out of both. With ``output``, also write
+    every row with both columns' scores (a workbook has the test on a Summary sheet). The other settings read the
+    table as :func:`~bleu_xl.jobs.score.score_file` reads it.
     ``on_read(compared)`` is called once the comparison is made, before anything is written.
     """
     if not isinstance(metric, Metric):
         raise TypeError(f"metric must be a metric object (bleu_xl.Bleu(), bleu_xl.Chrf()...), not {metric!r}")
-    check_reference_text(reference_text, (metric,))  # before the input is read
+    paired_test_of(test, metric, samples, seed)  # its settings are checked before the input is read
+    check_reference_text(reference_text, (metric,))
     input_path = str(path)
     target = None
     if output is not None:
@@ -121,7 +125,11 @@ def compare_file(
     # The output is claimed once the input is read (the input's errors come first) and before it is compared.
     file = None if target is None else OutputFile(target.path, force=force, protect=[input_path])
     try:
-        comparison = compare_table(read.sheet, read.layout, b_col, samples=samples, seed=seed, metric=metric)
+        from ..fast.column_sums import NumpySums  # here: numpy's import costs every other command time and memory
+
+        comparison = compare_table(
+            read.sheet, read.layout, b_col, samples=samples, seed=seed, metric=metric, test=test, sums=NumpySums()
+        )
         compared = ComparedFile(read, comparison, target)
         if on_read is not None:
             on_read(compared)

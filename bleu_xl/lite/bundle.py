@@ -41,6 +41,7 @@ EMBEDDED = (
     "core/metrics/ter_align.py",
     "core/metrics/ter.py",
     "core/explain.py",
+    "core/column_sums.py",
     "core/bootstrap.py",
     "excel/__init__.py",
     "excel/cell_values.py",

@@ -1,4 +1,5 @@
-"""Compare two candidate columns of a table row by row against the same references (paired bootstrap)."""
+"""Compare two candidate columns of a table row by row against the same references (a paired test: the bootstrap or
+approximate randomization)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.bootstrap import PairedResult, Resampling
+from ..core.bootstrap import TESTS, PairedResult, Resampling
+from ..core.column_sums import PLAIN, ColumnSums
 from ..core.errors import BleuError, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
-from ..excel.cells import prepared_references
+from ..core.randomization import Randomization
 from .layout import Layout, resolve_column
 from .scoring import check_reference_text, pairs_of, score_chunk
 from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["Comparison", "compare_table"]
+__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "paired_test_of"]
+
+#: Each test's number of draws when none is given: sacrebleu's 1,000 resamples and 10,000 trials.
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10_000}
 
 
 @dataclass
@@ -57,17 +62,34 @@ class Comparison:
         }
 
 
+def paired_test_of(
+    test: str, metric: Metric[Any, Any, Any], samples: int | None, seed: int
+) -> Resampling | Randomization:
+    """The paired test named ``test`` ("bs" or "ar") with ``samples`` resamples or trials (``None``: the test's
+    default, :data:`DEFAULT_SAMPLES`)."""
+    if test not in TESTS:
+        raise BleuError(f"test must be one of {', '.join(map(repr, TESTS))}, not {test!r}")
+    count = DEFAULT_SAMPLES[test] if samples is None else samples
+    return Resampling(metric, samples=count, seed=seed) if test == "bs" else Randomization(metric, count, seed)
+
+
 def compare_table(
     sheet: Sheet,
     layout: Layout,
     b_col: str,
     *,
-    samples: int = 1000,
+    samples: int | None = None,
     seed: int = 12345,
     metric: Metric[Any, Any, Any] = BLEU_2,
+    test: str = "bs",
+    sums: ColumnSums = PLAIN,
 ) -> Comparison:
-    """Paired bootstrap of the candidate column (A) against column ``b_col`` (B) under ``metric`` (corpus BLEU-2
-    by default); rows with a blank side are skipped in both, and under BLEU rows whose reference has no words."""
+    """A paired test of the candidate column (A) against column ``b_col`` (B) under ``metric`` (corpus BLEU-2 by
+    default): the paired bootstrap ("bs", 1,000 resamples unless ``samples`` says) or approximate randomization
+    ("ar", 10,000 trials); ``sums`` adds up the draws (``bleu_xl.fast`` has a faster one). Rows with a blank side
+    are skipped in both, and under BLEU rows whose reference has no words. Each row is scored once: its
+    statistics give both its score and its part in the test."""
+    paired_test = paired_test_of(test, metric, samples, seed)
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, (metric,))
     b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
@@ -81,20 +103,18 @@ def compare_table(
     if b_index in layout.reference_cols:
         raise InputError(Setting("b_col"), f" names a reference column ({column_letter(b_index)})")
     pairs_a, pairs_b = pairs_of(sheet, layout), pairs_of(sheet, layout, b_index)
-    usable = []
-    for a, b in zip(pairs_a, pairs_b):
-        if type(a.references) is tuple and type(a.candidate) is str and type(b.candidate) is str:
-            try:
-                usable.append((prepared_references(metric, a.references), a.candidate, b.candidate))
-            except BleuError:
-                continue
+    (outcomes_a,), (outcomes_b,) = score_chunk(pairs_a, (metric,)), score_chunk(pairs_b, (metric,))
+    usable = [
+        (a.stats, b.stats)
+        for a, b in zip(outcomes_a, outcomes_b)
+        if isinstance(a, MetricScore) and isinstance(b, MetricScore)
+    ]
     if not usable:
         raise InputError(f"sheet {sheet.name!r}: no row has a reference and both candidates")
-    refs, cands_a, cands_b = zip(*usable)
-    result = Resampling(metric, samples=samples, seed=seed).paired(refs, cands_a, cands_b)
+    stats_a, stats_b = zip(*usable)
+    result = paired_test.paired_of(stats_a, stats_b, sums=sums)
 
-    def score_column(pairs: list) -> list[float | None]:
-        (outcomes,) = score_chunk(pairs, (metric,))
+    def scores(outcomes: list) -> list[float | None]:
         return [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
 
     data = layout.data_rows(len(sheet.rows))
@@ -109,8 +129,8 @@ def compare_table(
         name(layout.candidate_col),
         name(b_index),
         b_index,
-        score_column(pairs_a),
-        score_column(pairs_b),
+        scores(outcomes_a),
+        scores(outcomes_b),
         [sheet.rows[r] for r in data],
         layout.reference_source,
         metric,

@@ -127,3 +127,43 @@ def test_a_csv_compared_is_named_as_the_input_and_has_no_sheet(tmp_path: Path) -
     for out in ("c.xlsx", "s.xlsx"):
         facts = [row[:2] for row in openpyxl.load_workbook(tmp_path / out)["Summary"].iter_rows(values_only=True)]
         assert facts[0] == ("Input", str(path)) and "Sheet" not in [label for label, _ in facts], out
+
+
+def test_compare_by_approximate_randomization(tmp_path: Path) -> None:
+    """--test ar: sacrebleu's --paired-ar, 10,000 trials unless --samples says; no intervals, in the text, the JSON
+    and the Summary sheet; the p-value is the library's (the command's numpy sums are the core's plain ones)."""
+    from bleu_xl import Randomization
+
+    path = _compare_file(tmp_path)
+    expected = Randomization(trials=10_000).paired(REFS, CANDS_A, CANDS_B)
+    text = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--test", "ar")
+    assert text.exit_code == 0, text.output
+    assert "interval" not in text.stdout and f"Prompt A: corpus BLEU-2 {expected.score_a:.4f}\n" in text.stdout
+    assert "10000 randomization trials, seed 12345)" in text.stdout
+    small = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--test", "ar", "--samples", "500")
+    data = json.loads(run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--test", "ar", "--json").stdout)
+    assert (data["test"], data["samples"], data["interval_a"], data["interval_b"]) == ("ar", 10_000, None, None)
+    assert data["p_value"] == expected.p_value and "500 randomization trials" in small.stdout
+    written = run(
+        "compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--test", "ar", "-q", "-o", str(tmp_path / "c.xlsx")
+    )
+    assert written.exit_code == 0, written.output
+    summary = {r[0].value: r[1].value for r in openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"].iter_rows()}
+    assert summary["Randomization trials"] == 10_000 and "Resamples" not in summary
+    assert not any("interval" in str(label) for label in summary)
+    assert summary["Null hypothesis"].endswith("(approximate randomization)")
+    bootstrap = json.loads(run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--json").stdout)
+    assert (bootstrap["test"], bootstrap["samples"]) == ("bs", 1000)
+    wrong = run("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--test", "t")
+    assert wrong.exit_code == 2 and "'t' is not one of 'bs', 'ar'" in wrong.output
+
+
+def test_compare_file_checks_its_test_before_reading(tmp_path: Path) -> None:
+    import pytest
+
+    from bleu_xl import BleuXlError, compare_file
+
+    with pytest.raises(BleuXlError, match="test must be one of 'bs', 'ar', not 'paired'"):
+        compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test="paired")
+    compared = compare_file(_compare_file(tmp_path), candidate_col="Prompt A", b_col="Prompt B", test="ar", samples=50)
+    assert (compared.comparison.result.test, compared.comparison.result.samples) == ("ar", 50)

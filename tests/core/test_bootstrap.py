@@ -74,10 +74,12 @@ G_DOUBTFUL = [c + " extra" if i % 3 == 0 else c for i, c in enumerate(G_A)]
 def _resampled_scores(refs, cands, samples, seed, max_n=2, smoothing="add1"):
     """The corpus BLEU of every resample bootstrap_ci draws, from compare's own columns and draws."""
     from bleu_xl import Bleu
-    from bleu_xl.core.bootstrap import _Columns, _draws
+    from bleu_xl.core.bootstrap import score_of_sums, statistics_columns
+    from bleu_xl.core.column_sums import PLAIN
 
-    columns = _Columns(Bleu(max_n, smoothing), refs, cands)
-    return [columns.score(gather) for gather in _draws(len(columns), samples, seed)]
+    metric = Bleu(max_n, smoothing)
+    columns = statistics_columns(metric, [stats for stats, _ in metric.corpus_stats(refs, cands)])
+    return [score_of_sums(metric, drawn) for drawn in PLAIN.resampled(columns, samples, seed)]
 
 
 def test_bootstrap_gives_the_reference_numbers_for_a_seed() -> None:
@@ -106,7 +108,8 @@ def test_paired_test_gives_the_reference_numbers_for_a_seed() -> None:
 
 @given(st.lists(st.integers(0, 20), min_size=1, max_size=30), st.data())
 def test_fast_gather_is_the_obvious_gather(column: list[int], data: st.DataObject) -> None:
-    from bleu_xl.core.bootstrap import _fast_gather, _gather
+    from bleu_xl.core.column_sums import fast_gather as _fast_gather
+    from bleu_xl.core.column_sums import gather as _gather
 
     indices = data.draw(st.lists(st.integers(0, len(column) - 1), min_size=1, max_size=40))
     assert list(_fast_gather(indices)(column)) == _gather(indices)(column) == [column[i] for i in indices]

@@ -434,16 +434,17 @@ def test_docstring_examples() -> None:
 
 def test_chrf_bootstrap_resamples_the_pairs_statistics() -> None:
     from bleu_xl import Chrf, ChrfBootstrap
-    from bleu_xl.core.bootstrap import _Columns, _draws
+    from bleu_xl.core.bootstrap import statistics_columns
+    from bleu_xl.core.column_sums import PLAIN, drawn_indices
 
     rng = random.Random(11)
     cases = [random_case(rng) for _ in range(60)]
     refs, cands = [r for r, _ in cases], [c for _, c in cases]
-    columns = _Columns(Chrf(6, 2, 2), refs, cands)
-    for gather in itertools.islice(_draws(len(columns), 5, 3), 5):
-        indices = list(gather(list(range(len(columns)))))
+    metric = Chrf(6, 2, 2)
+    columns = statistics_columns(metric, [stats for stats, _ in metric.corpus_stats(refs, cands)])
+    for indices, sums in zip(drawn_indices(len(refs), 5, 3), PLAIN.resampled(columns, 5, 3)):
         drawn = corpus_chrf([refs[i] for i in indices], [cands[i] for i in indices], word_order=2)
-        assert columns.total(gather) == drawn.stats  # a resample is the corpus of the pairs it drew
+        assert metric.from_numbers(sums) == drawn.stats  # a resample is the corpus of the pairs it drew
     interval = ChrfBootstrap(samples=200, seed=5, word_order=2).interval(refs, cands)
     assert interval.score == corpus_chrf(refs, cands, word_order=2).chrf
     assert interval.low <= interval.score <= interval.high

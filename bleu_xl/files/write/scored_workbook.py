@@ -388,32 +388,30 @@ def write_comparison_workbook(
         source,
     )
     result = comparison.result
-    level = f"{result.interval_a.level:.0%} interval"
 
     def summary(book: Workbook, sheet: Worksheet, formats: dict[str, Format]) -> None:
         score_format, count_format = formats["score"], formats["count"]
         p_format = book.add_format({"num_format": p_value_format(result.p_value)})
         name, a, b = comparison.metric.name, comparison.a_name, comparison.b_name
+        scores: list[Fact] = []
+        for column, score, interval in ((a, result.score_a, result.interval_a), (b, result.score_b, result.interval_b)):
+            scores.append((f"Corpus {name} {column}", score, score_format))
+            if interval is not None:
+                level = f"{interval.level:.0%} interval"
+                scores.append((f"{level} {column}, low", interval.low, score_format))
+                scores.append((f"{level} {column}, high", interval.high, score_format))
+        test = "paired bootstrap, Koehn 2004" if result.test == "bs" else "approximate randomization"
         facts: list[Fact] = [
             *_input_facts(input_name, source),
             *reference_facts(layout, source),
-            (f"Corpus {name} {a}", result.score_a, score_format),
-            (f"{level} {a}, low", result.interval_a.low, score_format),
-            (f"{level} {a}, high", result.interval_a.high, score_format),
-            (f"Corpus {name} {b}", result.score_b, score_format),
-            (f"{level} {b}, low", result.interval_b.low, score_format),
-            (f"{level} {b}, high", result.interval_b.high, score_format),
+            *scores,
             ("Difference (B - A)", result.difference, score_format),
             ("p-value", result.p_value, p_format),
             ("Verdict", comparison.verdict, None),
-            (
-                "Null hypothesis",
-                "A and B are equally good against these references (paired bootstrap, Koehn 2004)",
-                None,
-            ),
+            ("Null hypothesis", f"A and B are equally good against these references ({test})", None),
             ("Pairs compared", comparison.used, count_format),
             ("Rows skipped", comparison.skipped, count_format),
-            ("Resamples", result.samples, count_format),
+            ("Resamples" if result.test == "bs" else "Randomization trials", result.samples, count_format),
             ("Seed", result.seed, count_format),
             ("Signature", comparison.signature, None),
         ]
