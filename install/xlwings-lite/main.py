@@ -5926,6 +5926,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -5975,6 +5976,9 @@ def _run_sent(task: tuple[Callable[..., Any], Sequence[Any], tuple[Any, ...]]) -
 def _worker_setup() -> None:
     \"\"\"In each worker: die with the default action on SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux)
     be killed when the parent dies, so that no worker outlives the run.\"\"\"
+    # A worker lives for one run and makes no garbage in cycles; a collection would only walk (and, forked, copy)
+    # the parent's objects it inherited.
+    gc.disable()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -6002,9 +6006,12 @@ def map_chunks(
     \"\"\"
     global _SHARED
     workers = workers or os.cpu_count() or 1
+    frozen = False
     if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux"):
         prepare_tokenizer()  # built once here, inherited by every worker
         _SHARED = items
+        gc.freeze()  # the objects a worker inherits stay out of its collections, their pages shared
+        frozen = True
         context, run = multiprocessing.get_context("fork"), _run_shared
         tasks: list[Any] = [(fn, a, b, args) for a, b in bounds]
     else:
@@ -6030,6 +6037,8 @@ def map_chunks(
         _SHARED = ()
         if pool is not None:
             _stop(pool, finished)
+        if frozen:
+            gc.unfreeze()
 
 
 def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
