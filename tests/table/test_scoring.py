@@ -4,8 +4,9 @@ reference, and the same results from the process pool as from one process."""
 from __future__ import annotations
 
 from benchmarks.synthetic import make_pairs
+import bleu_xl
 from bleu_xl import Bleu, score
-from bleu_xl.excel import cell_values
+from bleu_xl.excel import cell_values, cells
 from bleu_xl.table import columns, scoring
 from bleu_xl.table import sheet as table_sheet
 from tests.helpers import INTACTO, REF, SHORT
@@ -33,6 +34,19 @@ def test_rows_are_named_and_notes_are_typed_errors() -> None:
     assert result.result_row(0) == [s.bleu, *Bleu().detail_values(s), None]  # one candidate: no rank
     assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
     assert (result.scored, result.blank, result.problems) == (1, 1, 2)
+
+
+def test_a_table_scores_each_row_as_the_excel_functions_do() -> None:
+    """Rows sharing a reference one after the other, a reference repeated further down, one no metric can use (BLEU
+    needs words) twice in a row: each row scores as the same pair does through the Excel layer's cache."""
+    refs = ["le chat noir", "le chat noir", "un chien", "le chat noir", "...", "...", "un chien", "le chat noir"]
+    cands = ["le chat", "un chat noir", "un chien", "le chat noir", "le chat", "...", "le chien", "le chat"]
+    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *map(list, zip(refs, cands))], ["t"])
+    layout = columns.find_layout(table)
+    for metric in (Bleu(), bleu_xl.Chrf(), bleu_xl.Ter()):
+        result = scoring.score_table(table, layout, metrics=[metric], workers=1)
+        pairs = [cells.Pair((ref,), cand) for ref, cand in zip(refs, cands)]
+        assert result.outcomes == cells.score_pairs(pairs, metric, metric.score_from_stats)
 
 
 def test_process_pool_matches_single_process() -> None:
