@@ -3,8 +3,8 @@ reference, and the same results from the process pool as from one process."""
 
 from __future__ import annotations
 
-from benchmarks.synthetic import make_pairs
 import bleu_xl
+from benchmarks.synthetic import make_pairs
 from bleu_xl import Bleu, score
 from bleu_xl.excel import cell_values, cells
 from bleu_xl.table import columns, scoring
