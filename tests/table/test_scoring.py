@@ -3,6 +3,9 @@ reference, and the same results from the process pool as from one process."""
 
 from __future__ import annotations
 
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
 import bleu_xl
 from benchmarks.synthetic import make_pairs
 from bleu_xl import Bleu, score
@@ -36,16 +39,22 @@ def test_rows_are_named_and_notes_are_typed_errors() -> None:
     assert (result.scored, result.blank, result.problems) == (1, 1, 2)
 
 
-def test_a_table_scores_each_row_as_the_excel_functions_do() -> None:
-    """Rows sharing a reference one after the other, a reference repeated further down, one no metric can use (BLEU
-    needs words) twice in a row: each row scores as the same pair does through the Excel layer's cache."""
-    refs = ["le chat noir", "le chat noir", "un chien", "le chat noir", "...", "...", "un chien", "le chat noir"]
-    cands = ["le chat", "un chat noir", "un chien", "le chat noir", "le chat", "...", "le chien", "le chat"]
-    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *map(list, zip(refs, cands))], ["t"])
-    layout = columns.find_layout(table)
+texts = st.sampled_from(["le chat noir", "un chien", "...", "", "le chat", "Le  chat noir ", "東京 été"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.tuples(texts, texts), min_size=1, max_size=12))
+def test_a_table_scores_each_row_as_the_excel_functions_do(rows: list[tuple[str, str]]) -> None:
+    """Rows sharing a reference one after the other or further down, blank ones, one no metric can use (BLEU needs
+    words): each row scores as the same pair does through the Excel layer's cache of prepared references."""
+    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *map(list, rows)], ["t"])
+    try:
+        layout = columns.find_layout(table)
+    except table_sheet.InputError:  # no candidate at all, say: a table refused before it is scored
+        assume(False)
+    pairs = scoring.pairs_of(table, layout)
     for metric in (Bleu(), bleu_xl.Chrf(), bleu_xl.Ter()):
         result = scoring.score_table(table, layout, metrics=[metric], workers=1)
-        pairs = [cells.Pair((ref,), cand) for ref, cand in zip(refs, cands)]
         assert result.outcomes == cells.score_pairs(pairs, metric, metric.score_from_stats)
 
 
