@@ -206,6 +206,8 @@ class Result:
         return None
 
     def _error_note(self, i: int) -> str | None:
+        if not any(type(scores[i]) is CellError for scores in self.scores):
+            return None
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))

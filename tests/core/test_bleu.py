@@ -7,11 +7,12 @@ import math
 import pickle
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu_xl
 from bleu_xl import BleuError, Precision, References, Score, corpus_score, score, score_many
+from bleu_xl.core.metrics import bleu
 from tests.helpers import INTACTO, REF, SHORT, best_seconds
 
 PARAPHRASE = "o pedido foi entregue dentro do prazo e chegou bem embalado"
@@ -406,3 +407,17 @@ def test_prepared_references_of_another_order_are_refused_everywhere() -> None:
         bleu_xl.bootstrap_ci([two, two], ["a b c d", "a b"], max_n=4, samples=10)
     with pytest.raises(BleuError, match="prepared for max_n=4, not 2"):
         list(bleu_xl.core.metrics.bleu.corpus_stats([References("a b c d", 4)], ["a b c d"], 2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=9),
+    smoothing=st.sampled_from(["add1", "none"]),
+)
+def test_a_scores_detail_row_is_its_precisions(counts: list[tuple[int, int]], smoothing: str) -> None:
+    """The detail columns written for every row are each precision's value and fraction, BP, r and c."""
+    totals = tuple(max(t, m) for m, t in counts)
+    stats = bleu.Stats(tuple(m for m, _ in counts), totals, totals[0], 7)
+    scored = bleu.score_from_stats(stats, smoothing=smoothing)
+    expected = [x for p in scored.precisions for x in (p.value, p.numerator, p.denominator)]
+    assert bleu.detail_row(scored) == [*expected, scored.bp, scored.r, scored.c]

@@ -450,9 +450,11 @@ def detail_row(score: Score) -> list[float | int | None]:
     """A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
     has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0."""
     row: list[float | int | None] = []
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, score.r, score.c]
+    stats, smoothing = score.stats, score.smoothing
+    for matches, total in zip(stats.matches, stats.totals):  # each Precision's fraction, made once
+        numerator, denominator = smoothed_fraction(matches, total, smoothing)
+        row += (numerator / denominator if denominator else None, numerator, denominator)
+    return [*row, score.bp, stats.r, stats.c]
 
 
 def held_size(texts: tuple[str, ...], prepared: References) -> int:
