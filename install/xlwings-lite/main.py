@@ -493,6 +493,11 @@ class MetricScore(ABC):
     @abstractmethod
     def as_dict(self) -> dict[str, object]: ...
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A score is a dataclass with slots, built from its fields in order: pickled as that call, it travels from
+        # a worker process in half the bytes and a third of the time of the default reduction.
+        return type(self), tuple([getattr(self, name) for name in type(self).__slots__])
+
 
 def whole_number(value: object, low: int, high: int) -> bool:
     \"\"\"Whether ``value`` is an int (not a bool) from ``low`` to ``high``: the check of every whole-number setting.\"\"\"
@@ -1171,9 +1176,11 @@ def detail_row(score: Score) -> list[float | int | None]:
     \"\"\"A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
     has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0.\"\"\"
     row: list[float | int | None] = []
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, score.r, score.c]
+    stats, smoothing = score.stats, score.smoothing
+    for matches, total in zip(stats.matches, stats.totals):  # each Precision's fraction, made once
+        numerator, denominator = smoothed_fraction(matches, total, smoothing)
+        row += (numerator / denominator if denominator else None, numerator, denominator)
+    return [*row, score.bp, stats.r, stats.c]
 
 
 def held_size(texts: tuple[str, ...], prepared: References) -> int:
@@ -3920,6 +3927,8 @@ __all__ = [
     "BLANK",
     "DETAIL_HEADERS",
     "Pair",
+    "Preparer",
+    "PreviousReference",
     "ReferenceCache",
     "bleu_cells",
     "chrf_cells",
@@ -4045,24 +4054,56 @@ class ReferenceCache:
 #: Every metric's prepared references, by reference set and settings, across calls.
 prepared_references = ReferenceCache()
 
+#: How a reference set is prepared for scoring: ``prepare(metric, texts)``.
+Preparer = Callable[[Metric[Any, Any, Any], tuple[str, ...]], Any]
+
+
+class PreviousReference:
+    \"\"\"The reference set of the previous pair kept prepared, and no other: a table lists its candidates under their
+    reference, so a run of rows shares one, and most of a long column's references differ from every other. Keeping
+    one costs a comparison a pair where a cache of many costs its bookkeeping (it halves the rate at which a table of
+    a reference per row is scored: benchmarks/README.md).\"\"\"
+
+    def __init__(self) -> None:
+        self.key: tuple[tuple[str, ...], Any] | None = None
+        self.prepared: Any = None
+
+    def __call__(self, metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> Any:
+        key = (texts, metric.preparation)
+        if key != self.key:
+            self.key, self.prepared = None, None
+            self.prepared = metric.prepare(texts)  # BleuError for a reference the metric cannot use: nothing kept
+            self.key = key
+        return self.prepared
+
 
 Outcome = T | CellError | Blank
 
 
 def score_pairs(
-    pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, int], T]
+    pairs: Sequence[Pair],
+    metric: Metric[Any, Any, Any],
+    make: Callable[[Any, int], T],
+    prepare: Preparer | None = None,
 ) -> list[Outcome[T]]:
     \"\"\"``make(statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error.\"\"\"
 
     def stats(prepared: Any, candidate: str) -> T:
         return make(metric.pair_stats(prepared, candidate), len(prepared))
 
-    return each_pair(pairs, metric, stats)
+    return each_pair(pairs, metric, stats, prepare)
 
 
-def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, str], T]) -> list[Outcome[T]]:
+def each_pair(
+    pairs: Sequence[Pair],
+    metric: Metric[Any, Any, Any],
+    make: Callable[[Any, str], T],
+    prepare: Preparer | None = None,
+) -> list[Outcome[T]]:
     \"\"\"``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error (a
-    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU).\"\"\"
+    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU). References are
+    prepared by ``prepare`` (by default through the cache shared by every call, :data:`prepared_references`).\"\"\"
+    prepare = prepare or prepared_references
     results: list[Outcome[T]] = []
     last_refs: Any = None
     prepared: Any = value_error("reference is blank")
@@ -4073,7 +4114,7 @@ def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callab
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
             try:
-                prepared = prepared_references(metric, refs)
+                prepared = prepare(metric, refs)
             except BleuError as error:
                 prepared = value_error(str(error))
         results.append(prepared if type(prepared) is CellError else make(prepared, cand))
@@ -5939,7 +5980,7 @@ from typing import Any, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["PoolUnavailable", "WorkerLost", "map_chunks"]
+__all__ = ["PoolUnavailable", "WorkerLost", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -5976,9 +6017,6 @@ def _run_sent(task: tuple[Callable[..., Any], Sequence[Any], tuple[Any, ...]]) -
 def _worker_setup() -> None:
     \"\"\"In each worker: die with the default action on SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux)
     be killed when the parent dies, so that no worker outlives the run.\"\"\"
-    # A worker lives for one run and makes no garbage in cycles; a collection would only walk (and, forked, copy)
-    # the parent's objects it inherited.
-    gc.disable()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -5988,6 +6026,18 @@ def _worker_setup() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the parent died before prctl: stop now
             os._exit(1)
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    \"\"\"The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
+    makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
+    would also copy its pages). Nothing made while frozen is kept from collection.\"\"\"
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def map_chunks(
@@ -6006,12 +6056,9 @@ def map_chunks(
     \"\"\"
     global _SHARED
     workers = workers or os.cpu_count() or 1
-    frozen = False
     if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux"):
         prepare_tokenizer()  # built once here, inherited by every worker
         _SHARED = items
-        gc.freeze()  # the objects a worker inherits stay out of its collections, their pages shared
-        frozen = True
         context, run = multiprocessing.get_context("fork"), _run_shared
         tasks: list[Any] = [(fn, a, b, args) for a, b in bounds]
     else:
@@ -6037,8 +6084,6 @@ def map_chunks(
         _SHARED = ()
         if pool is not None:
             _stop(pool, finished)
-        if frozen:
-            gc.unfreeze()
 
 
 def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
@@ -6079,9 +6124,9 @@ from ..core.errors import BleuError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
-from ..excel.cells import Pair, reference_set, score_pairs
+from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
-from .pool import PoolUnavailable, map_chunks
+from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
 
 __all__ = [
@@ -6268,6 +6313,8 @@ class Result:
         return None
 
     def _error_note(self, i: int) -> str | None:
+        if not any(type(scores[i]) is CellError for scores in self.scores):
+            return None
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
@@ -6375,7 +6422,7 @@ def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]])
     \"\"\"Per metric, an :data:`Outcome` per pair (an input error says on which side it was).\"\"\"
     chunk = []
     for metric in metrics:
-        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats)
+        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, PreviousReference())
         for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
             if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
                 side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
@@ -6394,7 +6441,17 @@ def score_table(
 ) -> Result:
     \"\"\"Score every data row under each of ``metrics`` (by default BLEU-2), ranked by the first; large tables are
     split over a process pool (same results as one process).\"\"\"
-    chosen = tuple(metrics)
+    with frozen_heap():
+        return _score_table(sheet, layout, tuple(metrics), workers, progress)
+
+
+def _score_table(
+    sheet: Sheet,
+    layout: Layout,
+    chosen: tuple[Metric[Any, Any, Any], ...],
+    workers: int | None,
+    progress: Callable[[int], None] | None,
+) -> Result:
     if not chosen:
         raise TypeError("score_table needs at least one metric")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
