@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from synthetic import make_pairs  # this folder: benchmark data, not part of the package
 
 from bleu_xl.core import column_sums, tokenizer
-from bleu_xl.core.metrics import bleu
+from bleu_xl.core.metrics import bleu, counting
 from bleu_xl.core.metrics import chrf_stats as chrf
 
 
@@ -44,25 +44,25 @@ def main() -> None:
     texts = refs + cands
     cand_tokens = [tokenizer.tokenize(c) for c in cands]
     prepared = [bleu.References(r, 2) for r in refs]
-    bigram_lists = [list(bleu.ngrams(t, 2)) for t in cand_tokens]
+    bigram_lists = [list(counting.ngrams(t, 2)) for t in cand_tokens]
     indices = list(range(3000))
     column = list(range(3000))
 
     def count_fast() -> None:
         for grams in bigram_lists:
-            bleu._count_elements({}, grams)
+            counting._count_elements({}, grams)
 
     def count_obvious() -> None:
         for grams in bigram_lists:
-            bleu._count_into({}, grams)
+            counting._count_into({}, grams)
 
     def clip_fast() -> None:
         for refs_, tokens in zip(prepared, cand_tokens):
-            bleu.clipped_matches(bleu.ngrams(tokens, 2), refs_.max_counts[1])
+            counting.clipped_matches(counting.ngrams(tokens, 2), refs_.max_counts[1])
 
     def clip_obvious() -> None:
         for refs_, tokens in zip(prepared, cand_tokens):
-            sum(bleu.clipped_counts(bleu.ngram_counts(tokens, 2), refs_.max_counts[1]).values())
+            sum(counting.clipped_counts(counting.ngram_counts(tokens, 2), refs_.max_counts[1]).values())
 
     contenders = [
         (

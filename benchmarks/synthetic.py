@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["make_pairs", "make_text", "perturb"]
+__all__ = ["make_pairs", "make_text", "make_variants", "perturb"]
 
 # Marketing and customer-service vocabulary in English, Portuguese, French and German.
 LATIN = """
@@ -77,3 +77,17 @@ def make_pairs(count: int, seed: int = 2026, max_len: int = 25, min_len: int = 1
             cand = perturb(rng, units, cjk)
         pairs.append((ref, cand))
     return pairs
+
+
+def make_variants(
+    count: int, per_reference: int = 16, seed: int = 2026, max_len: int = 25, min_len: int = 1
+) -> list[tuple[str, list[str]]]:
+    """``count`` references, each with ``per_reference`` candidates made from it (some words dropped, replaced,
+    swapped or added): the variants of a text that ``score_many`` ranks."""
+    rng = random.Random(seed)
+    groups = []
+    for _ in range(count):
+        cjk = rng.random() < 0.2
+        units = _units(rng, rng.randint(min_len, max_len), cjk)
+        groups.append((_join(units, cjk), [perturb(rng, units, cjk) for _ in range(per_reference)]))
+    return groups

@@ -10,16 +10,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from .metrics.base import ReferenceLike
-from .metrics.bleu import (
-    References,
-    Score,
-    as_references,
-    check_settings,
-    clipped_counts,
-    ngram_counts,
-    pair_stats,
-    score_from_stats,
-)
+from .metrics.bleu import References, Score, as_references, check_settings, pair_stats, score_from_stats
+from .metrics.counting import clipped_counts, ngram_counts
 from .tokenizer import is_cjk, is_sea, tokenize
 
 __all__ = ["Explanation", "OrderReport", "explain", "order_name"]

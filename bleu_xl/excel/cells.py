@@ -49,6 +49,8 @@ __all__ = [
     "BLANK",
     "DETAIL_HEADERS",
     "Pair",
+    "Preparer",
+    "PreviousReference",
     "ReferenceCache",
     "bleu_cells",
     "chrf_cells",
@@ -174,24 +176,56 @@ class ReferenceCache:
 #: Every metric's prepared references, by reference set and settings, across calls.
 prepared_references = ReferenceCache()
 
+#: How a reference set is prepared for scoring: ``prepare(metric, texts)``.
+Preparer = Callable[[Metric[Any, Any, Any], tuple[str, ...]], Any]
+
+
+class PreviousReference:
+    """The reference set of the previous pair kept prepared, and no other: a table lists its candidates under their
+    reference, so a run of rows shares one, and most of a long column's references differ from every other. Keeping
+    one costs a comparison a pair where a cache of many costs its bookkeeping (it halves the rate at which a table of
+    a reference per row is scored: benchmarks/README.md)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[tuple[str, ...], Any] | None = None
+        self.prepared: Any = None
+
+    def __call__(self, metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> Any:
+        key = (texts, metric.preparation)
+        if key != self.key:
+            self.key, self.prepared = None, None
+            self.prepared = metric.prepare(texts)  # BleuError for a reference the metric cannot use: nothing kept
+            self.key = key
+        return self.prepared
+
 
 Outcome = T | CellError | Blank
 
 
 def score_pairs(
-    pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, int], T]
+    pairs: Sequence[Pair],
+    metric: Metric[Any, Any, Any],
+    make: Callable[[Any, int], T],
+    prepare: Preparer | None = None,
 ) -> list[Outcome[T]]:
     """``make(statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error."""
 
     def stats(prepared: Any, candidate: str) -> T:
         return make(metric.pair_stats(prepared, candidate), len(prepared))
 
-    return each_pair(pairs, metric, stats)
+    return each_pair(pairs, metric, stats, prepare)
 
 
-def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, str], T]) -> list[Outcome[T]]:
+def each_pair(
+    pairs: Sequence[Pair],
+    metric: Metric[Any, Any, Any],
+    make: Callable[[Any, str], T],
+    prepare: Preparer | None = None,
+) -> list[Outcome[T]]:
     """``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error (a
-    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU)."""
+    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU). References are
+    prepared by ``prepare`` (by default through the cache shared by every call, :data:`prepared_references`)."""
+    prepare = prepare or prepared_references
     results: list[Outcome[T]] = []
     last_refs: Any = None
     prepared: Any = value_error("reference is blank")
@@ -202,7 +236,7 @@ def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callab
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
             try:
-                prepared = prepared_references(metric, refs)
+                prepared = prepare(metric, refs)
             except BleuError as error:
                 prepared = value_error(str(error))
         results.append(prepared if type(prepared) is CellError else make(prepared, cand))

@@ -34,6 +34,7 @@ EMBEDDED = (
     "core/tokenizer.py",
     "core/metrics/__init__.py",
     "core/metrics/base.py",
+    "core/metrics/counting.py",
     "core/metrics/bleu.py",
     "core/metrics/chrf_stats.py",
     "core/metrics/chrf.py",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["PoolUnavailable", "WorkerLost", "map_chunks"]
+__all__ = ["PoolUnavailable", "WorkerLost", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -68,6 +69,18 @@ def _worker_setup() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the parent died before prctl: stop now
             os._exit(1)
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    """The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
+    makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
+    would also copy its pages). Nothing made while frozen is kept from collection."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def map_chunks(

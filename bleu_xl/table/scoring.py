@@ -17,9 +17,9 @@ from ..core.errors import BleuError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
-from ..excel.cells import Pair, reference_set, score_pairs
+from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
-from .pool import PoolUnavailable, map_chunks
+from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
 
 __all__ = [
@@ -206,6 +206,8 @@ class Result:
         return None
 
     def _error_note(self, i: int) -> str | None:
+        if not any(type(scores[i]) is CellError for scores in self.scores):
+            return None
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
@@ -313,7 +315,7 @@ def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]])
     """Per metric, an :data:`Outcome` per pair (an input error says on which side it was)."""
     chunk = []
     for metric in metrics:
-        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats)
+        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, PreviousReference())
         for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
             if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
                 side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
@@ -332,7 +334,17 @@ def score_table(
 ) -> Result:
     """Score every data row under each of ``metrics`` (by default BLEU-2), ranked by the first; large tables are
     split over a process pool (same results as one process)."""
-    chosen = tuple(metrics)
+    with frozen_heap():
+        return _score_table(sheet, layout, tuple(metrics), workers, progress)
+
+
+def _score_table(
+    sheet: Sheet,
+    layout: Layout,
+    chosen: tuple[Metric[Any, Any, Any], ...],
+    workers: int | None,
+    progress: Callable[[int], None] | None,
+) -> Result:
     if not chosen:
         raise TypeError("score_table needs at least one metric")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):

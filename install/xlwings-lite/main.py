@@ -493,6 +493,11 @@ class MetricScore(ABC):
     @abstractmethod
     def as_dict(self) -> dict[str, object]: ...
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A score is a dataclass with slots, built from its fields in order: pickled as that call, it travels from
+        # a worker process in half the bytes and a third of the time of the default reduction.
+        return type(self), tuple([getattr(self, name) for name in type(self).__slots__])
+
 
 def whole_number(value: object, low: int, high: int) -> bool:
     \"\"\"Whether ``value`` is an int (not a bool) from ``low`` to ``high``: the check of every whole-number setting.\"\"\"
@@ -640,6 +645,84 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
         \"\"\"The corpus score of pairs already scored: their statistics added up, then the formula.\"\"\"
         return self.score_from_stats(self.sum_stats(s.stats for s in scores), refs=max(s.refs for s in scores))
 """,
+    'core/metrics/counting.py': """\
+\"\"\"Counting n-grams, and a candidate's n-grams found in a reference, clipped at the reference's counts (BLEU's
+matches): in C helpers, each held equal to its obvious version by a property test, its gain measured in
+benchmarks/bench_fast_paths.py. Standard library only.\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import Union
+
+__all__ = [
+    "Counts",
+    "Gram",
+    "clipped_counts",
+    "clipped_matches",
+    "ngram_counts",
+    "ngrams",
+]
+
+Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
+Counts = dict[Gram, int]
+
+
+def _count_into(counts: dict, items: Iterable) -> None:
+    \"\"\"Add one to ``counts[item]`` for each item: the obvious version of :func:`_count_elements`.\"\"\"
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+
+
+try:
+    # The C helper behind Counter, without Counter's own overhead: faster than the obvious loop
+    # (benchmarks/bench_fast_paths.py). Held equal to _count_into by a test.
+    from collections import _count_elements
+except ImportError:  # pragma: no cover - other Pythons
+    _count_elements = _count_into
+
+
+def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
+    \"\"\"Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above.\"\"\"
+    counts: Counts = {}
+    _count_elements(counts, ngrams(tokens, n))
+    return counts
+
+
+def ngrams(tokens: Sequence[str], n: int) -> Iterable[Gram]:
+    \"\"\"The n-grams of ``tokens`` in order: plain tokens for n = 1, tuples above.\"\"\"
+    if n == 1:
+        return tokens
+    if n == 2:
+        return pairwise(tokens)
+    return zip(*[tokens[i:] for i in range(n)])
+
+
+def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
+    \"\"\"Each candidate n-gram found in the reference, counted at most as often as it occurs there.
+
+    One dictionary look-up per distinct candidate n-gram: linear whatever either side repeats.
+    \"\"\"
+    get = ref_counts.get
+    return {gram: count if count < ref else ref for gram, count in candidate_counts.items() if (ref := get(gram))}
+
+
+def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
+    \"\"\"``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
+    found in the reference, in C (``filter``), and clipping only those the candidate repeats: faster than the
+    obvious sum (benchmarks/bench_fast_paths.py). Linear all the same; held equal to the obvious version by a property
+    test.\"\"\"
+    hits = list(filter(ref_counts.__contains__, grams))
+    counts: Counts = {}
+    _count_elements(counts, hits)
+    matches = len(hits)
+    if len(counts) < matches:  # some found n-gram repeats in the candidate: clip it at the reference's count
+        for gram, count in counts.items():
+            if count > 1 and count > ref_counts[gram]:  # found once, it is within the reference's count
+                matches -= count - ref_counts[gram]
+    return matches
+""",
     'core/metrics/bleu.py': """\
 \"\"\"BLEU-N: the metric object :class:`Bleu`, its statistics and scores, and the functions that give them (sentence,
 many candidates against one reference set, corpus).
@@ -656,25 +739,12 @@ import sys
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import ClassVar, NamedTuple, Union
+from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError
 from ..tokenizer import tokenize
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, refuse_text
-
-
-def _count_into(counts: dict, items: Iterable) -> None:
-    \"\"\"Add one to ``counts[item]`` for each item: the obvious version of :func:`_count_elements`.\"\"\"
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-
-
-try:
-    # The C helper behind Counter, without Counter's own overhead: faster than the obvious loop
-    # (benchmarks/bench_fast_paths.py). Held equal to _count_into by a test.
-    from collections import _count_elements
-except ImportError:  # pragma: no cover - other Pythons
-    _count_elements = _count_into
+from .counting import Counts, _count_elements, clipped_matches, ngram_counts, ngrams
 
 __all__ = [
     "BLEU_2",
@@ -697,6 +767,7 @@ __all__ = [
     "score",
     "score_from_stats",
     "score_many",
+    "scores_against",
     "signature",
     "sum_stats",
 ]
@@ -707,9 +778,6 @@ SMOOTHING_METHODS = ("add1", "none")
 #: are scored per character cluster.
 SCORING_VERSION = "0.2.0"
 MAX_ORDER = 9
-
-Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
-Counts = dict[Gram, int]
 
 
 def check_settings(max_n: int, smoothing: str) -> None:
@@ -887,47 +955,6 @@ def score_from_stats(stats: Stats, *, smoothing: str = "add1", refs: int = 1) ->
     return Score(bp * product ** (1.0 / orders) if orders else 0.0, bp, stats, smoothing, refs)
 
 
-def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
-    \"\"\"Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above.\"\"\"
-    counts: Counts = {}
-    _count_elements(counts, ngrams(tokens, n))
-    return counts
-
-
-def ngrams(tokens: Sequence[str], n: int) -> Iterable[Gram]:
-    \"\"\"The n-grams of ``tokens`` in order: plain tokens for n = 1, tuples above.\"\"\"
-    if n == 1:
-        return tokens
-    if n == 2:
-        return pairwise(tokens)
-    return zip(*[tokens[i:] for i in range(n)])
-
-
-def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
-    \"\"\"Each candidate n-gram found in the reference, counted at most as often as it occurs there.
-
-    One dictionary look-up per distinct candidate n-gram: linear whatever either side repeats.
-    \"\"\"
-    get = ref_counts.get
-    return {gram: count if count < ref else ref for gram, count in candidate_counts.items() if (ref := get(gram))}
-
-
-def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
-    \"\"\"``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
-    found in the reference, in C (``filter``), and clipping only those the candidate repeats: faster than the
-    obvious sum (benchmarks/bench_fast_paths.py). Linear all the same; held equal to the obvious version by a property
-    test.\"\"\"
-    hits = list(filter(ref_counts.__contains__, grams))
-    counts: Counts = {}
-    _count_elements(counts, hits)
-    matches = len(hits)
-    if len(counts) < matches:  # some found n-gram repeats in the candidate: clip it at the reference's count
-        for gram, count in counts.items():
-            if count > 1 and count > ref_counts[gram]:  # found once, it is within the reference's count
-                matches -= count - ref_counts[gram]
-    return matches
-
-
 class References:
     \"\"\"The tokenized references of one candidate: lengths and, per order, the largest count in any one of them.
 
@@ -1037,8 +1064,45 @@ def score_many(
     \"\"\"
     check_settings(max_n, smoothing)
     refuse_text(candidates, "candidates")
-    refs = as_references(reference, max_n)
-    return [_score_one(refs, candidate, smoothing) for candidate in candidates]
+    return scores_against(as_references(reference, max_n), candidates, smoothing)
+
+
+def scores_against(refs: References, candidates: Iterable[str], smoothing: str) -> list[Score]:
+    \"\"\"Each candidate's score against ``refs``, as :func:`pair_stats` and :func:`score_from_stats` give it, in one
+    loop that reads the references' tables once for all candidates and clips in line, as
+    :func:`~.counting.clipped_matches` does (``score_many``: what a candidate costs beyond the work on its words is
+    a fifth less; benchmarks/bench_core.py). Held equal to one pair at a time by a property test.\"\"\"
+    orders = [(n, counts, counts.__contains__) for n, counts in enumerate(refs.max_counts, start=1)]
+    count = len(refs.tokens)
+    lengths = refs.lengths
+    one_length = lengths[0] if len(lengths) == 1 else None
+    totals_of: dict[int, tuple[int, ...]] = {}
+    new_tuple = tuple.__new__
+    scores = []
+    for candidate in candidates:
+        tokens = tokenize(candidate)
+        c = len(tokens)
+        matches = []
+        m = c
+        for n, ref_counts, found in orders:
+            if m:  # as in pair_stats: after an order without a match, the rest are 0
+                hits = list(filter(found, tokens if n == 1 else pairwise(tokens) if n == 2 else ngrams(tokens, n)))
+                m = len(hits)
+                if m > 1:
+                    counts: Counts = {}
+                    _count_elements(counts, hits)
+                    if len(counts) < m:
+                        for gram, k in counts.items():
+                            if k > 1 and k > ref_counts[gram]:
+                                m -= k - ref_counts[gram]
+            matches.append(m)
+        totals = totals_of.get(c)
+        if totals is None:
+            totals = totals_of[c] = tuple([c - n + 1 if c >= n else 0 for n, _, _ in orders])
+        r = one_length if one_length is not None else refs.closest_length(c)
+        stats = new_tuple(Stats, (tuple(matches), totals, c, r))  # Stats(...) without its Python-level __new__
+        scores.append(score_from_stats(stats, smoothing=smoothing, refs=count))
+    return scores
 
 
 def as_references(reference: ReferenceLike | References, max_n: int) -> References:
@@ -1112,9 +1176,11 @@ def detail_row(score: Score) -> list[float | int | None]:
     \"\"\"A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
     has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0.\"\"\"
     row: list[float | int | None] = []
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, score.r, score.c]
+    stats, smoothing = score.stats, score.smoothing
+    for matches, total in zip(stats.matches, stats.totals):  # each Precision's fraction, made once
+        numerator, denominator = smoothed_fraction(matches, total, smoothing)
+        row += (numerator / denominator if denominator else None, numerator, denominator)
+    return [*row, score.bp, stats.r, stats.c]
 
 
 def held_size(texts: tuple[str, ...], prepared: References) -> int:
@@ -1170,6 +1236,10 @@ class Bleu(Metric[References, Stats, Score]):
 
     def pair_stats(self, prepared: References, candidate: str) -> Stats:
         return pair_stats(prepared, tokenize(candidate))
+
+    def score_many(self, reference: ReferenceLike | References, candidates: Iterable[str]) -> list[Score]:
+        refuse_text(candidates, "candidates")
+        return scores_against(self.prepared(reference), candidates, self.smoothing)
 
     def sum_stats(self, stats: Iterable[Stats]) -> Stats:
         return sum_stats(stats, self.max_n)
@@ -1229,7 +1299,7 @@ from typing import NamedTuple, Union
 
 from ..errors import BleuError
 from .base import ReferenceLike
-from .bleu import _count_elements
+from .counting import _count_elements
 
 __all__ = [
     "ASCII_PUNCTUATION",
@@ -2985,16 +3055,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from .metrics.base import ReferenceLike
-from .metrics.bleu import (
-    References,
-    Score,
-    as_references,
-    check_settings,
-    clipped_counts,
-    ngram_counts,
-    pair_stats,
-    score_from_stats,
-)
+from .metrics.bleu import References, Score, as_references, check_settings, pair_stats, score_from_stats
+from .metrics.counting import clipped_counts, ngram_counts
 from .tokenizer import is_cjk, is_sea, tokenize
 
 __all__ = ["Explanation", "OrderReport", "explain", "order_name"]
@@ -3865,6 +3927,8 @@ __all__ = [
     "BLANK",
     "DETAIL_HEADERS",
     "Pair",
+    "Preparer",
+    "PreviousReference",
     "ReferenceCache",
     "bleu_cells",
     "chrf_cells",
@@ -3990,24 +4054,56 @@ class ReferenceCache:
 #: Every metric's prepared references, by reference set and settings, across calls.
 prepared_references = ReferenceCache()
 
+#: How a reference set is prepared for scoring: ``prepare(metric, texts)``.
+Preparer = Callable[[Metric[Any, Any, Any], tuple[str, ...]], Any]
+
+
+class PreviousReference:
+    \"\"\"The reference set of the previous pair kept prepared, and no other: a table lists its candidates under their
+    reference, so a run of rows shares one, and most of a long column's references differ from every other. Keeping
+    one costs a comparison a pair where a cache of many costs its bookkeeping (it halves the rate at which a table of
+    a reference per row is scored: benchmarks/README.md).\"\"\"
+
+    def __init__(self) -> None:
+        self.key: tuple[tuple[str, ...], Any] | None = None
+        self.prepared: Any = None
+
+    def __call__(self, metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> Any:
+        key = (texts, metric.preparation)
+        if key != self.key:
+            self.key, self.prepared = None, None
+            self.prepared = metric.prepare(texts)  # BleuError for a reference the metric cannot use: nothing kept
+            self.key = key
+        return self.prepared
+
 
 Outcome = T | CellError | Blank
 
 
 def score_pairs(
-    pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, int], T]
+    pairs: Sequence[Pair],
+    metric: Metric[Any, Any, Any],
+    make: Callable[[Any, int], T],
+    prepare: Preparer | None = None,
 ) -> list[Outcome[T]]:
     \"\"\"``make(statistics, number of references)`` for every pair, or the pair's :class:`Blank` or error.\"\"\"
 
     def stats(prepared: Any, candidate: str) -> T:
         return make(metric.pair_stats(prepared, candidate), len(prepared))
 
-    return each_pair(pairs, metric, stats)
+    return each_pair(pairs, metric, stats, prepare)
 
 
-def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callable[[Any, str], T]) -> list[Outcome[T]]:
+def each_pair(
+    pairs: Sequence[Pair],
+    metric: Metric[Any, Any, Any],
+    make: Callable[[Any, str], T],
+    prepare: Preparer | None = None,
+) -> list[Outcome[T]]:
     \"\"\"``make(prepared references, candidate text)`` for every pair, or the pair's :class:`Blank` or error (a
-    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU).\"\"\"
+    reference the metric cannot use: its error, ``#VALUE! reference has no words`` under BLEU). References are
+    prepared by ``prepare`` (by default through the cache shared by every call, :data:`prepared_references`).\"\"\"
+    prepare = prepare or prepared_references
     results: list[Outcome[T]] = []
     last_refs: Any = None
     prepared: Any = value_error("reference is blank")
@@ -4018,7 +4114,7 @@ def each_pair(pairs: Sequence[Pair], metric: Metric[Any, Any, Any], make: Callab
         if refs is not last_refs:  # a reference repeated down a column is the same object: skip the lookup
             last_refs = refs
             try:
-                prepared = prepared_references(metric, refs)
+                prepared = prepare(metric, refs)
             except BleuError as error:
                 prepared = value_error(str(error))
         results.append(prepared if type(prepared) is CellError else make(prepared, cand))
@@ -5871,6 +5967,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -5883,7 +5980,7 @@ from typing import Any, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["PoolUnavailable", "WorkerLost", "map_chunks"]
+__all__ = ["PoolUnavailable", "WorkerLost", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -5929,6 +6026,18 @@ def _worker_setup() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
         if os.getppid() == 1:  # the parent died before prctl: stop now
             os._exit(1)
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    \"\"\"The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
+    makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
+    would also copy its pages). Nothing made while frozen is kept from collection.\"\"\"
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def map_chunks(
@@ -6015,9 +6124,9 @@ from ..core.errors import BleuError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
-from ..excel.cells import Pair, reference_set, score_pairs
+from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
-from .pool import PoolUnavailable, map_chunks
+from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
 
 __all__ = [
@@ -6204,6 +6313,8 @@ class Result:
         return None
 
     def _error_note(self, i: int) -> str | None:
+        if not any(type(scores[i]) is CellError for scores in self.scores):
+            return None
         notes = [
             (metric.name, outcome.message or outcome.code)
             for metric, outcome in zip(self.metrics, (scores[i] for scores in self.scores))
@@ -6311,7 +6422,7 @@ def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]])
     \"\"\"Per metric, an :data:`Outcome` per pair (an input error says on which side it was).\"\"\"
     chunk = []
     for metric in metrics:
-        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats)
+        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, PreviousReference())
         for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
             if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
                 side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
@@ -6330,7 +6441,17 @@ def score_table(
 ) -> Result:
     \"\"\"Score every data row under each of ``metrics`` (by default BLEU-2), ranked by the first; large tables are
     split over a process pool (same results as one process).\"\"\"
-    chosen = tuple(metrics)
+    with frozen_heap():
+        return _score_table(sheet, layout, tuple(metrics), workers, progress)
+
+
+def _score_table(
+    sheet: Sheet,
+    layout: Layout,
+    chosen: tuple[Metric[Any, Any, Any], ...],
+    workers: int | None,
+    progress: Callable[[int], None] | None,
+) -> Result:
     if not chosen:
         raise TypeError("score_table needs at least one metric")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):

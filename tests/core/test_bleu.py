@@ -7,11 +7,12 @@ import math
 import pickle
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu_xl
 from bleu_xl import BleuError, Precision, References, Score, corpus_score, score, score_many
+from bleu_xl.core.metrics import bleu
 from tests.helpers import INTACTO, REF, SHORT, best_seconds
 
 PARAPHRASE = "o pedido foi entregue dentro do prazo e chegou bem embalado"
@@ -154,7 +155,7 @@ def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[st
     """Sum over distinct candidate n-grams of min(candidate count, reference count), repeats on either side."""
     from collections import Counter
 
-    from bleu_xl.core.metrics.bleu import clipped_counts, clipped_matches, ngram_counts, ngrams
+    from bleu_xl.core.metrics.counting import clipped_counts, clipped_matches, ngram_counts, ngrams
 
     ref_counts = ngram_counts(ref, n)
     expected = Counter(ngrams(cand, n)) & Counter(ref_counts)
@@ -166,7 +167,7 @@ def test_clipped_matches_is_the_counter_definition(ref: list[str], cand: list[st
 def test_c_counting_helper_is_the_obvious_count(items: list) -> None:
     from collections import Counter
 
-    from bleu_xl.core.metrics.bleu import _count_elements, _count_into
+    from bleu_xl.core.metrics.counting import _count_elements, _count_into
 
     fast: dict = {}
     obvious: dict = {}
@@ -327,6 +328,30 @@ def test_score_many_equals_score() -> None:
     assert score_many(refs, cands, max_n=3) == [score(refs, c, max_n=3) for c in cands]
 
 
+_words = st.lists(st.sampled_from(["a", "b", "c", "été", "東", "京"]), max_size=10).map(" ".join)
+
+
+@given(
+    refs=st.one_of(_words, st.lists(_words, min_size=1, max_size=3)),
+    cands=st.lists(_words, max_size=16),
+    max_n=st.integers(1, 4),
+    smoothing=st.sampled_from(["add1", "none"]),
+)
+def test_score_many_is_one_pair_at_a_time(refs, cands, max_n: int, smoothing: str) -> None:
+    """score_many's one loop (the references read once, the clipping in line) gives what each pair gives on its
+    own, through pair_stats and score_from_stats: repeated n-grams on either side, several references, every order."""
+    from bleu_xl.core.metrics.base import Metric
+
+    metric = bleu_xl.Bleu(max_n=max_n, smoothing=smoothing)
+    try:
+        prepared = metric.prepare(refs)
+    except BleuError:
+        return
+    one_at_a_time = Metric.score_many(metric, prepared, cands)  # the generic loop over pair_stats
+    assert metric.score_many(refs, cands) == one_at_a_time == [metric.sentence_score(refs, c) for c in cands]
+    assert score_many(prepared, cands, max_n=max_n, smoothing=smoothing) == one_at_a_time
+
+
 def test_score_many_with_several_references_and_orders() -> None:
     refs = ["the cat sat on the mat", "a cat was on the mat", ""]
     cands = ["the cat sat on the mat", "on the mat a cat", "", "dog"]
@@ -382,3 +407,17 @@ def test_prepared_references_of_another_order_are_refused_everywhere() -> None:
         bleu_xl.bootstrap_ci([two, two], ["a b c d", "a b"], max_n=4, samples=10)
     with pytest.raises(BleuError, match="prepared for max_n=4, not 2"):
         list(bleu_xl.core.metrics.bleu.corpus_stats([References("a b c d", 4)], ["a b c d"], 2))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=9),
+    smoothing=st.sampled_from(["add1", "none"]),
+)
+def test_a_scores_detail_row_is_its_precisions(counts: list[tuple[int, int]], smoothing: str) -> None:
+    """The detail columns written for every row are each precision's value and fraction, BP, r and c."""
+    totals = tuple(max(t, m) for m, t in counts)
+    stats = bleu.Stats(tuple(m for m, _ in counts), totals, totals[0], 7)
+    scored = bleu.score_from_stats(stats, smoothing=smoothing)
+    expected = [x for p in scored.precisions for x in (p.value, p.numerator, p.denominator)]
+    assert bleu.detail_row(scored) == [*expected, scored.bp, scored.r, scored.c]

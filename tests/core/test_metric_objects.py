@@ -149,5 +149,16 @@ def test_every_metric_is_one_object_every_face_can_take(metric: Metric) -> None:
         type(metric)(**{dataclasses.fields(metric)[0].name: 0})
 
 
+@pytest.mark.parametrize(
+    "metric", [Bleu(), Bleu(4, "none"), Chrf(), Chrf(4, 2, 3), bleu_xl.Ter()], ids=lambda m: m.name
+)
+def test_a_score_travels_between_processes_whole(metric: Metric) -> None:
+    """A score comes back from a worker process equal, of its own type, its statistics of theirs."""
+    scored = metric.sentence_score(metric.prepare(("le chat noir", "the black cat")), "le chat")
+    back = pickle.loads(pickle.dumps(scored, pickle.HIGHEST_PROTOCOL))
+    assert back == scored and type(back) is type(scored) and type(back.stats) is type(scored.stats)
+    assert back.signature == scored.signature and back.as_dict() == scored.as_dict()
+
+
 def test_the_package_exports_the_metric_objects() -> None:
     assert {"Bleu", "Chrf", "Metric", "MetricScore", "Resampling", "metrics_named"} <= set(bleu_xl.__all__)

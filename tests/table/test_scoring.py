@@ -3,9 +3,13 @@ reference, and the same results from the process pool as from one process."""
 
 from __future__ import annotations
 
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import bleu_xl
 from benchmarks.synthetic import make_pairs
 from bleu_xl import Bleu, score
-from bleu_xl.excel import cell_values
+from bleu_xl.excel import cell_values, cells
 from bleu_xl.table import columns, scoring
 from bleu_xl.table import sheet as table_sheet
 from tests.helpers import INTACTO, REF, SHORT
@@ -33,6 +37,25 @@ def test_rows_are_named_and_notes_are_typed_errors() -> None:
     assert result.result_row(0) == [s.bleu, *Bleu().detail_values(s), None]  # one candidate: no rank
     assert result.result_row(1)[-1] == "#N/A in the reference" and result.result_row(2)[-1] is None
     assert (result.scored, result.blank, result.problems) == (1, 1, 2)
+
+
+texts = st.sampled_from(["le chat noir", "un chien", "...", "", "le chat", "Le  chat noir ", "東京 été"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.tuples(texts, texts), min_size=1, max_size=12))
+def test_a_table_scores_each_row_as_the_excel_functions_do(rows: list[tuple[str, str]]) -> None:
+    """Rows sharing a reference one after the other or further down, blank ones, one no metric can use (BLEU needs
+    words): each row scores as the same pair does through the Excel layer's cache of prepared references."""
+    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *map(list, rows)], ["t"])
+    try:
+        layout = columns.find_layout(table)
+    except table_sheet.InputError:  # no candidate at all, say: a table refused before it is scored
+        assume(False)
+    pairs = scoring.pairs_of(table, layout)
+    for metric in (Bleu(), bleu_xl.Chrf(), bleu_xl.Ter()):
+        result = scoring.score_table(table, layout, metrics=[metric], workers=1)
+        assert result.outcomes == cells.score_pairs(pairs, metric, metric.score_from_stats)
 
 
 def test_process_pool_matches_single_process() -> None:

@@ -13,25 +13,12 @@ import sys
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import ClassVar, NamedTuple, Union
+from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError
 from ..tokenizer import tokenize
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, refuse_text
-
-
-def _count_into(counts: dict, items: Iterable) -> None:
-    """Add one to ``counts[item]`` for each item: the obvious version of :func:`_count_elements`."""
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-
-
-try:
-    # The C helper behind Counter, without Counter's own overhead: faster than the obvious loop
-    # (benchmarks/bench_fast_paths.py). Held equal to _count_into by a test.
-    from collections import _count_elements
-except ImportError:  # pragma: no cover - other Pythons
-    _count_elements = _count_into
+from .counting import Counts, _count_elements, clipped_matches, ngram_counts, ngrams
 
 __all__ = [
     "BLEU_2",
@@ -54,6 +41,7 @@ __all__ = [
     "score",
     "score_from_stats",
     "score_many",
+    "scores_against",
     "signature",
     "sum_stats",
 ]
@@ -64,9 +52,6 @@ SMOOTHING_METHODS = ("add1", "none")
 #: are scored per character cluster.
 SCORING_VERSION = "0.2.0"
 MAX_ORDER = 9
-
-Gram = Union[str, tuple[str, ...]]  # noqa: UP007 - a token for n = 1, a tuple of n tokens above
-Counts = dict[Gram, int]
 
 
 def check_settings(max_n: int, smoothing: str) -> None:
@@ -244,47 +229,6 @@ def score_from_stats(stats: Stats, *, smoothing: str = "add1", refs: int = 1) ->
     return Score(bp * product ** (1.0 / orders) if orders else 0.0, bp, stats, smoothing, refs)
 
 
-def ngram_counts(tokens: Sequence[str], n: int) -> Counts:
-    """Counts of the n-grams of ``tokens`` (in first-occurrence order): plain tokens for n = 1, tuples above."""
-    counts: Counts = {}
-    _count_elements(counts, ngrams(tokens, n))
-    return counts
-
-
-def ngrams(tokens: Sequence[str], n: int) -> Iterable[Gram]:
-    """The n-grams of ``tokens`` in order: plain tokens for n = 1, tuples above."""
-    if n == 1:
-        return tokens
-    if n == 2:
-        return pairwise(tokens)
-    return zip(*[tokens[i:] for i in range(n)])
-
-
-def clipped_counts(candidate_counts: Counts, ref_counts: Counts) -> Counts:
-    """Each candidate n-gram found in the reference, counted at most as often as it occurs there.
-
-    One dictionary look-up per distinct candidate n-gram: linear whatever either side repeats.
-    """
-    get = ref_counts.get
-    return {gram: count if count < ref else ref for gram, count in candidate_counts.items() if (ref := get(gram))}
-
-
-def clipped_matches(grams: Iterable[Gram], ref_counts: Counts) -> int:
-    """``sum(clipped_counts(ngram counts of grams, ref_counts).values())``, counting only the candidate n-grams
-    found in the reference, in C (``filter``), and clipping only those the candidate repeats: faster than the
-    obvious sum (benchmarks/bench_fast_paths.py). Linear all the same; held equal to the obvious version by a property
-    test."""
-    hits = list(filter(ref_counts.__contains__, grams))
-    counts: Counts = {}
-    _count_elements(counts, hits)
-    matches = len(hits)
-    if len(counts) < matches:  # some found n-gram repeats in the candidate: clip it at the reference's count
-        for gram, count in counts.items():
-            if count > 1 and count > ref_counts[gram]:  # found once, it is within the reference's count
-                matches -= count - ref_counts[gram]
-    return matches
-
-
 class References:
     """The tokenized references of one candidate: lengths and, per order, the largest count in any one of them.
 
@@ -394,8 +338,45 @@ def score_many(
     """
     check_settings(max_n, smoothing)
     refuse_text(candidates, "candidates")
-    refs = as_references(reference, max_n)
-    return [_score_one(refs, candidate, smoothing) for candidate in candidates]
+    return scores_against(as_references(reference, max_n), candidates, smoothing)
+
+
+def scores_against(refs: References, candidates: Iterable[str], smoothing: str) -> list[Score]:
+    """Each candidate's score against ``refs``, as :func:`pair_stats` and :func:`score_from_stats` give it, in one
+    loop that reads the references' tables once for all candidates and clips in line, as
+    :func:`~.counting.clipped_matches` does (``score_many``: what a candidate costs beyond the work on its words is
+    a fifth less; benchmarks/bench_core.py). Held equal to one pair at a time by a property test."""
+    orders = [(n, counts, counts.__contains__) for n, counts in enumerate(refs.max_counts, start=1)]
+    count = len(refs.tokens)
+    lengths = refs.lengths
+    one_length = lengths[0] if len(lengths) == 1 else None
+    totals_of: dict[int, tuple[int, ...]] = {}
+    new_tuple = tuple.__new__
+    scores = []
+    for candidate in candidates:
+        tokens = tokenize(candidate)
+        c = len(tokens)
+        matches = []
+        m = c
+        for n, ref_counts, found in orders:
+            if m:  # as in pair_stats: after an order without a match, the rest are 0
+                hits = list(filter(found, tokens if n == 1 else pairwise(tokens) if n == 2 else ngrams(tokens, n)))
+                m = len(hits)
+                if m > 1:
+                    counts: Counts = {}
+                    _count_elements(counts, hits)
+                    if len(counts) < m:
+                        for gram, k in counts.items():
+                            if k > 1 and k > ref_counts[gram]:
+                                m -= k - ref_counts[gram]
+            matches.append(m)
+        totals = totals_of.get(c)
+        if totals is None:
+            totals = totals_of[c] = tuple([c - n + 1 if c >= n else 0 for n, _, _ in orders])
+        r = one_length if one_length is not None else refs.closest_length(c)
+        stats = new_tuple(Stats, (tuple(matches), totals, c, r))  # Stats(...) without its Python-level __new__
+        scores.append(score_from_stats(stats, smoothing=smoothing, refs=count))
+    return scores
 
 
 def as_references(reference: ReferenceLike | References, max_n: int) -> References:
@@ -469,9 +450,11 @@ def detail_row(score: Score) -> list[float | int | None]:
     """A score's values in the order of :func:`detail_columns`; the value of an order left out (the candidate
     has no n-gram of it) is ``None``, a blank cell, beside its numerator 0 and denominator 0."""
     row: list[float | int | None] = []
-    for p in score.precisions:
-        row += (p.value, p.numerator, p.denominator)
-    return [*row, score.bp, score.r, score.c]
+    stats, smoothing = score.stats, score.smoothing
+    for matches, total in zip(stats.matches, stats.totals):  # each Precision's fraction, made once
+        numerator, denominator = smoothed_fraction(matches, total, smoothing)
+        row += (numerator / denominator if denominator else None, numerator, denominator)
+    return [*row, score.bp, stats.r, stats.c]
 
 
 def held_size(texts: tuple[str, ...], prepared: References) -> int:
@@ -527,6 +510,10 @@ class Bleu(Metric[References, Stats, Score]):
 
     def pair_stats(self, prepared: References, candidate: str) -> Stats:
         return pair_stats(prepared, tokenize(candidate))
+
+    def score_many(self, reference: ReferenceLike | References, candidates: Iterable[str]) -> list[Score]:
+        refuse_text(candidates, "candidates")
+        return scores_against(self.prepared(reference), candidates, self.smoothing)
 
     def sum_stats(self, stats: Iterable[Stats]) -> Stats:
         return sum_stats(stats, self.max_n)

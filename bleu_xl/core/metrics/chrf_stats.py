@@ -17,7 +17,7 @@ from typing import NamedTuple, Union
 
 from ..errors import BleuError
 from .base import ReferenceLike
-from .bleu import _count_elements
+from .counting import _count_elements
 
 __all__ = [
     "ASCII_PUNCTUATION",

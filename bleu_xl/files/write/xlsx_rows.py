@@ -9,6 +9,7 @@ A call a cell would take minutes for a full 1,048,576-row sheet; a prepared stri
 from __future__ import annotations
 
 import bisect
+import collections
 import contextlib
 import datetime as dt
 import io
@@ -17,6 +18,7 @@ import re
 import zipfile
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -317,18 +319,37 @@ def stream_rows(
             head, tail = data.decode("utf-8").split("</sheetData>", 1)
             head = re.sub(r'<dimension ref="[^"]*"/>', f'<dimension ref="A1:{letters[-1]}{count + 1}"/>', head, count=1)
             with target.open(info.filename, "w", force_zip64=True) as raw:
-                stream = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
-                stream.write(head)
-                buffer: list[str] = []
-                for r, values in enumerate(rows, start=2):
-                    buffer.append(row_xml(r, values))
-                    if len(buffer) >= 2000:
-                        stream.write("".join(buffer))
-                        buffer.clear()
-                stream.write("".join(buffer))
-                stream.write("</sheetData>" + tail)
-                stream.flush()
-                stream.detach()
+                chunks = _chunks(head, (row_xml(r, values) for r, values in enumerate(rows, start=2)), tail)
+                _write_beside(raw, chunks)
+
+
+ROWS_PER_CHUNK = 2000
+
+
+def _chunks(head: str, rows: Iterator[str], tail: str) -> Iterator[bytes]:
+    """The sheet's XML in chunks of :data:`ROWS_PER_CHUNK` rows, encoded (a lone surrogate as ``?``)."""
+    yield head.encode("utf-8", "replace")
+    buffer: list[str] = []
+    for row in rows:
+        buffer.append(row)
+        if len(buffer) >= ROWS_PER_CHUNK:
+            yield "".join(buffer).encode("utf-8", "replace")
+            buffer.clear()
+    yield ("".join(buffer) + "</sheetData>" + tail).encode("utf-8", "replace")
+
+
+def _write_beside(raw: IO[bytes], chunks: Iterator[bytes]) -> None:
+    """Write ``chunks`` to ``raw`` in order, each in a thread beside the one that makes the next: compressing
+    releases the interpreter's lock, so it costs the rows' formatting nothing on a second core. A failed write
+    stops the chunks at the next one; an error making them waits for the writes under way, then goes up."""
+    with ThreadPoolExecutor(1, thread_name_prefix="bleu-xl-write") as writer:
+        pending: collections.deque[Future[int]] = collections.deque()
+        for chunk in chunks:
+            pending.append(writer.submit(raw.write, chunk))
+            if len(pending) > 2:  # at most two chunks wait: the memory of a few thousand rows
+                pending.popleft().result()
+        for write in pending:
+            write.result()
 
 
 #: XlsxWriter's pattern for text that looks like an escape finds ``_x005F_`` but not the ``_x0041_`` that shares its
