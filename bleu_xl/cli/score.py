@@ -152,8 +152,16 @@ def score_command(
         show_summary(scored, err=scored.target.to_stdout)
 
 
+def _counts(result: Any) -> str:
+    """The rows scored, blank and with a note, as the note column shows them: a row scored against some of its
+    references only is scored and has a note (``1 of 2 references``), said in brackets."""
+    fewer = len(result.fewer_references())
+    some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
+    return f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
+
+
 def _coverage(covered: int, candidates: int) -> str:
-    """What a corpus score covers, when it is not every candidate (rows with a note are left out of it)."""
+    """What a corpus score covers, when it is not every candidate (rows not scored are left out of it)."""
     return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
 
 
@@ -195,7 +203,7 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     def line(text: str) -> None:  # whole, however long (a path): never wrapped at the console's width
         out.print(Text(printable(text)), soft_wrap=True)
 
-    line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
+    line(f"{names}: {_counts(result)}")
     scored_rows = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored_rows:
         first = result.metrics[0]

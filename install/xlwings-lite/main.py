@@ -6229,8 +6229,9 @@ class Result:
 
     @property
     def problems(self) -> int:
-        \"\"\"How many rows have no score for a reason (an error): their note says it.\"\"\"
-        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
+        \"\"\"How many rows have a note, as the note column shows them: no score for a reason (an error), or scored
+        against some of their references only (``1 of 2 references``, counted among the scored rows too).\"\"\"
+        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None) + len(self.fewer_references())
 
     @property
     def candidates(self) -> int:
@@ -6844,7 +6845,9 @@ def plan_scores(
         _on_own_sheet(plan, name, layout, result)
     else:
         _beside(plan, grid, sheet.rows, layout, result, ours, last)
-    counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note"
+    fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
+    some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
+    counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
     corpus = result.corpus
     plan.lines.append(f"{metric.name}: {counts}")
     shown = f"{float(corpus):.4f}" if corpus is not None else "-"

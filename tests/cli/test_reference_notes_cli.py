@@ -37,7 +37,10 @@ def test_a_row_scored_against_one_of_two_references_says_so(tmp_path: Path) -> N
         "column says how many"
     ) in result.stderr.splitlines()
     done = score_file(path, output=tmp_path / "two.csv")
-    assert done.result.note(1) == "1 of 2 references" and done.counts["with_note"] == 0  # scored, not a problem
+    assert done.result.note(1) == "1 of 2 references" and done.counts["with_note"] == 1  # as the note column
+    assert done.counts["scored"] == 2  # and scored
+    shown = run("score", str(path), "-o", str(tmp_path / "two-scored.csv")).stdout
+    assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in shown
 
 
 GROUPED = [

@@ -413,3 +413,11 @@ def test_a_header_row_under_a_title_and_one_repeated_below_are_never_scored() ->
     ) in plan.lines
     assert columns_of(plan)["BLEU-2"] == [1.0, None, None, bleu_xl.score("x y", "y x").bleu]
     assert "BLEU-2: 2 scored, 1 blank, 0 with a note" in plan.lines
+
+
+def test_the_counts_agree_with_the_note_column() -> None:
+    """A row scored against one of its two references is scored and has a note: the counts say both."""
+    grid = [["Reference 1", "Reference 2", "Candidate"], ["le chat", "un chat", "le chat"], ["le chat", "", "un chat"]]
+    plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"])
+    assert columns_of(plan)["note"] == [None, "1 of 2 references"]
+    assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in plan.lines
