@@ -151,3 +151,29 @@ def test_a_header_row_repeated_inside_the_data_is_not_scored(tmp_path: Path) -> 
     pairs = [("a b c", "a b c"), ("a b c", "a b d"), ("x y", "x y"), ("x y", "y x")]
     corpus = score_file(path, output=tmp_path / "st.jsonl").result.corpus
     assert corpus is not None and float(corpus) == bleu_xl.corpus_score(*map(list, zip(*pairs))).bleu
+
+
+def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp_path: Path) -> None:
+    """A reference per row, two rows sharing one: ranks cover 2 of 6 rows, so the summary lists the weakest rows
+    by score, as when every reference is unique, and says why, instead of the two rank-1 rows first."""
+    pairs = [
+        ("the cat sat on the mat", "the cat sat on the mat"),
+        ("the cat sat on the mat", "the cat sat on a mat"),
+        ("a dog ran in the park", "a dog walked in a park"),
+        ("we open at nine every day", "we open every day"),
+        ("free delivery this week", "free shipping"),
+        ("thank you for your order", "thank you for the order"),
+    ]
+    path = tmp_path / "translation.csv"
+    path.write_text("Reference,Candidate\n" + "".join(f"{r},{c}\n" for r, c in pairs), encoding="utf-8")
+    out = tmp_path / "out.csv"
+    shown = run("score", str(path), "-o", str(out)).stdout.splitlines()
+    assert shown[1] == (
+        "the lowest 5 of 6 by score (most rows have their own reference; 2 share one reference, ranked among "
+        f"themselves; all in {out}):"
+    )
+    rows = [int(line.split("│")[1]) for line in shown if line.startswith("│")]
+    weakest = sorted(range(2, 8), key=lambda r: (score(*pairs[r - 2]).bleu, r))
+    assert rows == weakest[:5]
+    ter = run("score", str(path), "--metric", "ter", "-o", str(tmp_path / "ter.csv")).stdout.splitlines()
+    assert ter[1].startswith("the weakest 5 of 6 by score, highest TER first (most rows have their own reference;")
