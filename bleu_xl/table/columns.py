@@ -151,7 +151,11 @@ def _find_header_row(
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
         # Every column given by letter: the first row is their headers when it holds a header's text over each
         # (not a number), and so is such a row under a title when it reads as headers; only no_header scores it.
-        return header_under_title(sheet, start, sorted(by_letter), HEADER_SEARCH_ROWS) if by_letter else None
+        return (
+            header_under_title(sheet, start, sorted(by_letter), HEADER_SEARCH_ROWS, reference_text)
+            if by_letter
+            else None
+        )
     # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
     shown = (
         next((row for row in texts if _has(row, CANDIDATE_NAMES)), None)

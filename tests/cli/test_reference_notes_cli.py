@@ -127,6 +127,10 @@ def test_the_header_row_under_a_title_is_found_for_columns_given_by_letter(tmp_p
         "bleu-xl: error: sheet 'Copy': row 1 or row 2 could be the header row of the columns given; say which with "
         "--header-row 2, or score every row with --no-header\n"
     )
+    free = TITLED[2][0]  # one candidate column and --reference: its header shares no word with the text
+    one = xlsx(tmp_path / "one.xlsx", [TITLED[0], [None, "Variant"], *([None, c] for _, c in TITLED[2:])])
+    result = run("score", str(one), "--candidate-col", "B", "--reference", free, "--format", "jsonl", "-o", "-")
+    assert [row["BLEU-2"] for row in _jsonl(result)] == [score(free, c).bleu for _, c in TITLED[2:]]
     pairs = xlsx(tmp_path / "pairs.xlsx", [TITLED[0], *TITLED[2:]])  # under the title, a pair: no header row
     result = run("score", str(pairs), *given, "--format", "jsonl", "-o", "-")
     assert len(_jsonl(result)) == 3 and "no header row; candidate B; reference A" in result.stderr
