@@ -152,8 +152,16 @@ def score_command(
         show_summary(scored, err=scored.target.to_stdout)
 
 
+def _counts(result: Any) -> str:
+    """The rows scored, blank and with a note, as the note column shows them: a row scored against some of its
+    references only is scored and has a note (``1 of 2 references``), said in brackets."""
+    fewer = len(result.fewer_references())
+    some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
+    return f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
+
+
 def _coverage(covered: int, candidates: int) -> str:
-    """What a corpus score covers, when it is not every candidate (rows with a note are left out of it)."""
+    """What a corpus score covers, when it is not every candidate (rows not scored are left out of it)."""
     return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
 
 
@@ -182,8 +190,8 @@ class _Progress:
 
 
 def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
-    """The counts, then the best candidates (the lowest-scoring rows when each row has its own reference, as in
-    translations) with their rows as Excel numbers them, the corpus score, the signature and the output."""
+    """The counts, then the best candidates (the lowest-scoring rows when most rows have their own reference, as
+    in translations) with their rows as Excel numbers them, the corpus score, the signature and the output."""
     from rich.table import Table
     from rich.text import Text
 
@@ -195,29 +203,38 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     def line(text: str) -> None:  # whole, however long (a path): never wrapped at the console's width
         out.print(Text(printable(text)), soft_wrap=True)
 
-    line(f"{names}: {result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note")
+    line(f"{names}: {_counts(result)}")
     scored_rows = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored_rows:
         first = result.metrics[0]
         sign = 1.0 if first.higher_is_better else -1.0  # the better, the higher sign * score
-        if result.ranked and result.groups > 1:  # ranks are per reference: the best of each first, never mixed
+        # Ranks lead only when most rows have one: in a translation a few repeated references rank a few rows, and
+        # their rank-1 rows would hide the weakest of all the others.
+        ranked_rows = sum(1 for i in scored_rows if result.ranks[i] is not None)
+        by_rank = result.ranked and 2 * ranked_rows >= len(scored_rows)
+        if by_rank and result.groups > 1:  # ranks are per reference: the best of each first, never mixed
             order = sorted(
                 scored_rows,
                 key=lambda i: (result.ranks[i] or len(result.rows) + 1, -sign * (result.value(i) or 0.0), i),
             )
             which = "top"
-        elif result.ranked:  # the best first (by the first metric, the one that ranks)
+        elif by_rank:  # the best first (by the first metric, the one that ranks)
             order, which = sorted(scored_rows, key=lambda i: (-sign * (result.value(i) or 0.0), i)), "top"
-        else:  # no two rows share a reference: no ranking, and the rows to look at first are the weakest
+        else:  # (almost) no two rows share a reference: the rows to look at first are the weakest
             order, which = sorted(scored_rows, key=lambda i: (sign * (result.value(i) or 0.0), i)), "lowest"
-        per = f", by rank within each of {result.groups:,} references" if result.ranked and result.groups > 1 else ""
+        per = f", by rank within each of {result.groups:,} references" if by_rank and result.groups > 1 else ""
+        aside = ""
+        if result.ranked and not by_rank:
+            shared = "one reference" if result.groups == 1 else f"one of {result.groups:,} references"
+            per = " by score"
+            aside = f"most rows have their own reference; {ranked_rows:,} share {shared}, ranked among themselves; "
         shown = f"{min(top, len(order)):,} of {len(order):,}{per}"
         if first.higher_is_better:
-            line(f"the {which} {shown} (all in {where}):")
+            line(f"the {which} {shown} ({aside}all in {where}):")
         else:  # say which way it ranks
-            which = "top" if result.ranked else "weakest"
-            end = "lowest" if result.ranked else "highest"
-            line(f"the {which} {shown}, {end} {first.name} first (lower is better; all in {where}):")
+            which = "top" if by_rank else "weakest"
+            end = "lowest" if by_rank else "highest"
+            line(f"the {which} {shown}, {end} {first.name} first ({aside}lower is better; all in {where}):")
         table = Table()
         table.add_column("row", justify="right")
         if result.ranked:

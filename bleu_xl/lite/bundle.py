@@ -54,6 +54,7 @@ EMBEDDED = (
     "table/sheet.py",
     "table/layout.py",
     "table/merged.py",
+    "table/header_rows.py",
     "table/columns.py",
     "table/pool.py",
     "table/scoring.py",

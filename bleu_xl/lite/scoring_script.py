@@ -170,7 +170,9 @@ def plan_scores(
         _on_own_sheet(plan, name, layout, result)
     else:
         _beside(plan, grid, sheet.rows, layout, result, ours, last)
-    counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note"
+    fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
+    some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
+    counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
     corpus = result.corpus
     plan.lines.append(f"{metric.name}: {counts}")
     shown = f"{float(corpus):.4f}" if corpus is not None else "-"

@@ -10,12 +10,12 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
+from .header_rows import header_text, header_under_title, repeated_header_rows
 from .layout import (
     ColumnNotFound,
     Layout,
@@ -52,11 +52,6 @@ def _known(header: str, names: frozenset[str]) -> str:
 # --- finding the columns ----------------------------------------------------------------------------------------
 
 
-def _header_text(value: Any) -> str:
-    text = cell_text(value)
-    return "" if text is None or isinstance(text, CellError) else str(text).strip()
-
-
 def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:
     """The columns chosen by header: the one exact name, else the numbered ones (several references), else the
     one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
@@ -91,15 +86,6 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     return []
 
 
-#: A number as text (a CSV's cells are all text): never a header.
-_NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
-
-
-def _header_like(value: Any) -> bool:
-    """Whether a cell could be a column's header: text, not a number, an error or blank."""
-    return isinstance(value, str) and _header_text(value) != "" and not _NUMBER_TEXT.fullmatch(value.strip())
-
-
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
     """Whether a row holds a known header (exact only, or also numbered and qualified ones)."""
     return any((_known(t, names) == "exact") if exact else _known(t, names) for t in texts if t)
@@ -118,8 +104,8 @@ def _find_header_row(
     reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
     columns are given by letter and no row holds headers: every row is data."""
     # The first 50 rows from the first one with text: blank rows above a table do not use up the search.
-    start = next((r for r, row in enumerate(sheet.rows) if any(_header_text(v) for v in row)), 0)
-    texts = [[_header_text(v) for v in row] for row in sheet.rows[start : start + HEADER_SEARCH_ROWS]]
+    start = next((r for r, row in enumerate(sheet.rows) if any(header_text(v) for v in row)), 0)
+    texts = [[header_text(v) for v in row] for row in sheet.rows[start : start + HEADER_SEARCH_ROWS]]
     given = [candidate_col, *reference_cols]
     # A column given by name; a letter-like name ("mt", "ID") counts as a name where a row holds it as a header.
     named = [
@@ -164,11 +150,12 @@ def _find_header_row(
                     return i
     if candidate_col is not None and not named and (reference_cols or reference_text is not None):
         # Every column given by letter: the first row is their headers when it holds a header's text over each
-        # (not a number); only no_header scores it.
-        first = sheet.rows[start] if start < len(sheet.rows) else []
-        if by_letter and all(c < len(first) and _header_like(first[c]) for c in by_letter):
-            return start
-        return None
+        # (not a number), and so is such a row under a title when it reads as headers; only no_header scores it.
+        return (
+            header_under_title(sheet, start, sorted(by_letter), HEADER_SEARCH_ROWS, reference_text)
+            if by_letter
+            else None
+        )
     # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
     shown = (
         next((row for row in texts if _has(row, CANDIDATE_NAMES)), None)
@@ -205,7 +192,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if header_row is not None and no_header:
         raise InputError("give either ", Setting("header_row"), " or ", Setting("no_header"), ", not both")
     rows = sheet.rows
-    if not any(_header_text(v) for row in rows for v in row):
+    if not any(header_text(v) for row in rows for v in row):
         raise NoColumnsFound(f"sheet {sheet.name!r} is empty")
     if no_header:
         index: int | None = None
@@ -223,13 +210,13 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         and candidate_col is not None
         and column_index(candidate_col) is not None
         and all(column_index(spec) is not None for spec in reference_cols)
-        and not any(_known(_header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
+        and not any(_known(header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
         and not any(
-            _holds_header([_header_text(v) for v in rows[index]], spec) for spec in (candidate_col, *reference_cols)
+            _holds_header([header_text(v) for v in rows[index]], spec) for spec in (candidate_col, *reference_cols)
         )
     )
     width = max(len(row) for row in rows)
-    headers = [_header_text(v) for v in rows[index]] if index is not None else []
+    headers = [header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
 
     def resolve(spec: str, what: str) -> int:
@@ -264,6 +251,11 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
                     Setting("reference_text"),
                 )
             layout.reference_text, layout.reference_cell = labelled
+    if index is not None and layout.reference_cols:  # a second table stacked below: its headers are no pair
+        layout.repeated = frozenset(repeated_header_rows(sheet, index, [cand, *layout.reference_cols], data))
+        if layout.repeated:
+            layout.skipped |= layout.repeated
+            data = layout.data_rows(len(rows))
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
@@ -293,12 +285,14 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     layout.shared_row = shared
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
+        first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))
+        title = f", under a title in row {first + 1}," if first < index else ""
         layout.notes.append(
             (
-                f"row {layout.header_row + 1} holds text over the columns given ({named}): it is read as the header "
-                "row; ",
+                f"row {index + 1}{title} holds text over the columns given ({named}): it is read as the header row; ",
                 Setting("no_header"),
                 " scores it as data",
+                *((", ", Setting("header_row"), " names another") if title else ()),
             )
         )
     layout.notes += merge_notes
@@ -420,7 +414,7 @@ def _filled(row: list[Any], col: int) -> bool:
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
     """The rows below the header row that are not data: the totals rows of the sheet's tables (never candidates),
     and the hidden ones (by hand or by a filter) when they are left out."""
-    below = {r for r in sheet.totals_rows if r >= layout.data_start}
+    below = {r for r in sheet.totals_rows if r >= layout.data_start} | layout.repeated
     if skip_hidden:
         below |= {r for r in sheet.hidden_rows if r >= layout.data_start}
     return frozenset(below)
@@ -478,10 +472,22 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
             if len(totals) == 1
             else (f"rows {listed}, the totals rows of Excel tables, are not candidates",)
         )
+    if layout.repeated:
+        listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
+        more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
+        named = ", ".join(layout.name(c) for c in columns)
+        notes.append(
+            (f"row {listed} repeats the header row ({named}): it is not a candidate, and is not scored",)
+            if len(layout.repeated) == 1
+            else (f"rows {listed}{more} repeat the header row ({named}): they are not candidates, and are not scored",)
+        )
     hidden = sum(
         1
         for r in sheet.hidden_rows
-        if start <= r < len(rows) and r not in sheet.totals_rows and _filled(rows[r], layout.candidate_col)
+        if start <= r < len(rows)
+        and r not in sheet.totals_rows
+        and r not in layout.repeated
+        and _filled(rows[r], layout.candidate_col)
     )
     if hidden:
         counted = f"{hidden:,} hidden {'row' if hidden == 1 else 'rows'}"
@@ -525,7 +531,7 @@ def _labelled_reference(rows: list[list[Any]]) -> tuple[str, str] | None:
     """A cell labelled "Reference" above the header row, with the reference text to its right (the Rank sheet)."""
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
-            if _known(_header_text(value), REFERENCE_NAMES) == "exact":
+            if _known(header_text(value), REFERENCE_NAMES) == "exact":
                 for right in range(c + 1, len(row)):
                     text = cell_text(row[right])
                     if text is not None and not isinstance(text, CellError):

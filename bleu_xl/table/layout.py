@@ -85,7 +85,8 @@ class Layout:
     when they are left out. ``merged`` holds, per reference column, the (top, bottom) rows of its merged cells
     below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
     ``filled`` holds the (top, bottom) rows whose references are filled down from the top one (the references
-    of each row in it are the top row's, read with :meth:`cell` too).
+    of each row in it are the top row's, read with :meth:`cell` too). ``repeated`` holds the rows below that
+    repeat the header row's texts in the columns used (a second table stacked below the first): left out too.
     """
 
     header_row: int | None
@@ -99,6 +100,7 @@ class Layout:
     skipped: frozenset[int] = frozenset()
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
     filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
+    repeated: frozenset[int] = frozenset()  # rows that repeat the header row (tables stacked): in skipped too
 
     @property
     def data_start(self) -> int:

@@ -139,8 +139,9 @@ class Result:
 
     @property
     def problems(self) -> int:
-        """How many rows have no score for a reason (an error): their note says it."""
-        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
+        """How many rows have a note, as the note column shows them: no score for a reason (an error), or scored
+        against some of their references only (``1 of 2 references``, counted among the scored rows too)."""
+        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None) + len(self.fewer_references())
 
     @property
     def candidates(self) -> int:

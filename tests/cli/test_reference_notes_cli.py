@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import bleu_xl
 from bleu_xl import score, score_file
 from tests.helpers import run, xlsx
 
@@ -36,7 +37,10 @@ def test_a_row_scored_against_one_of_two_references_says_so(tmp_path: Path) -> N
         "column says how many"
     ) in result.stderr.splitlines()
     done = score_file(path, output=tmp_path / "two.csv")
-    assert done.result.note(1) == "1 of 2 references" and done.counts["with_note"] == 0  # scored, not a problem
+    assert done.result.note(1) == "1 of 2 references" and done.counts["with_note"] == 1  # as the note column
+    assert done.counts["scored"] == 2  # and scored
+    shown = run("score", str(path), "-o", str(tmp_path / "two-scored.csv")).stdout
+    assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in shown
 
 
 GROUPED = [
@@ -90,3 +94,90 @@ def test_the_summary_never_mixes_ranks_of_different_references(tmp_path: Path) -
     xlsx(tmp_path / "one.xlsx", [row[1:] for row in GROUPED[:4]])
     one = run("score", str(tmp_path / "one.xlsx"), "--fill-down", "-o", str(tmp_path / "one.csv")).stdout
     assert f"the top 3 of 3 (all in {tmp_path / 'one.csv'}):" in one  # one reference: as it was
+
+
+TITLED = [
+    ["Q3 copy", None],
+    ["Approved copy", "Variant"],
+    ["free delivery this week", "free shipping this week"],
+    ["free delivery this week", "free delivery all week"],
+]
+
+
+def test_the_header_row_under_a_title_is_found_for_columns_given_by_letter(tmp_path: Path) -> None:
+    """A title in row 1, the headers ('Approved copy', 'Variant': no known name) in row 2, the columns given by
+    letter: row 2 is the header row, said on stderr, never a pair; a row of several texts above it that could be
+    the header row too is refused; a row under the title that reads as a pair (words in common) is data."""
+    path = xlsx(tmp_path / "titled.xlsx", TITLED)
+    given = ("--candidate-col", "B", "--reference-col", "A")
+    result = run("score", str(path), *given, "--format", "jsonl", "-o", "-")
+    assert [row["BLEU-2"] for row in _jsonl(result)] == [score(r, c).bleu for r, c in TITLED[2:]]
+    assert "sheet 'Copy': header row 2; candidate B 'Variant'; reference A 'Approved copy'" in result.stderr
+    assert (
+        "bleu-xl: note: row 2, under a title in row 1, holds text over the columns given (B 'Variant', A 'Approved "
+        "copy'): it is read as the header row; --no-header scores it as data, --header-row names another"
+    ) in result.stderr.splitlines()
+    shown = run("score", str(path), *given, "-o", str(tmp_path / "x.csv")).stdout
+    assert "BLEU-2: 2 scored, 0 blank, 0 with a note" in shown and "corpus BLEU-2 0.5000" in shown
+    assert len(_jsonl(run("score", str(path), *given, "--no-header", "--format", "jsonl", "-o", "-"))) == 4
+
+    both = xlsx(tmp_path / "both.xlsx", [["Product", None, "Owner"], *TITLED[1:]])
+    refused = run("score", str(both), *given, "-o", "-")
+    assert refused.exit_code == 2 and refused.stderr == (
+        "bleu-xl: error: sheet 'Copy': row 1 or row 2 could be the header row of the columns given; say which with "
+        "--header-row 2, or score every row with --no-header\n"
+    )
+    free = TITLED[2][0]  # one candidate column and --reference: its header shares no word with the text
+    one = xlsx(tmp_path / "one.xlsx", [TITLED[0], [None, "Variant"], *([None, c] for _, c in TITLED[2:])])
+    result = run("score", str(one), "--candidate-col", "B", "--reference", free, "--format", "jsonl", "-o", "-")
+    assert [row["BLEU-2"] for row in _jsonl(result)] == [score(free, c).bleu for _, c in TITLED[2:]]
+    pairs = xlsx(tmp_path / "pairs.xlsx", [TITLED[0], *TITLED[2:]])  # under the title, a pair: no header row
+    result = run("score", str(pairs), *given, "--format", "jsonl", "-o", "-")
+    assert len(_jsonl(result)) == 3 and "no header row; candidate B; reference A" in result.stderr
+
+
+def test_a_header_row_repeated_inside_the_data_is_not_scored(tmp_path: Path) -> None:
+    """Two tables stacked on one sheet: the second's header row is no pair ('Candidate' against 'Reference'); it is
+    left out of the scores and the corpus, as a totals row is, and a note names it."""
+    path = tmp_path / "stacked.csv"
+    path.write_text(
+        "Reference,Candidate\na b c,a b c\na b c,a b d\n,\n reference ,CANDIDATE\nx y,x y\nx y,y x\n", encoding="utf-8"
+    )
+    result = run("score", str(path), "--format", "jsonl", "-o", "-")
+    rows = _jsonl(result)
+    assert [row["Candidate"] for row in rows] == ["a b c", "a b d", None, "x y", "y x"]
+    assert (
+        "bleu-xl: note: row 5 repeats the header row (B 'Candidate', A 'Reference'): it is not a candidate, and is "
+        "not scored"
+    ) in result.stderr.splitlines()
+    shown = run("score", str(path), "-o", str(tmp_path / "st.csv")).stdout
+    assert "BLEU-2: 4 scored, 1 blank, 0 with a note" in shown
+    pairs = [("a b c", "a b c"), ("a b c", "a b d"), ("x y", "x y"), ("x y", "y x")]
+    corpus = score_file(path, output=tmp_path / "st.jsonl").result.corpus
+    assert corpus is not None and float(corpus) == bleu_xl.corpus_score(*map(list, zip(*pairs))).bleu
+
+
+def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp_path: Path) -> None:
+    """A reference per row, two rows sharing one: ranks cover 2 of 6 rows, so the summary lists the weakest rows
+    by score, as when every reference is unique, and says why, instead of the two rank-1 rows first."""
+    pairs = [
+        ("the cat sat on the mat", "the cat sat on the mat"),
+        ("the cat sat on the mat", "the cat sat on a mat"),
+        ("a dog ran in the park", "a dog walked in a park"),
+        ("we open at nine every day", "we open every day"),
+        ("free delivery this week", "free shipping"),
+        ("thank you for your order", "thank you for the order"),
+    ]
+    path = tmp_path / "translation.csv"
+    path.write_text("Reference,Candidate\n" + "".join(f"{r},{c}\n" for r, c in pairs), encoding="utf-8")
+    out = tmp_path / "out.csv"
+    shown = run("score", str(path), "-o", str(out)).stdout.splitlines()
+    assert shown[1] == (
+        "the lowest 5 of 6 by score (most rows have their own reference; 2 share one reference, ranked among "
+        f"themselves; all in {out}):"
+    )
+    rows = [int(line.split("│")[1]) for line in shown if line.startswith("│")]
+    weakest = sorted(range(2, 8), key=lambda r: (score(*pairs[r - 2]).bleu, r))
+    assert rows == weakest[:5]
+    ter = run("score", str(path), "--metric", "ter", "-o", str(tmp_path / "ter.csv")).stdout.splitlines()
+    assert ter[1].startswith("the weakest 5 of 6 by score, highest TER first (most rows have their own reference;")

@@ -393,3 +393,31 @@ def test_error_cells_and_text_like_a_timestamp_are_read_as_excel_sends_them() ->
     notes = _values_written(report["actions"])
     column = next(c for (_, r, c), v in notes.items() if r == 0 and v == "note")
     assert [notes[(0, r, column)] for r in (1, 2, 3)] == ["#DIV/0! in the candidate", "#N/A in the reference", ""]
+
+
+def test_a_header_row_under_a_title_and_one_repeated_below_are_never_scored() -> None:
+    """The command line's rules: a title above headers that are no known name, the columns given by letter in the
+    form (row 2 is the header row, said so), and a second table stacked below the first (its header row is left
+    out, said so)."""
+    free = "free delivery this week"
+    titled = [["Q3 copy", ""], ["Approved copy", "Variant"], [free, "free shipping this week"], [free, free]]
+    plan = plan_scores("Copy", titled, metric=METRICS["BLEU-2"], candidate_col="B", reference_col="A")
+    assert plan.lines[0] == "bleu-xl: sheet 'Copy': header row 2; candidate B 'Variant'; reference A 'Approved copy'"
+    assert plan.lines[1].startswith("bleu-xl: note: row 2, under a title in row 1, holds text over the columns given")
+    assert columns_of(plan)["BLEU-2"] == [bleu_xl.score(free, "free shipping this week").bleu, 1.0]
+    stacked = [["Reference", "Candidate"], ["a b c", "a b c"], ["", ""], ["Reference", "Candidate"], ["x y", "y x"]]
+    plan = plan_scores("Copy", stacked, metric=METRICS["BLEU-2"])
+    assert (
+        "bleu-xl: note: row 4 repeats the header row (B 'Candidate', A 'Reference'): it is not a candidate, and is "
+        "not scored"
+    ) in plan.lines
+    assert columns_of(plan)["BLEU-2"] == [1.0, None, None, bleu_xl.score("x y", "y x").bleu]
+    assert "BLEU-2: 2 scored, 1 blank, 0 with a note" in plan.lines
+
+
+def test_the_counts_agree_with_the_note_column() -> None:
+    """A row scored against one of its two references is scored and has a note: the counts say both."""
+    grid = [["Reference 1", "Reference 2", "Candidate"], ["le chat", "un chat", "le chat"], ["le chat", "", "un chat"]]
+    plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"])
+    assert columns_of(plan)["note"] == [None, "1 of 2 references"]
+    assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in plan.lines

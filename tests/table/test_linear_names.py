@@ -9,8 +9,10 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bleu_xl.table.header_rows import header_text, repeated_header_rows
 from bleu_xl.table.layout import fold, fold_literally
 from bleu_xl.table.scoring import distinct_names
+from bleu_xl.table.sheet import Sheet
 
 
 def distinct_names_obviously(names: Sequence[str]) -> list[str]:
@@ -47,3 +49,25 @@ def test_fold_is_fold_literally(text: str) -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
 def test_fold_is_fold_literally_for_ascii(text: str) -> None:
     assert fold(text) == fold_literally(text)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([" Candidate", "candidate ", "Cand  idate", "CANDIDATE", "Candidat\te", "Candidates", "x"])
+            | st.text(alphabet=" \t\x1fCandiétﬁ", max_size=12),
+            st.sampled_from(["Reference", "reference", "Référence", "Reference notes", None, 3]),
+        ),
+        max_size=8,
+    )
+)
+def test_repeated_header_rows_are_those_the_fold_finds(pairs: list[tuple[str, object]]) -> None:
+    """The fast look that passes over most candidates finds the rows comparing every cell folded does."""
+    rows = [["Candidate", "Reference"], *([c, r] for c, r in pairs)]
+    sheet = Sheet("S", rows, ["S"])
+    obvious = [
+        r
+        for r in range(1, len(rows))
+        if all(fold(header_text(rows[r][c])) == fold(header_text(rows[0][c])) for c in (0, 1))
+    ]
+    assert repeated_header_rows(sheet, 0, [0, 1], range(1, len(rows))) == obvious
