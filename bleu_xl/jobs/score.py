@@ -63,7 +63,8 @@ class ScoredFile:
 
     @property
     def counts(self) -> dict[str, int]:
-        """Rows read, scored, with a blank candidate, with a note (a row is scored, blank, or has a note)."""
+        """Rows read, scored, with a blank candidate, with a note (a row is scored, blank, or has a note that says why
+        not; a row scored against some of its references only is scored and has a note)."""
         result = self.result
         return {"rows": len(result.rows), "scored": result.scored, "blank": result.blank, "with_note": result.problems}
 
