@@ -25,9 +25,9 @@ from ...table.sheet import InputError, Sheet, TableOptions
 from .bounded import memory_bound, run_bounded
 from .limits import DEFAULT_LIMITS, MAX_TEXT_BYTES, ReadLimits
 from .text import parse_text
-from .workbook import check_sheets, load_reader, read_workbook, read_workbook_table
+from .workbook import check_sheets, load_reader, read_workbook_table
 
-__all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_input", "read_table"]
+__all__ = ["OLE_MAGIC", "ZIP_MAGIC", "read_table"]
 
 T = TypeVar("T")
 
@@ -105,37 +105,10 @@ def _kind(path: str, sheet: str | None) -> tuple[str, Path]:
     raise InputError(f"{shown}: not a spreadsheet or CSV file (expected .xlsx, .xlsm, .csv or .tsv)")
 
 
-def read_input(
-    path: str,
-    sheet: str | None = None,
-    *,
-    encoding: str | None = None,
-    delimiter: str | None = None,
-    limits: ReadLimits = DEFAULT_LIMITS,
-) -> Sheet:
-    """Read a workbook, a CSV/TSV file or (``-``) either on standard input, refusing anything unsafe."""
-    kind, file = _kind(path, sheet)
-    shown = display_name(path)
-    if kind == "stdin":
-        with _stdin(sheet, encoding=encoding, delimiter=delimiter, limits=limits) as given:
-            if isinstance(given, Sheet):
-                return given
-            return _as_stdin(given, lambda: _read_bounded(given, sheet, limits, "-"))
-    if kind == "workbook":
-        return _read_bounded(file, sheet, limits, shown)
-    return _text_file(file, shown, encoding, delimiter, limits)
-
-
 def _text_file(file: Path, shown: str, encoding: str | None, delimiter: str | None, limits: ReadLimits) -> Sheet:
     if delimiter is None and file.suffix.lower() in {".tsv", ".tab"}:
         delimiter = "\t"
     return _text_sheet(shown, display_name(file.name), file.read_bytes(), encoding, delimiter, limits)
-
-
-def _read_bounded(file: Path, sheet: str | None, limits: ReadLimits, shown: str) -> Sheet:
-    explain = functools.partial(check_sheets, file)
-    load_reader()
-    return run_bounded(lambda: (read_workbook(file, sheet), None), limits, shown, explain)[0]
 
 
 def _text_sheet(
