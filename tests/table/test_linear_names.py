@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu_xl.table.header_rows import header_text, repeated_header_rows
+from bleu_xl.table.header_rows import _alien_to, header_text, repeated_header_rows
 from bleu_xl.table.layout import fold, fold_literally
 from bleu_xl.table.scoring import distinct_names
 from bleu_xl.table.sheet import Sheet
@@ -71,3 +71,15 @@ def test_repeated_header_rows_are_those_the_fold_finds(pairs: list[tuple[str, ob
         if all(fold(header_text(rows[r][c])) == fold(header_text(rows[0][c])) for c in (0, 1))
     ]
     assert repeated_header_rows(sheet, 0, [0, 1], range(1, len(rows))) == obvious
+
+
+@given(
+    st.sampled_from(["Candidate", "Référence", "候補 1", "Variant (B)", "ﬁnal copy", "straße"]),
+    st.text(alphabet=st.characters(max_codepoint=0x7F) | st.sampled_from("éÉﬁßẞ\u0301\u00a0候補ＣＡ"), max_size=14),
+)
+def test_a_text_the_search_rules_out_never_folds_to_the_header(header: str, text: str) -> None:
+    """The search that passes over most candidates never passes over one that folds to the header."""
+    head = fold(header)
+    for value in (text, head + text, text.upper(), header.upper() + text):
+        if _alien_to(head).search(value):
+            assert fold(header_text(value)) != head, value
