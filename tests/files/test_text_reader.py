@@ -151,6 +151,25 @@ def test_utf8_with_a_stray_byte_is_refused_never_read_as_a_code_page(tmp_path: P
     assert path.read_bytes()[57] == 0x92
 
 
+def test_one_row_of_utf8_with_a_stray_byte_in_a_word_is_refused(tmp_path: Path) -> None:
+    """One row, its only words past ASCII été and l’été, the ’ pasted as 0x92: as many words hold the stray byte as
+    not, but four of the five characters past ASCII are UTF-8. Read as Windows-1252 it scored 0.7071 for 0.5774."""
+    path = tmp_path / "one.csv"
+    path.write_bytes("Reference,Candidate\nété chaud,l".encode() + b"\x92" + "été chaud\n".encode())
+    assert refused(path) == (
+        f"bleu-xl: error: {path}: not valid UTF-8 at byte 33 (line 2: 0x92 in 'l\\x92été'), though the rest is "
+        "UTF-8 ('été'): correct that byte, or give --encoding if the whole file is in another encoding"
+    )
+
+
+def test_a_tie_of_utf8_characters_and_stray_bytes_is_refused(tmp_path: Path) -> None:
+    """été once in UTF-8 and once in Windows-1252 (two stray bytes): either reading could be the wrong one, so
+    neither is chosen."""
+    path = tmp_path / "tie.csv"
+    path.write_bytes("Reference,Candidate\nun été,un ".encode() + b"\xe9t\xe9 chaud\n")
+    assert "though the rest is UTF-8 ('été')" in refused(path)
+
+
 def test_a_quoted_field_that_never_closes_is_refused_and_a_long_one_noted(tmp_path: Path) -> None:
     """A stray " in row 4 of 1,000: the lenient CSV reader folds the 997 lines below into one cell."""
     lines = ["Reference,Candidate", *(f"ref {i} a b,cand {i} a b" for i in range(999))]

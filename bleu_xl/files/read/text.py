@@ -124,6 +124,8 @@ _CONTRACTION = re.compile(r"(?:t|s|d|m|ll|re|ve)\b", re.I)
 _ELISION = re.compile(r"(?:\b\w|qu|ll|un)$", re.I)
 _WORDS_WITH_HIGH_BYTES = re.compile(rb".?[A-Za-z0-9\x80-\xff]*[\x80-\xff][A-Za-z0-9\x80-\xff]*.?", re.S)
 _NON_ASCII = re.compile("[^\x00-\x7f]")
+#: A byte that is not part of a UTF-8 character, as ``surrogateescape`` decodes it.
+_STRAY_BYTE = re.compile("[\udc80-\udcff]")
 SAMPLE_WORDS = 20_000
 ODD = 2  # a character that text almost never holds where it is
 UNUSUAL = 1  # one that text holds, but seldom (an apostrophe inside a word that is no contraction)
@@ -300,21 +302,26 @@ _WORD_BYTE = re.compile(rb"[A-Za-z0-9\x80-\xff]")
 def _refuse_mixed(data: bytes, bad: int) -> None:
     """Refuse text that is UTF-8 but for a few bytes, the first at ``bad`` (a ``’`` pasted from a Windows program):
     read as a single-byte code page, every accented letter of the rest would change (``été`` to ``Ã©tÃ©``), and
-    the scores with it. Such a file is told from a code page's text by its words past ASCII, a bounded sample of
-    them: more of them are UTF-8 than not (a code page's text makes a valid UTF-8 character only by chance, as
-    MacRoman's ``’é``). The message names the byte, its line and a word of each kind."""
-    utf8_word = None
-    utf8 = other = 0
+    the scores with it. Such a file is told from a code page's text by the characters past ASCII of a bounded
+    sample of its words: at least as many are whole UTF-8 characters as stray bytes (a code page's text makes a
+    UTF-8 character only by chance, as MacRoman's ``’é``, and holds a stray byte at almost every accent; a tie
+    is refused too, since either reading could be wrong). The message names the byte, its line and a word of
+    UTF-8."""
+    utf8_word = mixed_word = None
+    whole = stray = 0
     for found in itertools.islice(_WORDS_WITH_HIGH_BYTES.finditer(data), SAMPLE_WORDS):
-        try:
-            word = found.group().decode("utf-8")
-        except UnicodeDecodeError:
-            other += 1
-            continue
-        utf8 += 1
-        utf8_word = utf8_word or word
-    if utf8_word is None or utf8 <= other:
+        word = found.group().decode("utf-8", "surrogateescape")
+        strays = len(_STRAY_BYTE.findall(word))
+        characters = len(_NON_ASCII.findall(word)) - strays
+        stray += strays
+        whole += characters
+        if characters and not strays:
+            utf8_word = utf8_word or word
+        elif characters:
+            mixed_word = mixed_word or _STRAY_BYTE.sub("", word)  # its UTF-8 characters, shown without the stray
+    if whole == 0 or whole < stray:
         return
+    utf8_word = utf8_word or mixed_word
     line = data.count(b"\n", 0, bad) + data.count(b"\r", 0, bad) - data.count(b"\r\n", 0, bad) + 1
     start, end = bad, bad + 1
     while start > max(0, bad - 20) and _WORD_BYTE.fullmatch(data[start - 1 : start]):
