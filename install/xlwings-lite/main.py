@@ -6945,6 +6945,8 @@ NO_SELECTION = "bleu-xl: note: no cells are selected (Excel reported none): the 
 #: The sheet the scores go to when they do not go beside the table.
 RESULT_SHEET = "bleu-xl scores"
 SCORE_FORMAT, COUNT_FORMAT = "0.0000", "0"
+#: Excel's Text format: a value written into such a cell stays the text it is, never a formula, a number or a date.
+TEXT_FORMAT = "@"
 HEADER_FILL, BAR_COLOR = "#DDEBF7", "#5B9BD5"
 #: Column widths, in characters, as the scored workbook has them.
 SCORE_WIDTH, NOTE_WIDTH, LABEL_WIDTH, VALUE_WIDTH, TEXT_WIDTH = 9, 24, 24, 46, 40
@@ -6955,7 +6957,6 @@ FIELDS = {
     "fill_down": '"Fill references down"',
     "reference_text": 'a cell labelled "Reference" above the table',
 }
-_FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 def spelt(setting: Setting) -> str:
@@ -6970,7 +6971,8 @@ def spelt(setting: Setting) -> str:
 @dataclass(frozen=True)
 class ColumnWrite:
     \"\"\"Values written down one column from ``row`` (0-based), in one range assignment: a header first when
-    ``header`` (bold, filled), then the cells that take ``number_format`` and, for a score, a data bar.\"\"\"
+    ``header`` (bold, filled), then the cells that take ``number_format`` (set before the values, so that the
+    text of a :data:`TEXT_FORMAT` column stays text) and, for a score, a data bar.\"\"\"
 
     row: int
     column: int
@@ -7009,12 +7011,6 @@ def _as_text(value: Any) -> Any:
     if isinstance(value, str) and value and value not in ERROR_TEXTS:
         return "'" + value
     return value
-
-
-def _own_text(text: str) -> str:
-    \"\"\"Text bleu-xl made (a header, a note) that may hold the user's words: kept as text when Excel would read it
-    otherwise.\"\"\"
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def _table_of(selection: Area | None, tables: Sequence[TableArea]) -> Area | None:
@@ -7133,9 +7129,12 @@ def _result_writes(
         cells = [None if i is None else values[i][k] for i in rows]
         if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
             cells = [None if v is None else str(v) for v in cells]
-        if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES):
-            cells = [_own_text(v) if isinstance(v, str) else v for v in cells]
-        number_format = {ColumnKind.SCORE: SCORE_FORMAT, ColumnKind.COUNT: COUNT_FORMAT}.get(column.kind)
+        number_format = {
+            ColumnKind.SCORE: SCORE_FORMAT,
+            ColumnKind.COUNT: COUNT_FORMAT,
+            ColumnKind.TEXT: TEXT_FORMAT,
+            ColumnKind.CHANGES: TEXT_FORMAT,
+        }.get(column.kind)
         writes.append(
             ColumnWrite(
                 first_row,
@@ -7410,7 +7409,8 @@ def _tables(sheet: Any) -> list[TableArea]:
 
 
 def apply(plan: Plan, book: Any) -> None:
-    \"\"\"Carry the plan out with xlwings: one range assignment per column, then its formats.\"\"\"
+    \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
+    then its header's look and its data bar.\"\"\"
     if plan.new_sheet:
         names = [sheet.name for sheet in book.sheets]
         if plan.sheet in names:
@@ -7427,20 +7427,19 @@ def apply(plan: Plan, book: Any) -> None:
     for write in plan.columns:
         first, count = write.row + 1, len(write.values)
         column = write.column + 1
-        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
         body_first = first + 1 if write.header else first
+        body = target.range((body_first, column), (first + count - 1, column)) if count > body_first - first else None
+        if body is not None and write.number_format:  # before the values: Excel reads each into its format
+            body.number_format = write.number_format
+        for offset, number_format in write.cell_formats:
+            target.range((first + offset, column)).number_format = number_format
+        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
         if write.header:
             head = target.range((first, column))
             head.font.bold = True
             head.color = HEADER_FILL
-        if count > (1 if write.header else 0):
-            body = target.range((body_first, column), (first + count - 1, column))
-            if write.number_format:
-                body.number_format = write.number_format
-            if write.data_bar:
-                body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
-        for offset, number_format in write.cell_formats:
-            target.range((first + offset, column)).number_format = number_format
+        if body is not None and write.data_bar:
+            body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
         if write.width is not None:
             target.range((first, column)).column_width = write.width
 """,

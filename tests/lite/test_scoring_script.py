@@ -378,3 +378,31 @@ def test_the_counts_agree_with_the_note_column() -> None:
     plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"])
     assert columns_of(plan)["note"] == [None, "1 of 2 references"]
     assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in plan.lines
+
+
+def test_the_words_that_changed_and_the_notes_are_written_as_text() -> None:
+    """TER's words that changed and the notes go into columns formatted as text before their values are written,
+    so that Excel reads none of them as a formula, a number, a date or TRUE, and shows each as it is."""
+    texts = ["12", "1/2", "=1+1", "-5 off", "@home", "TRUE", "Jan 2", "10%", "+33 1 23"]
+    grid = [["Reference", "Candidate"], *([text, text] for text in texts), ["le chat", "#N/A"]]
+    plan = plan_scores("S", grid, metric=METRICS["TER"])
+    assert columns_of(plan)["TER changes"] == [*texts, None]  # as they are: no apostrophe that a text cell shows
+    assert columns_of(plan)["note"] == [None] * len(texts) + ["#N/A in the candidate"]
+    text_columns = {w.values[0]: w for w in plan.columns if w.number_format == "@"}
+    assert set(text_columns) == {"TER changes", "note"}
+
+    report = _through_xlwings(book_json("t.xlsx", {"S": grid}), ["TER", False, "", "", False])
+    actions = report["actions"]
+    for header, write in text_columns.items():
+        column = write.column
+        values_at = next(i for i, a in enumerate(actions) if a["func"] == "setValues" and a["start_column"] == column)
+        format_at = next(
+            i
+            for i, a in enumerate(actions)
+            if a["func"] == "setNumberFormat" and a["start_column"] == column and a["args"] == ["@"]
+        )
+        assert format_at < values_at, header  # text before the values: Excel reads them into text cells
+        assert (actions[format_at]["start_row"], actions[format_at]["row_count"]) == (1, len(grid) - 1)
+        assert [v for (v,) in actions[values_at]["values"]][1:] == [
+            "" if v is None else v for v in columns_of(plan)[header]
+        ]
