@@ -24,7 +24,7 @@ from ..table.columns import find_layout
 from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
-from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, sheet_of
+from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, selected_area, sheet_of
 
 __all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "declare_script", "plan_scores"]
 
@@ -34,9 +34,13 @@ SCRIPT_NAME = "Score this table"
 METRICS: dict[str, Metric[Any, Any, Any]] = {
     metric.name: metric for metric in (Bleu(), Bleu(4), Chrf(), Chrf(word_order=2), Ter())
 }
+#: What the task pane says when Excel reports no selected cells (a chart or a shape is selected).
+NO_SELECTION = "bleu-xl: note: no cells are selected (Excel reported none): the whole sheet is read"
 #: The sheet the scores go to when they do not go beside the table.
 RESULT_SHEET = "bleu-xl scores"
 SCORE_FORMAT, COUNT_FORMAT = "0.0000", "0"
+#: Excel's Text format: a value written into such a cell stays the text it is, never a formula, a number or a date.
+TEXT_FORMAT = "@"
 HEADER_FILL, BAR_COLOR = "#DDEBF7", "#5B9BD5"
 #: Column widths, in characters, as the scored workbook has them.
 SCORE_WIDTH, NOTE_WIDTH, LABEL_WIDTH, VALUE_WIDTH, TEXT_WIDTH = 9, 24, 24, 46, 40
@@ -47,7 +51,6 @@ FIELDS = {
     "fill_down": '"Fill references down"',
     "reference_text": 'a cell labelled "Reference" above the table',
 }
-_FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 def spelt(setting: Setting) -> str:
@@ -62,7 +65,8 @@ def spelt(setting: Setting) -> str:
 @dataclass(frozen=True)
 class ColumnWrite:
     """Values written down one column from ``row`` (0-based), in one range assignment: a header first when
-    ``header`` (bold, filled), then the cells that take ``number_format`` and, for a score, a data bar."""
+    ``header`` (bold, filled), then the cells that take ``number_format`` (set before the values, so that the
+    text of a :data:`TEXT_FORMAT` column stays text) and, for a score, a data bar."""
 
     row: int
     column: int
@@ -103,12 +107,6 @@ def _as_text(value: Any) -> Any:
     return value
 
 
-def _own_text(text: str) -> str:
-    """Text bleu-xl made (a header, a note) that may hold the user's words: kept as text when Excel would read it
-    otherwise."""
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
-
-
 def _table_of(selection: Area | None, tables: Sequence[TableArea]) -> Area | None:
     """The Excel Table the selection starts in, if any: then only it is read."""
     if selection is None:
@@ -134,10 +132,13 @@ def plan_scores(
 ) -> Plan:
     """What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
     found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
-    selection starts in; a selection of several rows elsewhere says which rows to score. :class:`InputError` for a
-    sheet the rules refuse, or for a place to write that holds the user's data or lies past Excel's grid."""
+    selection starts in; a selection of several cells elsewhere says which rows to score (those of the sheet's used
+    rows it holds: whole columns hold them all). :class:`InputError` for a sheet the rules refuse, for a selection
+    that holds no row of the table, or for a place to write that holds the user's data or lies past Excel's grid."""
     table = _table_of(selection, tables)
-    chosen = selection if table is None and selection is not None and selection.cells > 1 else None
+    chosen = None
+    if table is None and selection is not None and selection.cells > 1:
+        chosen = _rows_selected(selection, len(grid))
     options = TableOptions(
         candidate_col=candidate_col or None,
         reference_cols=(reference_col,) if reference_col else (),
@@ -151,6 +152,12 @@ def plan_scores(
     if ours is not None:
         layout = find_layout(sheet, options)
     last = len(sheet.rows) - 1
+    if selection is not None and chosen is not None and (chosen.top > last or chosen.bottom < layout.data_start):
+        raise InputError(
+            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
+            f"(rows {layout.data_start + 1} to {last + 1}); select a cell of the table, or rows of it, and run the "
+            "script again"
+        )
     if chosen is not None:  # the rows selected, and no others
         last = min(last, chosen.bottom)
         outside = {r for r in range(layout.data_start, len(sheet.rows)) if not chosen.top <= r <= chosen.bottom}
@@ -182,6 +189,15 @@ def plan_scores(
     return plan
 
 
+def _rows_selected(selection: Area, used_rows: int) -> Area | None:
+    """The selection down to the sheet's last used row (whole columns and rows reach Excel's last); ``None`` when
+    it holds every used row, and so leaves none out."""
+    if selection.top == 0 and selection.bottom >= used_rows - 1:
+        return None
+    bottom = min(selection.bottom, max(selection.top, used_rows - 1))
+    return Area(selection.top, selection.left, bottom, selection.right)
+
+
 def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
     """Whether a candidate or reference cell of a data row holds a number (a date, perhaps)."""
     columns = [layout.candidate_col, *layout.reference_cols]
@@ -207,9 +223,12 @@ def _result_writes(
         cells = [None if i is None else values[i][k] for i in rows]
         if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
             cells = [None if v is None else str(v) for v in cells]
-        if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES):
-            cells = [_own_text(v) if isinstance(v, str) else v for v in cells]
-        number_format = {ColumnKind.SCORE: SCORE_FORMAT, ColumnKind.COUNT: COUNT_FORMAT}.get(column.kind)
+        number_format = {
+            ColumnKind.SCORE: SCORE_FORMAT,
+            ColumnKind.COUNT: COUNT_FORMAT,
+            ColumnKind.TEXT: TEXT_FORMAT,
+            ColumnKind.CHANGES: TEXT_FORMAT,
+        }.get(column.kind)
         writes.append(
             ColumnWrite(
                 first_row,
@@ -354,12 +373,13 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
         fill_down: bool = False,
     ) -> None:
         sheet = book.sheets.active
+        address = _selection_address(book)
         try:
             plan = plan_scores(
                 sheet.name,
                 _grid(sheet),
                 metric=_metric(metric),
-                selection=_selection(book),
+                selection=None if address is None else selected_area(address, sheet.name),
                 tables=_tables(sheet),
                 new_sheet=bool(new_sheet),
                 candidate_col=(candidate_column or "").strip() or None,
@@ -369,6 +389,8 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
         except BleuXlError as problem:
             print(f"bleu-xl: nothing written: {problem.render(spelt)}")
             return
+        if address is None:
+            plan.lines.insert(1, NO_SELECTION)
         apply(plan, book)
         print("\n".join(plan.lines))
 
@@ -458,12 +480,16 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _selection(book: Any) -> Area | None:
-    try:
+def _selection_address(book: Any) -> str | None:
+    """The selection's address as the Lite client sent it (``'Q1, 2024'!B2:C9``, ``A:C``), ``None`` when no cells
+    are selected. Not xlwings' ``book.selection``: it takes an address that names its sheet for a name it cannot
+    find, and several areas for an error."""
+    if isinstance(book.api, dict):
+        address = book.api.get("book", {}).get("selection")
+    else:
         selection = book.selection
-    except Exception:  # a client that reports no selection: the whole sheet
-        return None
-    return area_of(selection.address) if selection is not None else None
+        address = None if selection is None else selection.address
+    return address if isinstance(address, str) else None
 
 
 def _tables(sheet: Any) -> list[TableArea]:
@@ -477,7 +503,8 @@ def _tables(sheet: Any) -> list[TableArea]:
 
 
 def apply(plan: Plan, book: Any) -> None:
-    """Carry the plan out with xlwings: one range assignment per column, then its formats."""
+    """Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
+    then its header's look and its data bar."""
     if plan.new_sheet:
         names = [sheet.name for sheet in book.sheets]
         if plan.sheet in names:
@@ -494,19 +521,18 @@ def apply(plan: Plan, book: Any) -> None:
     for write in plan.columns:
         first, count = write.row + 1, len(write.values)
         column = write.column + 1
-        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
         body_first = first + 1 if write.header else first
+        body = target.range((body_first, column), (first + count - 1, column)) if count > body_first - first else None
+        if body is not None and write.number_format:  # before the values: Excel reads each into its format
+            body.number_format = write.number_format
+        for offset, number_format in write.cell_formats:
+            target.range((first + offset, column)).number_format = number_format
+        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
         if write.header:
             head = target.range((first, column))
             head.font.bold = True
             head.color = HEADER_FILL
-        if count > (1 if write.header else 0):
-            body = target.range((body_first, column), (first + count - 1, column))
-            if write.number_format:
-                body.number_format = write.number_format
-            if write.data_bar:
-                body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
-        for offset, number_format in write.cell_formats:
-            target.range((first + offset, column)).number_format = number_format
+        if body is not None and write.data_bar:
+            body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
         if write.width is not None:
             target.range((first, column)).column_width = write.width

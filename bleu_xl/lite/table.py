@@ -1,5 +1,7 @@
 """A table on an Excel sheet as the xlwings Lite script reads it: the cells from A1, the part of them to score (the
 whole sheet, the selected range or the Excel Table the selection is in), and the columns a previous run wrote.
+The selection's address is read as Excel writes it (a sheet name quoted when it holds a space, a comma or an
+apostrophe, whole columns and rows), or refused: never read as another part of the sheet.
 
 The cells outside the part to score are read as blank, so that every row number and column letter the column
 rules give (``B2``, ``row 8``) is the sheet's own. Standard library only (the Lite bundle embeds it).
@@ -10,11 +12,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..table.sheet import Sheet, column_index
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
 
-__all__ = ["SUMMARY_ROWS", "SUMMARY_TITLE", "WRITTEN", "Area", "TableArea", "area_of", "previous_run", "sheet_of"]
+__all__ = [
+    "SUMMARY_ROWS",
+    "SUMMARY_TITLE",
+    "WRITTEN",
+    "Area",
+    "TableArea",
+    "area_of",
+    "previous_run",
+    "selected_area",
+    "sheet_of",
+]
 
 #: The first cell of the summary a run writes beside its columns, and the label of the range it wrote: how a later
 #: run knows which cells are its own (it clears them, and no other).
@@ -22,7 +34,15 @@ SUMMARY_TITLE = "bleu-xl summary"
 WRITTEN = "Written"
 #: The rows of the summary below its title.
 SUMMARY_ROWS = 10
-_ADDRESS = re.compile(r"^(?:.*!)?\$?([A-Za-z]{1,3})\$?(\d+)(?::\$?([A-Za-z]{1,3})\$?(\d+))?$")
+#: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
+#: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
+_AREA = re.compile(
+    r"(?:(?:'(?P<quoted>(?:[^']|'')+)'|(?:\[[^\]]*\])?(?P<plain>[^'!,:\[\]\s]+))!)?"
+    r"(?:\$?(?P<left>[A-Za-z]{1,3})\$?(?P<top>[0-9]{1,7})(?::\$?(?P<right>[A-Za-z]{1,3})\$?(?P<bottom>[0-9]{1,7}))?"
+    r"|\$?(?P<first_column>[A-Za-z]{1,3}):\$?(?P<last_column>[A-Za-z]{1,3})"
+    r"|\$?(?P<first_row>[0-9]{1,7}):\$?(?P<last_row>[0-9]{1,7}))"
+)
+_BOOK = re.compile(r"\[[^\]]*\]")
 
 
 @dataclass(frozen=True)
@@ -48,17 +68,80 @@ class TableArea:
 
 
 def area_of(address: str) -> Area | None:
-    """The rectangle an address gives (``B2``, ``$B$2:$D$9``, ``Sheet1!A1:C3``); ``None`` for anything else (a
-    selection of several areas, whole columns)."""
-    found = _ADDRESS.match(address.strip())
+    """The rectangle of cells an address gives (``B2``, ``$B$2:$D$9``, ``Sheet1!A1:C3``); ``None`` for anything else
+    (several areas, whole columns or rows)."""
+    read = _read(address.strip())
+    return read.area if read is not None and read.cells else None
+
+
+class _Read(NamedTuple):
+    """One area of an address: the sheet it names (``None``: none), its rectangle (whole columns and rows reach
+    Excel's last row and column), and whether it is a rectangle of cells (not whole columns or rows)."""
+
+    sheet: str | None
+    area: Area
+    cells: bool
+
+
+def _read(address: str) -> _Read | None:
+    """One area as Excel writes it; ``None`` for anything else."""
+    found = _AREA.fullmatch(address)
     if found is None:
         return None
-    left, top = column_index(found.group(1)), int(found.group(2)) - 1
-    right = column_index(found.group(3)) if found.group(3) else left
-    bottom = int(found.group(4)) - 1 if found.group(4) else top
-    if left is None or right is None or top < 0 or bottom < 0:
+    sheet = found["plain"]
+    if found["quoted"] is not None:
+        sheet = _BOOK.sub("", found["quoted"].replace("''", "'"), count=1)
+    if found["left"] is not None:
+        left, right = column_index(found["left"]), column_index(found["right"] or found["left"])
+        top, bottom = int(found["top"]) - 1, int(found["bottom"] or found["top"]) - 1
+    elif found["first_column"] is not None:
+        left, right = column_index(found["first_column"]), column_index(found["last_column"])
+        top, bottom = 0, EXCEL_MAX_ROWS - 1
+    else:
+        left, right = 0, EXCEL_MAX_COLS - 1
+        top, bottom = int(found["first_row"]) - 1, int(found["last_row"]) - 1
+    if left is None or right is None or not (0 <= top < EXCEL_MAX_ROWS and 0 <= bottom < EXCEL_MAX_ROWS):
         return None
-    return Area(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
+    area = Area(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
+    return _Read(sheet, area, found["left"] is not None)
+
+
+def _areas(address: str) -> list[str]:
+    """The areas of an address, split at the commas outside a quoted sheet name."""
+    areas, start, quoted = [], 0, False
+    for at, character in enumerate(address):
+        if character == "'":
+            quoted = not quoted
+        elif character == "," and not quoted:
+            areas.append(address[start:at])
+            start = at + 1
+    return [*areas, address[start:]]
+
+
+def selected_area(address: str, sheet: str) -> Area:
+    """The rectangle of a selection's address on the sheet ``sheet``, as Excel reports it (``B2:C9``,
+    ``'Q1, 2024'!B2:C9``, ``'Bob''s'!A:C``, ``2:10``: whole columns and rows reach Excel's last row and column).
+    :class:`InputError` for an address of several areas, on another sheet, or that cannot be read: the script
+    says so rather than read something else."""
+    areas = _areas(address.strip())
+    reads = [read for read in map(_read, map(str.strip, areas)) if read is not None]
+    if len(reads) < len(areas):
+        raise InputError(
+            f"the selection's address {address!r}, as Excel reported it, cannot be read as cells of the sheet "
+            f"{sheet!r}; select the table's cells again (or one cell of it) and run the script again"
+        )
+    if len(reads) > 1:
+        raise InputError(
+            f"the selection {address!r} has {len(reads)} areas; select one range of the table (or one cell of it) "
+            "and run the script again"
+        )
+    read = reads[0]
+    if read.sheet is not None and read.sheet.casefold() != sheet.casefold():
+        raise InputError(
+            f"the selection {address!r} is on the sheet {read.sheet!r}, not on the sheet {sheet!r} the script "
+            "reads; select a cell of the table there and run the script again"
+        )
+    return read.area
 
 
 def _blank(value: Any) -> bool:

@@ -6708,6 +6708,8 @@ def _takes(metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> bool:
     'lite/table.py': """\
 \"\"\"A table on an Excel sheet as the xlwings Lite script reads it: the cells from A1, the part of them to score (the
 whole sheet, the selected range or the Excel Table the selection is in), and the columns a previous run wrote.
+The selection's address is read as Excel writes it (a sheet name quoted when it holds a space, a comma or an
+apostrophe, whole columns and rows), or refused: never read as another part of the sheet.
 
 The cells outside the part to score are read as blank, so that every row number and column letter the column
 rules give (``B2``, ``row 8``) is the sheet's own. Standard library only (the Lite bundle embeds it).
@@ -6718,11 +6720,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..table.sheet import Sheet, column_index
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
 
-__all__ = ["SUMMARY_ROWS", "SUMMARY_TITLE", "WRITTEN", "Area", "TableArea", "area_of", "previous_run", "sheet_of"]
+__all__ = [
+    "SUMMARY_ROWS",
+    "SUMMARY_TITLE",
+    "WRITTEN",
+    "Area",
+    "TableArea",
+    "area_of",
+    "previous_run",
+    "selected_area",
+    "sheet_of",
+]
 
 #: The first cell of the summary a run writes beside its columns, and the label of the range it wrote: how a later
 #: run knows which cells are its own (it clears them, and no other).
@@ -6730,7 +6742,15 @@ SUMMARY_TITLE = "bleu-xl summary"
 WRITTEN = "Written"
 #: The rows of the summary below its title.
 SUMMARY_ROWS = 10
-_ADDRESS = re.compile(r"^(?:.*!)?\\$?([A-Za-z]{1,3})\\$?(\\d+)(?::\\$?([A-Za-z]{1,3})\\$?(\\d+))?$")
+#: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
+#: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
+_AREA = re.compile(
+    r"(?:(?:'(?P<quoted>(?:[^']|'')+)'|(?:\\[[^\\]]*\\])?(?P<plain>[^'!,:\\[\\]\\s]+))!)?"
+    r"(?:\\$?(?P<left>[A-Za-z]{1,3})\\$?(?P<top>[0-9]{1,7})(?::\\$?(?P<right>[A-Za-z]{1,3})\\$?(?P<bottom>[0-9]{1,7}))?"
+    r"|\\$?(?P<first_column>[A-Za-z]{1,3}):\\$?(?P<last_column>[A-Za-z]{1,3})"
+    r"|\\$?(?P<first_row>[0-9]{1,7}):\\$?(?P<last_row>[0-9]{1,7}))"
+)
+_BOOK = re.compile(r"\\[[^\\]]*\\]")
 
 
 @dataclass(frozen=True)
@@ -6756,17 +6776,80 @@ class TableArea:
 
 
 def area_of(address: str) -> Area | None:
-    \"\"\"The rectangle an address gives (``B2``, ``$B$2:$D$9``, ``Sheet1!A1:C3``); ``None`` for anything else (a
-    selection of several areas, whole columns).\"\"\"
-    found = _ADDRESS.match(address.strip())
+    \"\"\"The rectangle of cells an address gives (``B2``, ``$B$2:$D$9``, ``Sheet1!A1:C3``); ``None`` for anything else
+    (several areas, whole columns or rows).\"\"\"
+    read = _read(address.strip())
+    return read.area if read is not None and read.cells else None
+
+
+class _Read(NamedTuple):
+    \"\"\"One area of an address: the sheet it names (``None``: none), its rectangle (whole columns and rows reach
+    Excel's last row and column), and whether it is a rectangle of cells (not whole columns or rows).\"\"\"
+
+    sheet: str | None
+    area: Area
+    cells: bool
+
+
+def _read(address: str) -> _Read | None:
+    \"\"\"One area as Excel writes it; ``None`` for anything else.\"\"\"
+    found = _AREA.fullmatch(address)
     if found is None:
         return None
-    left, top = column_index(found.group(1)), int(found.group(2)) - 1
-    right = column_index(found.group(3)) if found.group(3) else left
-    bottom = int(found.group(4)) - 1 if found.group(4) else top
-    if left is None or right is None or top < 0 or bottom < 0:
+    sheet = found["plain"]
+    if found["quoted"] is not None:
+        sheet = _BOOK.sub("", found["quoted"].replace("''", "'"), count=1)
+    if found["left"] is not None:
+        left, right = column_index(found["left"]), column_index(found["right"] or found["left"])
+        top, bottom = int(found["top"]) - 1, int(found["bottom"] or found["top"]) - 1
+    elif found["first_column"] is not None:
+        left, right = column_index(found["first_column"]), column_index(found["last_column"])
+        top, bottom = 0, EXCEL_MAX_ROWS - 1
+    else:
+        left, right = 0, EXCEL_MAX_COLS - 1
+        top, bottom = int(found["first_row"]) - 1, int(found["last_row"]) - 1
+    if left is None or right is None or not (0 <= top < EXCEL_MAX_ROWS and 0 <= bottom < EXCEL_MAX_ROWS):
         return None
-    return Area(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
+    area = Area(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
+    return _Read(sheet, area, found["left"] is not None)
+
+
+def _areas(address: str) -> list[str]:
+    \"\"\"The areas of an address, split at the commas outside a quoted sheet name.\"\"\"
+    areas, start, quoted = [], 0, False
+    for at, character in enumerate(address):
+        if character == "'":
+            quoted = not quoted
+        elif character == "," and not quoted:
+            areas.append(address[start:at])
+            start = at + 1
+    return [*areas, address[start:]]
+
+
+def selected_area(address: str, sheet: str) -> Area:
+    \"\"\"The rectangle of a selection's address on the sheet ``sheet``, as Excel reports it (``B2:C9``,
+    ``'Q1, 2024'!B2:C9``, ``'Bob''s'!A:C``, ``2:10``: whole columns and rows reach Excel's last row and column).
+    :class:`InputError` for an address of several areas, on another sheet, or that cannot be read: the script
+    says so rather than read something else.\"\"\"
+    areas = _areas(address.strip())
+    reads = [read for read in map(_read, map(str.strip, areas)) if read is not None]
+    if len(reads) < len(areas):
+        raise InputError(
+            f"the selection's address {address!r}, as Excel reported it, cannot be read as cells of the sheet "
+            f"{sheet!r}; select the table's cells again (or one cell of it) and run the script again"
+        )
+    if len(reads) > 1:
+        raise InputError(
+            f"the selection {address!r} has {len(reads)} areas; select one range of the table (or one cell of it) "
+            "and run the script again"
+        )
+    read = reads[0]
+    if read.sheet is not None and read.sheet.casefold() != sheet.casefold():
+        raise InputError(
+            f"the selection {address!r} is on the sheet {read.sheet!r}, not on the sheet {sheet!r} the script "
+            "reads; select a cell of the table there and run the script again"
+        )
+    return read.area
 
 
 def _blank(value: Any) -> bool:
@@ -6845,7 +6928,7 @@ from ..table.columns import find_layout
 from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
-from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, sheet_of
+from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, selected_area, sheet_of
 
 __all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "declare_script", "plan_scores"]
 
@@ -6855,9 +6938,13 @@ SCRIPT_NAME = "Score this table"
 METRICS: dict[str, Metric[Any, Any, Any]] = {
     metric.name: metric for metric in (Bleu(), Bleu(4), Chrf(), Chrf(word_order=2), Ter())
 }
+#: What the task pane says when Excel reports no selected cells (a chart or a shape is selected).
+NO_SELECTION = "bleu-xl: note: no cells are selected (Excel reported none): the whole sheet is read"
 #: The sheet the scores go to when they do not go beside the table.
 RESULT_SHEET = "bleu-xl scores"
 SCORE_FORMAT, COUNT_FORMAT = "0.0000", "0"
+#: Excel's Text format: a value written into such a cell stays the text it is, never a formula, a number or a date.
+TEXT_FORMAT = "@"
 HEADER_FILL, BAR_COLOR = "#DDEBF7", "#5B9BD5"
 #: Column widths, in characters, as the scored workbook has them.
 SCORE_WIDTH, NOTE_WIDTH, LABEL_WIDTH, VALUE_WIDTH, TEXT_WIDTH = 9, 24, 24, 46, 40
@@ -6868,7 +6955,6 @@ FIELDS = {
     "fill_down": '"Fill references down"',
     "reference_text": 'a cell labelled "Reference" above the table',
 }
-_FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 def spelt(setting: Setting) -> str:
@@ -6883,7 +6969,8 @@ def spelt(setting: Setting) -> str:
 @dataclass(frozen=True)
 class ColumnWrite:
     \"\"\"Values written down one column from ``row`` (0-based), in one range assignment: a header first when
-    ``header`` (bold, filled), then the cells that take ``number_format`` and, for a score, a data bar.\"\"\"
+    ``header`` (bold, filled), then the cells that take ``number_format`` (set before the values, so that the
+    text of a :data:`TEXT_FORMAT` column stays text) and, for a score, a data bar.\"\"\"
 
     row: int
     column: int
@@ -6924,12 +7011,6 @@ def _as_text(value: Any) -> Any:
     return value
 
 
-def _own_text(text: str) -> str:
-    \"\"\"Text bleu-xl made (a header, a note) that may hold the user's words: kept as text when Excel would read it
-    otherwise.\"\"\"
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
-
-
 def _table_of(selection: Area | None, tables: Sequence[TableArea]) -> Area | None:
     \"\"\"The Excel Table the selection starts in, if any: then only it is read.\"\"\"
     if selection is None:
@@ -6955,10 +7036,13 @@ def plan_scores(
 ) -> Plan:
     \"\"\"What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
     found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
-    selection starts in; a selection of several rows elsewhere says which rows to score. :class:`InputError` for a
-    sheet the rules refuse, or for a place to write that holds the user's data or lies past Excel's grid.\"\"\"
+    selection starts in; a selection of several cells elsewhere says which rows to score (those of the sheet's used
+    rows it holds: whole columns hold them all). :class:`InputError` for a sheet the rules refuse, for a selection
+    that holds no row of the table, or for a place to write that holds the user's data or lies past Excel's grid.\"\"\"
     table = _table_of(selection, tables)
-    chosen = selection if table is None and selection is not None and selection.cells > 1 else None
+    chosen = None
+    if table is None and selection is not None and selection.cells > 1:
+        chosen = _rows_selected(selection, len(grid))
     options = TableOptions(
         candidate_col=candidate_col or None,
         reference_cols=(reference_col,) if reference_col else (),
@@ -6972,6 +7056,12 @@ def plan_scores(
     if ours is not None:
         layout = find_layout(sheet, options)
     last = len(sheet.rows) - 1
+    if selection is not None and chosen is not None and (chosen.top > last or chosen.bottom < layout.data_start):
+        raise InputError(
+            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
+            f"(rows {layout.data_start + 1} to {last + 1}); select a cell of the table, or rows of it, and run the "
+            "script again"
+        )
     if chosen is not None:  # the rows selected, and no others
         last = min(last, chosen.bottom)
         outside = {r for r in range(layout.data_start, len(sheet.rows)) if not chosen.top <= r <= chosen.bottom}
@@ -7003,6 +7093,15 @@ def plan_scores(
     return plan
 
 
+def _rows_selected(selection: Area, used_rows: int) -> Area | None:
+    \"\"\"The selection down to the sheet's last used row (whole columns and rows reach Excel's last); ``None`` when
+    it holds every used row, and so leaves none out.\"\"\"
+    if selection.top == 0 and selection.bottom >= used_rows - 1:
+        return None
+    bottom = min(selection.bottom, max(selection.top, used_rows - 1))
+    return Area(selection.top, selection.left, bottom, selection.right)
+
+
 def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
     \"\"\"Whether a candidate or reference cell of a data row holds a number (a date, perhaps).\"\"\"
     columns = [layout.candidate_col, *layout.reference_cols]
@@ -7028,9 +7127,12 @@ def _result_writes(
         cells = [None if i is None else values[i][k] for i in rows]
         if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
             cells = [None if v is None else str(v) for v in cells]
-        if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES):
-            cells = [_own_text(v) if isinstance(v, str) else v for v in cells]
-        number_format = {ColumnKind.SCORE: SCORE_FORMAT, ColumnKind.COUNT: COUNT_FORMAT}.get(column.kind)
+        number_format = {
+            ColumnKind.SCORE: SCORE_FORMAT,
+            ColumnKind.COUNT: COUNT_FORMAT,
+            ColumnKind.TEXT: TEXT_FORMAT,
+            ColumnKind.CHANGES: TEXT_FORMAT,
+        }.get(column.kind)
         writes.append(
             ColumnWrite(
                 first_row,
@@ -7175,12 +7277,13 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
         fill_down: bool = False,
     ) -> None:
         sheet = book.sheets.active
+        address = _selection_address(book)
         try:
             plan = plan_scores(
                 sheet.name,
                 _grid(sheet),
                 metric=_metric(metric),
-                selection=_selection(book),
+                selection=None if address is None else selected_area(address, sheet.name),
                 tables=_tables(sheet),
                 new_sheet=bool(new_sheet),
                 candidate_col=(candidate_column or "").strip() or None,
@@ -7190,6 +7293,8 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
         except BleuXlError as problem:
             print(f"bleu-xl: nothing written: {problem.render(spelt)}")
             return
+        if address is None:
+            plan.lines.insert(1, NO_SELECTION)
         apply(plan, book)
         print("\\n".join(plan.lines))
 
@@ -7279,12 +7384,16 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _selection(book: Any) -> Area | None:
-    try:
+def _selection_address(book: Any) -> str | None:
+    \"\"\"The selection's address as the Lite client sent it (``'Q1, 2024'!B2:C9``, ``A:C``), ``None`` when no cells
+    are selected. Not xlwings' ``book.selection``: it takes an address that names its sheet for a name it cannot
+    find, and several areas for an error.\"\"\"
+    if isinstance(book.api, dict):
+        address = book.api.get("book", {}).get("selection")
+    else:
         selection = book.selection
-    except Exception:  # a client that reports no selection: the whole sheet
-        return None
-    return area_of(selection.address) if selection is not None else None
+        address = None if selection is None else selection.address
+    return address if isinstance(address, str) else None
 
 
 def _tables(sheet: Any) -> list[TableArea]:
@@ -7298,7 +7407,8 @@ def _tables(sheet: Any) -> list[TableArea]:
 
 
 def apply(plan: Plan, book: Any) -> None:
-    \"\"\"Carry the plan out with xlwings: one range assignment per column, then its formats.\"\"\"
+    \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
+    then its header's look and its data bar.\"\"\"
     if plan.new_sheet:
         names = [sheet.name for sheet in book.sheets]
         if plan.sheet in names:
@@ -7315,20 +7425,19 @@ def apply(plan: Plan, book: Any) -> None:
     for write in plan.columns:
         first, count = write.row + 1, len(write.values)
         column = write.column + 1
-        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
         body_first = first + 1 if write.header else first
+        body = target.range((body_first, column), (first + count - 1, column)) if count > body_first - first else None
+        if body is not None and write.number_format:  # before the values: Excel reads each into its format
+            body.number_format = write.number_format
+        for offset, number_format in write.cell_formats:
+            target.range((first + offset, column)).number_format = number_format
+        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
         if write.header:
             head = target.range((first, column))
             head.font.bold = True
             head.color = HEADER_FILL
-        if count > (1 if write.header else 0):
-            body = target.range((body_first, column), (first + count - 1, column))
-            if write.number_format:
-                body.number_format = write.number_format
-            if write.data_bar:
-                body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
-        for offset, number_format in write.cell_formats:
-            target.range((first + offset, column)).number_format = number_format
+        if body is not None and write.data_bar:
+            body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
         if write.width is not None:
             target.range((first, column)).column_width = write.width
 """,

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import codecs
 import csv
+import io
 import json
+import math
+import re
 from pathlib import Path
 
 import openpyxl
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleu_xl import score
+from bleu_xl.files.write.text_formats import write_csv
 from tests.helpers import DDE, FORMULA, INTACTO, libreoffice, refused, run, xlsx, xlsx_text
 from tests.helpers import REF as SEED_REF
 
@@ -61,6 +67,68 @@ def test_french_excel_csv_with_semicolons_and_decimal_commas(tmp_path: Path) -> 
     assert header.startswith('"Prix";"Référence";"Candidat";"BLEU-2";"p1"')
     comma = f"{PAIR!r}".replace(".", ",")  # the score with a decimal comma, unquoted: a number to French Excel
     assert row == f'"3,5";"{REF}";"{CAND}";{comma};1;5;5;1;4;4;{comma};7;5;""'  # the input's "3,5" kept
+
+
+#: A number whose separator has exactly three digits after it: read as thousands where "." (or "," in the
+#: decimal-comma CSV) groups them, so that 0.125 becomes 125.
+THREE_DECIMALS = re.compile(r"^[+-]?[0-9]+[.,][0-9]{3}(?![0-9])")
+
+
+def csv_numbers(values: list[float], delimiter: str) -> list[str]:
+    """The fields ``write_csv`` writes for ``values``, one row, as the text between the delimiters."""
+    out = io.StringIO()
+    write_csv(out, ["x"] * len(values), iter([values]), delimiter=delimiter)
+    return out.getvalue().splitlines()[1].split(delimiter)
+
+
+#: Any float, and the ones most likely to be written with three decimals: thousandths, large and small.
+NUMBERS_WRITTEN = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**9), 10**9).map(lambda n: n / 1000),
+    st.builds(lambda n, e: float(f"{n / 1000}e{e}"), st.integers(1001, 9999), st.integers(-300, 300)),
+)
+
+
+@given(st.lists(NUMBERS_WRITTEN, min_size=1, max_size=8), st.sampled_from(",;\t"))
+def test_a_csv_number_never_has_three_decimals_and_reads_back_the_same(values: list[float], delimiter: str) -> None:
+    for value, field in zip(values, csv_numbers(values, delimiter)):
+        assert not THREE_DECIMALS.match(field), field
+        assert ("." if delimiter == ";" else ",") not in field, field  # the decimal comma with ';', a point otherwise
+        read = float(field.replace(",", "."))
+        assert read == value or (math.isnan(read) and math.isnan(value)), (field, value)
+
+
+def test_numbers_with_three_decimals_get_a_fourth() -> None:
+    assert csv_numbers([0.125, 12.5, 1.125e-07, -3.375, 0.1, 2.0], ",") == [
+        "0.1250",
+        "12.5",
+        "1.1250e-07",
+        "-3.3750",
+        "0.1",
+        "2",
+    ]
+    assert csv_numbers([0.125, 1234.625], ";") == ["0,1250", "1234,6250"]
+
+
+def test_a_spreadsheet_never_reads_a_score_of_three_decimals_as_thousands(tmp_path: Path) -> None:
+    """p1 = 1/8 = 0.125: LibreOffice reads it right in the locale its CSV was written for (French, with ';' and
+    decimal commas), and in a locale that groups thousands with the separator it is text there, never 125."""
+    source = xlsx(tmp_path / "in.xlsx", [["Reference", "Candidate"], ["a b c d e f g h", "a x y z u v w q"]])
+    for name, delimiter in (("semi.csv", ";"), ("comma.csv", ",")):
+        out = tmp_path / name
+        assert run("score", str(source), "-o", str(out), "--delimiter", delimiter, "-q").exit_code == 0
+    written = (tmp_path / "semi.csv").read_text(encoding="utf-8-sig").splitlines()[1].split(";")
+    assert written[3:6] == ["0,1250", "1", "8"]  # p1, its numerator and denominator
+    # LibreOffice's CSV options: the delimiter's code, '"', UTF-8, from line 1, no column types, then the
+    # language the numbers are read in (1036 French, 1033 English (US), 1031 German)
+    for name, locale, delimiter in (("semi", 1036, 59), ("semi", 1033, 59), ("comma", 1031, 44)):
+        read = tmp_path / f"{name}-{locale}.csv"
+        read.write_bytes((tmp_path / f"{name}.csv").read_bytes())
+        options = f"CSV:{delimiter},34,76,1,,{locale},false,true"
+        lo = libreoffice(tmp_path, "xlsx", read, infilter=options)  # one profile for the three
+        header, row = openpyxl.load_workbook(lo / f"{read.stem}.xlsx").active.iter_rows(values_only=True)
+        p1 = dict(zip(header, row))["p1"]
+        assert (p1 == 0.125) if locale == 1036 else (p1 in (0.125, "0,1250", "0.1250")), (name, locale, p1)
 
 
 def test_the_input_and_output_encodings_are_separate_choices(tmp_path: Path) -> None:

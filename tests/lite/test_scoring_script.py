@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 import subprocess
 import sys
 import typing
@@ -28,12 +27,11 @@ from bleu_xl.lite.scoring_script import METRICS, RESULT_SHEET, SCRIPT_NAME, Plan
 from bleu_xl.lite.table import SUMMARY_TITLE, Area, TableArea
 
 from .. import lite_driver
+from .script_runs import BUNDLE, book_json, through_pyodide, values_written
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-BUNDLE = ROOT / "install" / "xlwings-lite" / "main.py"
 TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"
 SAMPLES = ROOT / "workbooks" / "samples"
-PYODIDE = ROOT / "tests" / "pyodide"
 EXCEL_EPOCH = dt.datetime(1899, 12, 30)
 
 
@@ -247,31 +245,6 @@ def test_the_template_s_rank_sheet_with_its_labelled_reference(tmp_path: Path) -
 # --- through xlwings' own office.js code, under real Pyodide -----------------------------------------------------
 
 
-def _book_json(name: str, sheets: dict[str, list[list[Any]]], active: int = 0, selection: str = "A1", tables=None):
-    import xlwings
-
-    return {
-        "version": xlwings.__version__,
-        "client": "Office.js",
-        "book": {"name": name, "active_sheet_index": active, "selection": selection},
-        "names": [],
-        "sheets": [
-            {"name": sheet, "values": values, "tables": (tables or {}).get(sheet, []), "pictures": [], "charts": []}
-            for sheet, values in sheets.items()
-        ],
-    }
-
-
-def _values_written(actions: list[dict[str, Any]]) -> dict[tuple[int, int, int], Any]:
-    cells = {}
-    for action in actions:
-        if action["func"] == "setValues":
-            assert action["column_count"] == 1  # one column a write
-            for offset, (value,) in enumerate(action["values"]):
-                cells[(action["sheet_position"], action["start_row"] + offset, action["start_column"])] = value
-    return cells
-
-
 def test_the_bundle_offers_the_form_app_mode_renders() -> None:
     with lite_driver.bundle_module(BUNDLE) as main:  # this process's xlwings: no-op decorators
         hints = typing.get_type_hints(main.score_this_table, include_extras=True)
@@ -283,35 +256,19 @@ def test_the_bundle_offers_the_form_app_mode_renders() -> None:
 
 
 def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -> None:
-    node = shutil.which("node")
-    if not (node and (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
-        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
-    import xlwings
-
     marketing = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
     rank = office_grid(TEMPLATE, "Rank")
     two = [["Reference", "Candidate A", "Candidate B"], ["le chat", "le chat", "un chat"]]
-    runs = [
-        {"book": _book_json("m.xlsx", {"Pairs": marketing}), "args": ["chrF2", False, "", ""]},
-        {"book": _book_json("t.xlsx", {"Start": [["x"]], "Rank": rank}, 1, "B7"), "args": ["BLEU-2", True, "", ""]},
-        {"book": _book_json("ab.xlsx", {"AB": two}), "args": ["BLEU-2", False, "", ""]},
-    ]
-    job = {
-        "driver": lite_driver.__file__,
-        "bundle": str(BUNDLE),
-        "xlwings": str(Path(xlwings.__file__).parent),
-        "runs": [{**run, "script": "score_this_table", "cells": {}} for run in runs],
-    }
-    done = subprocess.run(
-        [node, str(PYODIDE / "run_script.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
+    first, second, refused = through_pyodide(
+        [
+            {"book": book_json("m.xlsx", {"Pairs": marketing}), "args": ["chrF2", False, "", ""]},
+            {"book": book_json("t.xlsx", {"Start": [["x"]], "Rank": rank}, 1, "B7"), "args": ["BLEU-2", True, "", ""]},
+            {"book": book_json("ab.xlsx", {"AB": two}), "args": ["BLEU-2", False, "", ""]},
+        ]
     )
-    assert done.returncode == 0, done.stderr
-    first, second, refused = json.loads(done.stdout)["runs"]
 
     rows = scored_by_library(SAMPLES / "marketing_en.xlsx", "chrF2", tmp_path)
-    cells = _values_written(first["actions"])
+    cells = values_written(first["actions"])
     headers = {c: v for (s, r, c), v in cells.items() if r == 0}
     for column, name in headers.items():
         if name == SUMMARY_TITLE or name == "":
@@ -325,7 +282,7 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
 
     assert any(a["func"] == "addSheet" for a in second["actions"])  # its own sheet
     rank_rows = scored_by_library(TEMPLATE, "BLEU-2", tmp_path, sheet="Rank")
-    own = _values_written(second["actions"])
+    own = values_written(second["actions"])
     sheet = next(s for (s, r, c), v in own.items() if v == "BLEU-2 (bleu-xl)")
     column = next(c for (s, r, c), v in own.items() if v == "BLEU-2 (bleu-xl)" and s == sheet)
     assert [own[(sheet, r, column)] for r in range(1, len(rank_rows) + 1)] == [
@@ -387,10 +344,10 @@ def test_error_cells_and_text_like_a_timestamp_are_read_as_excel_sends_them() ->
         ["#N/A", "le chat", "2025-01-02T10:20:30+01:00"],
         ["le chat noir", "le chat gris", "2026-01-01T00:00:00.000Z"],
     ]
-    report = _through_xlwings(_book_json("e.xlsx", {"S": grid}), ["BLEU-2", False, "", "", False])
+    report = _through_xlwings(book_json("e.xlsx", {"S": grid}), ["BLEU-2", False, "", "", False])
     printed = report["printed"]
     assert "BLEU-2: 1 scored, 0 blank, 2 with a note" in printed, printed
-    notes = _values_written(report["actions"])
+    notes = values_written(report["actions"])
     column = next(c for (_, r, c), v in notes.items() if r == 0 and v == "note")
     assert [notes[(0, r, column)] for r in (1, 2, 3)] == ["#DIV/0! in the candidate", "#N/A in the reference", ""]
 
@@ -421,3 +378,31 @@ def test_the_counts_agree_with_the_note_column() -> None:
     plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"])
     assert columns_of(plan)["note"] == [None, "1 of 2 references"]
     assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in plan.lines
+
+
+def test_the_words_that_changed_and_the_notes_are_written_as_text() -> None:
+    """TER's words that changed and the notes go into columns formatted as text before their values are written,
+    so that Excel reads none of them as a formula, a number, a date or TRUE, and shows each as it is."""
+    texts = ["12", "1/2", "=1+1", "-5 off", "@home", "TRUE", "Jan 2", "10%", "+33 1 23"]
+    grid = [["Reference", "Candidate"], *([text, text] for text in texts), ["le chat", "#N/A"]]
+    plan = plan_scores("S", grid, metric=METRICS["TER"])
+    assert columns_of(plan)["TER changes"] == [*texts, None]  # as they are: no apostrophe that a text cell shows
+    assert columns_of(plan)["note"] == [None] * len(texts) + ["#N/A in the candidate"]
+    text_columns = {w.values[0]: w for w in plan.columns if w.number_format == "@"}
+    assert set(text_columns) == {"TER changes", "note"}
+
+    report = _through_xlwings(book_json("t.xlsx", {"S": grid}), ["TER", False, "", "", False])
+    actions = report["actions"]
+    for header, write in text_columns.items():
+        column = write.column
+        values_at = next(i for i, a in enumerate(actions) if a["func"] == "setValues" and a["start_column"] == column)
+        format_at = next(
+            i
+            for i, a in enumerate(actions)
+            if a["func"] == "setNumberFormat" and a["start_column"] == column and a["args"] == ["@"]
+        )
+        assert format_at < values_at, header  # text before the values: Excel reads them into text cells
+        assert (actions[format_at]["start_row"], actions[format_at]["row_count"]) == (1, len(grid) - 1)
+        assert [v for (v,) in actions[values_at]["values"]][1:] == [
+            "" if v is None else v for v in columns_of(plan)[header]
+        ]

@@ -16,6 +16,7 @@ __all__ = [
     "displayed",
     "json_value",
     "neutralise",
+    "number_text",
     "write_csv",
     "write_json_document",
     "write_json_lines",
@@ -56,20 +57,21 @@ def write_csv(
     delimiter: str = ",",
     raw: bool = False,
 ) -> None:
-    """Text fields quoted and neutralised against formula injection (unless ``raw``), numbers as numbers.
+    """Text fields quoted and neutralised against formula injection (unless ``raw``), numbers as numbers, each
+    written by :func:`number_text`.
 
     With ``;`` as the delimiter, numbers are written with a decimal comma, as French or Portuguese Excel
     writes and reads them.
     """
     writer = csv.writer(out, delimiter=delimiter, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
-    decimal_comma = delimiter == ";"
+    number = _CommaNumber if delimiter == ";" else _PointNumber
 
     def csv_field(value: Any) -> Any:
         shown = displayed(value)
         if isinstance(shown, str):
             return shown if raw else neutralise(shown)
-        if decimal_comma and isinstance(shown, float):
-            return _DecimalComma(shown)
+        if isinstance(shown, float):
+            return number(shown)
         return shown
 
     writer.writerow([csv_field(v) for v in header])
@@ -77,11 +79,32 @@ def write_csv(
         writer.writerow([csv_field(v) for v in row])
 
 
-class _DecimalComma(float):
-    """A number that the csv module writes unquoted (it is a float) with a decimal comma (its ``str``)."""
+def number_text(value: float, decimal: str = ".") -> str:
+    """A float as CSV holds it: its shortest text that reads back as the same float, ``decimal`` as its
+    separator, and never exactly three digits after it (``0.125`` is written ``0.1250``): where the separator
+    groups thousands (``.`` in German, ``,`` in English), a spreadsheet reads three digits after it as a
+    thousands group, 0.125 as 125; with four it reads text, never a wrong number."""
+    mantissa, exponent_mark, exponent = repr(value).partition("e")
+    whole, point, fraction = mantissa.partition(".")
+    if len(fraction) == 3:
+        fraction += "0"
+    return whole + (decimal if point else "") + fraction + exponent_mark + exponent
+
+
+class _PointNumber(float):
+    """A number that the csv module writes unquoted (it is a float) as :func:`number_text` gives it (its ``str``),
+    with a decimal point."""
+
+    decimal = "."
 
     def __str__(self) -> str:
-        return repr(float(self)).replace(".", ",")
+        return number_text(float(self), self.decimal)
+
+
+class _CommaNumber(_PointNumber):
+    """The same, with a decimal comma."""
+
+    decimal = ","
 
 
 def displayed(value: Any) -> Any:

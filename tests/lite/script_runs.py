@@ -1,0 +1,77 @@
+"""The xlwings Lite script run as xlwings Lite runs it: a workbook as the Lite client sends it, the script called by
+xlwings' own ``custom_scripts_call`` under real Pyodide in Node (``tests/pyodide/run_script.mjs``), and the cells
+its actions write."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .. import lite_driver
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+BUNDLE = ROOT / "install" / "xlwings-lite" / "main.py"
+PYODIDE = ROOT / "tests" / "pyodide"
+
+
+def book_json(
+    name: str,
+    sheets: dict[str, list[list[Any]]],
+    active: int = 0,
+    selection: str | None = "A1",
+    tables: dict[str, list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """A workbook as the Lite client sends it: its name, the active sheet, the selection's address (``None``: no
+    cells are selected), and each sheet's values and tables."""
+    import xlwings
+
+    return {
+        "version": xlwings.__version__,
+        "client": "Office.js",
+        "book": {"name": name, "active_sheet_index": active, "selection": selection},
+        "names": [],
+        "sheets": [
+            {"name": sheet, "values": values, "tables": (tables or {}).get(sheet, []), "pictures": [], "charts": []}
+            for sheet, values in sheets.items()
+        ],
+    }
+
+
+def values_written(actions: list[dict[str, Any]]) -> dict[tuple[int, int, int], Any]:
+    """Each cell the actions set, by (sheet position, row, column), 0-based."""
+    cells = {}
+    for action in actions:
+        if action["func"] == "setValues":
+            assert action["column_count"] == 1  # one column a write
+            for offset, (value,) in enumerate(action["values"]):
+                cells[(action["sheet_position"], action["start_row"] + offset, action["start_column"])] = value
+    return cells
+
+
+def through_pyodide(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each run (``book``, the form's ``args``) of the script "Score this table", one after the other in one
+    Pyodide as xlwings Lite keeps one: what each printed and the actions it queued."""
+    node = shutil.which("node")
+    if not (node and (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()):
+        if os.environ.get("CI") == "true":
+            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
+        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
+    import xlwings
+
+    job = {
+        "driver": lite_driver.__file__,
+        "bundle": str(BUNDLE),
+        "xlwings": str(Path(xlwings.__file__).parent),
+        "runs": [{**run, "script": "score_this_table", "cells": {}} for run in runs],
+    }
+    done = subprocess.run(
+        [node, str(PYODIDE / "run_script.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["runs"]
