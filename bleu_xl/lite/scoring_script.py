@@ -24,7 +24,17 @@ from ..table.columns import find_layout
 from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
-from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, selected_area, sheet_of
+from .table import (
+    SUMMARY_TITLE,
+    WRITTEN,
+    Area,
+    TableArea,
+    area_of,
+    previous_run,
+    rows_chosen,
+    selected_area,
+    sheet_of,
+)
 
 __all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "declare_script", "plan_scores"]
 
@@ -132,13 +142,10 @@ def plan_scores(
 ) -> Plan:
     """What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
     found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
-    selection starts in; a selection of several cells elsewhere says which rows to score (those of the sheet's used
-    rows it holds: whole columns hold them all). :class:`InputError` for a sheet the rules refuse, for a selection
-    that holds no row of the table, or for a place to write that holds the user's data or lies past Excel's grid."""
+    selection starts in; a selection of several cells says which of its rows to score (those it holds: whole columns
+    hold them all). :class:`InputError` for a sheet the rules refuse, for a selection that holds no row of the
+    table, or for a place to write that holds the user's data or lies past Excel's grid."""
     table = _table_of(selection, tables)
-    chosen = None
-    if table is None and selection is not None and selection.cells > 1:
-        chosen = _rows_selected(selection, len(grid))
     options = TableOptions(
         candidate_col=candidate_col or None,
         reference_cols=(reference_col,) if reference_col else (),
@@ -151,32 +158,29 @@ def plan_scores(
     sheet = sheet_of(name, grid, table, tables, ours)
     if ours is not None:
         layout = find_layout(sheet, options)
+    data_rows = layout.data_rows(len(sheet.rows))
+    chosen = rows_chosen(selection, data_rows)
     last = len(sheet.rows) - 1
-    if selection is not None and chosen is not None and (chosen.top > last or chosen.bottom < layout.data_start):
-        raise InputError(
-            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
-            f"(rows {layout.data_start + 1} to {last + 1}); select a cell of the table, or rows of it, and run the "
-            "script again"
-        )
     if chosen is not None:  # the rows selected, and no others
-        last = min(last, chosen.bottom)
-        outside = {r for r in range(layout.data_start, len(sheet.rows)) if not chosen.top <= r <= chosen.bottom}
-        layout.skipped = layout.skipped | outside
+        last = chosen[-1]
+        layout.skipped = layout.skipped | {r for r in data_rows if r not in chosen}
     result = score_table(sheet, layout, metrics=(metric,), workers=1)
     plan = Plan(RESULT_SHEET if new_sheet else name, new_sheet)
     plan.lines.append(f"bleu-xl: sheet {name!r}: {render(layout.describe(), spelt)}")
     if chosen is not None:
-        plan.lines.append(f"bleu-xl: note: rows {chosen.top + 1} to {chosen.bottom + 1} only (the rows selected)")
+        plan.lines.append(f"bleu-xl: note: rows {chosen[0] + 1} to {chosen[-1] + 1} only (the rows selected)")
     plan.lines += [f"bleu-xl: note: {render(note, spelt)}" for note in layout.notes]
     if _holds_numbers(sheet.rows, layout):
         plan.lines.append(
             "bleu-xl: note: some texts scored are numbers, scored as Excel writes them in General format (a date "
             "that xlwings Lite reports as its serial number is scored as that number)"
         )
+    read = chosen if chosen is not None else data_rows
+    rows_read = f"{read[0] + 1} to {read[-1] + 1}{' (the rows selected)' if chosen else ''}" if read else ""
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result)
+        _on_own_sheet(plan, name, layout, result, rows_read)
     else:
-        _beside(plan, grid, sheet.rows, layout, result, ours, last)
+        _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
     some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
     counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
@@ -187,15 +191,6 @@ def plan_scores(
     plan.lines.append(f"signature {result.signature()}")
     plan.lines.append(f"written to {plan.sheet}!{plan.written}")
     return plan
-
-
-def _rows_selected(selection: Area, used_rows: int) -> Area | None:
-    """The selection down to the sheet's last used row (whole columns and rows reach Excel's last); ``None`` when
-    it holds every used row, and so leaves none out."""
-    if selection.top == 0 and selection.bottom >= used_rows - 1:
-        return None
-    bottom = min(selection.bottom, max(selection.top, used_rows - 1))
-    return Area(selection.top, selection.left, bottom, selection.right)
 
 
 def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
@@ -242,8 +237,9 @@ def _result_writes(
     return writes
 
 
-def _summary_facts(result: Result, layout: Layout, name: str) -> list[tuple[str, Any]]:
-    """The summary's facts: labels and values (the sheet's name and the reference as text, as typed)."""
+def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) -> list[tuple[str, Any]]:
+    """The summary's facts: labels and values (the sheet's name, the reference and the rows read as text, as
+    typed)."""
     metric = result.metrics[0]
     corpus = result.corpus
     return [
@@ -252,6 +248,7 @@ def _summary_facts(result: Result, layout: Layout, name: str) -> list[tuple[str,
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
         ("Rows", len(result.rows)),
+        ("Rows read", _as_text(rows_read)),
         ("Scored pairs", result.scored),
         ("Blank candidates", result.blank),
         ("Rows with a note", result.problems),
@@ -303,6 +300,7 @@ def _beside(
     result: Result,
     ours: Area | None,
     last: int,
+    rows_read: str,
 ) -> None:
     """Write the results right of the table, on the rows of its header and data (down to ``last`` and to the last row
     with a candidate or a reference), the summary one column further; refused when a cell there holds anything but
@@ -321,7 +319,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet)
+    facts = _summary_facts(result, layout, plan.sheet, rows_read)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -344,13 +342,13 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result) -> None:
+def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str) -> None:
     """Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside."""
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name)
+    facts = _summary_facts(result, layout, name, rows_read)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]

@@ -1,5 +1,6 @@
 """A table on an Excel sheet as the xlwings Lite script reads it: the cells from A1, the part of them to score (the
-whole sheet, the selected range or the Excel Table the selection is in), and the columns a previous run wrote.
+whole sheet, the selected range or the Excel Table the selection is in, or the rows selected of it), and the columns
+a previous run wrote.
 The selection's address is read as Excel writes it (a sheet name quoted when it holds a space, a comma or an
 apostrophe, whole columns and rows), or refused: never read as another part of the sheet.
 
@@ -24,6 +25,7 @@ __all__ = [
     "TableArea",
     "area_of",
     "previous_run",
+    "rows_chosen",
     "selected_area",
     "sheet_of",
 ]
@@ -142,6 +144,23 @@ def selected_area(address: str, sheet: str) -> Area:
             "reads; select a cell of the table there and run the script again"
         )
     return read.area
+
+
+def rows_chosen(selection: Area | None, data_rows: Sequence[int]) -> range | None:
+    """The rows a selection of several cells picks among the table's ``data_rows`` (whole columns and rows reach
+    Excel's last: down to the table's last); ``None`` for one cell, or a selection that holds every data row."""
+    if selection is None or selection.cells == 1 or not data_rows:
+        return None
+    held = [r for r in data_rows if selection.top <= r <= selection.bottom]
+    if not held:
+        raise InputError(
+            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
+            f"(rows {data_rows[0] + 1} to {data_rows[-1] + 1}); select a cell of the table, or rows of it, and run "
+            "the script again"
+        )
+    if len(held) == len(data_rows):
+        return None
+    return range(held[0], held[-1] + 1)
 
 
 def _blank(value: Any) -> bool:

@@ -157,11 +157,12 @@ def test_a_second_run_clears_what_the_first_wrote_and_nothing_else() -> None:
     summary = first[0].index(SUMMARY_TITLE)
     first[1] += [""] * (summary + 5 - len(first[1]))
     first[1][summary + 3] = "right of the summary"  # typed by the user after the first run
-    first += [[""] * 4 + ["under the scores"]]  # E11, below the first run's columns and summary
+    below = len(first)  # the row under the first run's columns and summary
+    first += [[""] * 4 + ["under the scores"]]
     first[3][1] = ""  # the last candidate emptied: its old scores must not stay
     again = plan_scores("S", first, metric=METRICS["BLEU-2"])
     after = written(again, first)
-    assert after[1][summary + 3] == "right of the summary" and after[10][4] == "under the scores"
+    assert after[1][summary + 3] == "right of the summary" and after[below][4] == "under the scores"
     assert again.clear is not None and again.clear.right == summary + 1
     assert columns_of(again)["BLEU-2"][2] is None and after[3][2] == ""  # the emptied row's score is gone
     assert "Written" in after[0][summary] or any(row[summary] == "Written" for row in after)
