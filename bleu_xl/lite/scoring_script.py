@@ -25,12 +25,14 @@ from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
 from .table import (
+    SOURCE_LABEL,
     SUMMARY_TITLE,
     WRITTEN,
     Area,
     TableArea,
     area_of,
     previous_run,
+    result_sheet,
     rows_chosen,
     selected_area,
     sheet_of,
@@ -139,12 +141,15 @@ def plan_scores(
     candidate_col: str | None = None,
     reference_col: str | None = None,
     fill_down: bool = False,
+    own_sheet: list[list[Any]] | None = None,
 ) -> Plan:
     """What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
     found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
     selection starts in; a selection of several cells says which of its rows to score (those it holds: whole columns
-    hold them all). :class:`InputError` for a sheet the rules refuse, for a selection that holds no row of the
-    table, or for a place to write that holds the user's data or lies past Excel's grid."""
+    hold them all). ``own_sheet`` holds the cells of the book's sheet :data:`RESULT_SHEET`, when it has one.
+    :class:`InputError` for a sheet the rules refuse or that holds a run's results, for a selection that holds no row
+    of the table, or for a place to write that holds the user's data or lies past Excel's grid."""
+    _refuse_results(name, grid, own_sheet if new_sheet else None)
     table = _table_of(selection, tables)
     options = TableOptions(
         candidate_col=candidate_col or None,
@@ -191,6 +196,23 @@ def plan_scores(
     plan.lines.append(f"signature {result.signature()}")
     plan.lines.append(f"written to {plan.sheet}!{plan.written}")
     return plan
+
+
+def _refuse_results(name: str, grid: list[list[Any]], own_sheet: list[list[Any]] | None) -> None:
+    """Refuse a sheet that holds what a run wrote on its own sheet (its copy of a table is no table to score), and a
+    sheet :data:`RESULT_SHEET` (``own_sheet``) that holds anything else: writing there would clear it."""
+    results = result_sheet(grid)
+    if results is not None:
+        source = f"the sheet {results.source!r}" if results.source else "the sheet of your table"
+        raise InputError(
+            f"the sheet {name!r} holds the scores an earlier run wrote (of {source}), not a table to score; go back "
+            f"to {source}, click a cell of the table and run the script again"
+        )
+    if own_sheet is not None and any(_last_filled(row) >= 0 for row in own_sheet) and result_sheet(own_sheet) is None:
+        raise InputError(
+            f"the sheet {RESULT_SHEET!r} holds data that no run of this script wrote, and writing to a new sheet would "
+            'clear it; rename that sheet (or untick "Write to a new sheet") and run the script again'
+        )
 
 
 def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
@@ -243,7 +265,7 @@ def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) ->
     metric = result.metrics[0]
     corpus = result.corpus
     return [
-        ("Sheet", _as_text(name)),
+        (SOURCE_LABEL, _as_text(name)),
         ("Reference", _as_text(layout.reference_source)),
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
@@ -372,6 +394,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
     ) -> None:
         sheet = book.sheets.active
         address = _selection_address(book)
+        own = _own_sheet(book)
         try:
             plan = plan_scores(
                 sheet.name,
@@ -383,6 +406,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
                 candidate_col=(candidate_column or "").strip() or None,
                 reference_col=(reference_column or "").strip() or None,
                 fill_down=bool(fill_down),
+                own_sheet=None if own is None else _grid(own),
             )
         except BleuXlError as problem:
             print(f"bleu-xl: nothing written: {problem.render(spelt)}")
@@ -490,6 +514,11 @@ def _selection_address(book: Any) -> str | None:
     return address if isinstance(address, str) else None
 
 
+def _own_sheet(book: Any) -> Any:
+    """The book's sheet :data:`RESULT_SHEET` (Excel's sheet names ignore case), ``None`` when it has none."""
+    return next((sheet for sheet in book.sheets if sheet.name.casefold() == RESULT_SHEET.casefold()), None)
+
+
 def _tables(sheet: Any) -> list[TableArea]:
     found = []
     for table in sheet.tables:
@@ -504,9 +533,8 @@ def apply(plan: Plan, book: Any) -> None:
     """Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
     then its header's look and its data bar."""
     if plan.new_sheet:
-        names = [sheet.name for sheet in book.sheets]
-        if plan.sheet in names:
-            target = book.sheets[plan.sheet]
+        target = _own_sheet(book)
+        if target is not None:
             target.clear()
         else:
             target = book.sheets.add(plan.sheet, after=book.sheets.active)

@@ -6707,8 +6707,8 @@ def _takes(metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> bool:
 """,
     'lite/table.py': """\
 \"\"\"A table on an Excel sheet as the xlwings Lite script reads it: the cells from A1, the part of them to score (the
-whole sheet, the selected range or the Excel Table the selection is in, or the rows selected of it), and the columns
-a previous run wrote.
+whole sheet, the selected range or the Excel Table the selection is in, or the rows selected of it), the columns a
+previous run wrote beside it, and a sheet that holds a run's results rather than a table.
 The selection's address is read as Excel writes it (a sheet name quoted when it holds a space, a comma or an
 apostrophe, whole columns and rows), or refused: never read as another part of the sheet.
 
@@ -6719,20 +6719,23 @@ rules give (``B2``, ``row 8``) is the sheet's own. Standard library only (the Li
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
 
 __all__ = [
+    "SOURCE_LABEL",
     "SUMMARY_ROWS",
     "SUMMARY_TITLE",
     "WRITTEN",
     "Area",
+    "ResultSheet",
     "TableArea",
     "area_of",
     "previous_run",
+    "result_sheet",
     "rows_chosen",
     "selected_area",
     "sheet_of",
@@ -6742,7 +6745,9 @@ __all__ = [
 #: run knows which cells are its own (it clears them, and no other).
 SUMMARY_TITLE = "bleu-xl summary"
 WRITTEN = "Written"
-#: The rows of the summary below its title.
+#: The summary's label of the sheet the run scored, the first below its title.
+SOURCE_LABEL = "Sheet"
+#: The most rows of a summary below its title.
 SUMMARY_ROWS = 10
 #: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
 #: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
@@ -6875,22 +6880,47 @@ def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+def _summaries(grid: list[list[Any]], rows: Sequence[int]) -> Iterator[tuple[int, int, Area]]:
+    \"\"\"The summaries whose title stands on one of ``rows``: the title's row and column, and the range recorded under
+    :data:`WRITTEN` below it (the first such label within :data:`SUMMARY_ROWS` rows).\"\"\"
+    for row in rows:
+        cells = grid[row] if 0 <= row < len(grid) else []
+        for title in (c for c, value in enumerate(cells) if value == SUMMARY_TITLE):
+            for r in range(row + 1, min(len(grid), row + SUMMARY_ROWS + 1)):
+                below = grid[r]
+                if title + 1 < len(below) and below[title] == WRITTEN:
+                    written = area_of(below[title + 1]) if isinstance(below[title + 1], str) else None
+                    if written is not None:
+                        yield row, title, written
+                    break
+
+
 def previous_run(grid: list[list[Any]], header_row: int) -> Area | None:
     \"\"\"Where an earlier run wrote beside the table on ``header_row``: the range its summary records under
     :data:`WRITTEN`, when the summary's title stands on that row right of the range's result columns and the range
     ends at the summary's values. ``None`` when there is no such summary: every cell is the user's.\"\"\"
-    row = grid[header_row] if header_row < len(grid) else []
-    for title in (c for c, value in enumerate(row) if value == SUMMARY_TITLE):
-        for r in range(header_row + 1, min(len(grid), header_row + SUMMARY_ROWS + 1)):
-            cells = grid[r]
-            if title + 1 < len(cells) and cells[title] == WRITTEN and isinstance(cells[title + 1], str):
-                written = area_of(cells[title + 1])
-                if (
-                    written is not None
-                    and (written.top, written.right) == (header_row, title + 1)
-                    and (written.left < title - 1)
-                ):
-                    return written
+    for row, title, written in _summaries(grid, (header_row,)):
+        if (written.top, written.right) == (row, title + 1) and written.left < title - 1:
+            return written
+    return None
+
+
+@dataclass(frozen=True)
+class ResultSheet:
+    \"\"\"A sheet that holds what a run wrote on a sheet of its own (a copy of the table from column A, the scores, the
+    summary): never a table to score. ``source`` is the sheet the run scored, as its summary names it.\"\"\"
+
+    source: str | None
+
+
+def result_sheet(grid: list[list[Any]]) -> ResultSheet | None:
+    \"\"\"The sheet's results, when it holds a summary whose written range starts in column A and ends at the summary's
+    values (a run beside a table writes right of the table's columns); ``None`` for any other sheet.\"\"\"
+    for row, title, written in _summaries(grid, range(len(grid))):
+        if written.left == 0 and written.right == title + 1:
+            facts = (grid[r][title : title + 2] for r in range(row + 1, min(len(grid), row + SUMMARY_ROWS + 1)))
+            source = next((fact[1] for fact in facts if len(fact) == 2 and fact[0] == SOURCE_LABEL), None)
+            return ResultSheet(source if isinstance(source, str) and source else None)
     return None
 
 
@@ -6948,12 +6978,14 @@ from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
 from .table import (
+    SOURCE_LABEL,
     SUMMARY_TITLE,
     WRITTEN,
     Area,
     TableArea,
     area_of,
     previous_run,
+    result_sheet,
     rows_chosen,
     selected_area,
     sheet_of,
@@ -7062,12 +7094,15 @@ def plan_scores(
     candidate_col: str | None = None,
     reference_col: str | None = None,
     fill_down: bool = False,
+    own_sheet: list[list[Any]] | None = None,
 ) -> Plan:
     \"\"\"What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
     found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
     selection starts in; a selection of several cells says which of its rows to score (those it holds: whole columns
-    hold them all). :class:`InputError` for a sheet the rules refuse, for a selection that holds no row of the
-    table, or for a place to write that holds the user's data or lies past Excel's grid.\"\"\"
+    hold them all). ``own_sheet`` holds the cells of the book's sheet :data:`RESULT_SHEET`, when it has one.
+    :class:`InputError` for a sheet the rules refuse or that holds a run's results, for a selection that holds no row
+    of the table, or for a place to write that holds the user's data or lies past Excel's grid.\"\"\"
+    _refuse_results(name, grid, own_sheet if new_sheet else None)
     table = _table_of(selection, tables)
     options = TableOptions(
         candidate_col=candidate_col or None,
@@ -7114,6 +7149,23 @@ def plan_scores(
     plan.lines.append(f"signature {result.signature()}")
     plan.lines.append(f"written to {plan.sheet}!{plan.written}")
     return plan
+
+
+def _refuse_results(name: str, grid: list[list[Any]], own_sheet: list[list[Any]] | None) -> None:
+    \"\"\"Refuse a sheet that holds what a run wrote on its own sheet (its copy of a table is no table to score), and a
+    sheet :data:`RESULT_SHEET` (``own_sheet``) that holds anything else: writing there would clear it.\"\"\"
+    results = result_sheet(grid)
+    if results is not None:
+        source = f"the sheet {results.source!r}" if results.source else "the sheet of your table"
+        raise InputError(
+            f"the sheet {name!r} holds the scores an earlier run wrote (of {source}), not a table to score; go back "
+            f"to {source}, click a cell of the table and run the script again"
+        )
+    if own_sheet is not None and any(_last_filled(row) >= 0 for row in own_sheet) and result_sheet(own_sheet) is None:
+        raise InputError(
+            f"the sheet {RESULT_SHEET!r} holds data that no run of this script wrote, and writing to a new sheet would "
+            'clear it; rename that sheet (or untick "Write to a new sheet") and run the script again'
+        )
 
 
 def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
@@ -7166,7 +7218,7 @@ def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) ->
     metric = result.metrics[0]
     corpus = result.corpus
     return [
-        ("Sheet", _as_text(name)),
+        (SOURCE_LABEL, _as_text(name)),
         ("Reference", _as_text(layout.reference_source)),
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
@@ -7295,6 +7347,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
     ) -> None:
         sheet = book.sheets.active
         address = _selection_address(book)
+        own = _own_sheet(book)
         try:
             plan = plan_scores(
                 sheet.name,
@@ -7306,6 +7359,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
                 candidate_col=(candidate_column or "").strip() or None,
                 reference_col=(reference_column or "").strip() or None,
                 fill_down=bool(fill_down),
+                own_sheet=None if own is None else _grid(own),
             )
         except BleuXlError as problem:
             print(f"bleu-xl: nothing written: {problem.render(spelt)}")
@@ -7413,6 +7467,11 @@ def _selection_address(book: Any) -> str | None:
     return address if isinstance(address, str) else None
 
 
+def _own_sheet(book: Any) -> Any:
+    \"\"\"The book's sheet :data:`RESULT_SHEET` (Excel's sheet names ignore case), ``None`` when it has none.\"\"\"
+    return next((sheet for sheet in book.sheets if sheet.name.casefold() == RESULT_SHEET.casefold()), None)
+
+
 def _tables(sheet: Any) -> list[TableArea]:
     found = []
     for table in sheet.tables:
@@ -7427,9 +7486,8 @@ def apply(plan: Plan, book: Any) -> None:
     \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
     then its header's look and its data bar.\"\"\"
     if plan.new_sheet:
-        names = [sheet.name for sheet in book.sheets]
-        if plan.sheet in names:
-            target = book.sheets[plan.sheet]
+        target = _own_sheet(book)
+        if target is not None:
             target.clear()
         else:
             target = book.sheets.add(plan.sheet, after=book.sheets.active)

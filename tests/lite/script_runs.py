@@ -54,6 +54,12 @@ def values_written(actions: list[dict[str, Any]]) -> dict[tuple[int, int, int], 
     return cells
 
 
+def rectangle(rows: list[list[Any]]) -> list[list[Any]]:
+    """Rows as the Lite client sends a sheet's cells: all as long as the longest, blanks as ``""``."""
+    width = max(map(len, rows), default=0)
+    return [[*row, *[""] * (width - len(row))] for row in rows]
+
+
 def through_pyodide(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each run (``book``, the form's ``args``) of the script "Score this table", one after the other in one
     Pyodide as xlwings Lite keeps one: what each printed and the actions it queued."""

@@ -27,7 +27,7 @@ from bleu_xl.lite.scoring_script import METRICS, RESULT_SHEET, SCRIPT_NAME, Plan
 from bleu_xl.lite.table import SUMMARY_TITLE, Area, TableArea
 
 from .. import lite_driver
-from .script_runs import BUNDLE, book_json, through_pyodide, values_written
+from .script_runs import BUNDLE, book_json, rectangle, through_pyodide, values_written
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"
@@ -260,11 +260,17 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
     marketing = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
     rank = office_grid(TEMPLATE, "Rank")
     two = [["Reference", "Candidate A", "Candidate B"], ["le chat", "le chat", "un chat"]]
-    first, second, refused = through_pyodide(
+    beside = rectangle(written(plan_scores("Pairs", marketing, metric=METRICS["chrF2"]), marketing))
+    results = rectangle(written(plan_scores("Pairs", marketing, metric=METRICS["chrF2"], new_sheet=True)))
+    users = [["Reference", "Candidate"], ["my own", "table"]]
+    first, second, refused, again, on_results, over_users = through_pyodide(
         [
             {"book": book_json("m.xlsx", {"Pairs": marketing}), "args": ["chrF2", False, "", ""]},
             {"book": book_json("t.xlsx", {"Start": [["x"]], "Rank": rank}, 1, "B7"), "args": ["BLEU-2", True, "", ""]},
             {"book": book_json("ab.xlsx", {"AB": two}), "args": ["BLEU-2", False, "", ""]},
+            {"book": book_json("m.xlsx", {"Pairs": beside}), "args": ["chrF2", False, "", ""]},  # a second run
+            {"book": book_json("m.xlsx", {"Pairs": marketing, "My scores": results}, 1), "args": ["chrF2", True]},
+            {"book": book_json("m.xlsx", {"Pairs": marketing, "Bleu-XL Scores": users}), "args": ["chrF2", True]},
         ]
     )
 
@@ -293,6 +299,41 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
 
     assert refused["actions"] == [] and refused["printed"].startswith("bleu-xl: nothing written: sheet 'AB': 2 columns")
     assert '"Candidate column"' in refused["printed"]
+
+    # run again beside the table: the same cells as the first run, over the range the first run wrote, cleared first
+    assert values_written(again["actions"]) == cells and "chrF2: 5 scored, 1 blank, 0 with a note" in again["printed"]
+    cleared = next(a for a in again["actions"] if a["func"] == "rangeClear")
+    assert (cleared["start_column"], cleared["start_row"]) == (min(c for (_, _, c) in cells), 0)
+    assert on_results["actions"] == over_users["actions"] == []
+    assert on_results["printed"].startswith(
+        "bleu-xl: nothing written: the sheet 'My scores' holds the scores an earlier run wrote (of the sheet 'Pairs'), "
+        "not a table to score; go back to the sheet 'Pairs'"
+    )
+    assert over_users["printed"].startswith(
+        f"bleu-xl: nothing written: the sheet {RESULT_SHEET!r} holds data that no run of this script wrote"
+    )
+
+
+def test_a_sheet_of_results_is_never_scored_and_a_sheet_of_data_never_cleared() -> None:
+    """A run on the sheet an earlier run wrote on its own (under its name or another) is refused, whatever the form
+    says, naming the sheet to go back to: that sheet's copy of the table, scores and summary are no table. A sheet
+    named bleu-xl scores that the script did not write is not cleared to write there."""
+    grid = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
+    results = written(plan_scores("Pairs", grid, metric=METRICS["BLEU-2"], new_sheet=True))
+    said = "holds the scores an earlier run wrote (of the sheet 'Pairs'), not a table to score; go back to the sheet"
+    for name, new_sheet in ((RESULT_SHEET, True), (RESULT_SHEET, False), ("My scores", True), ("My scores", False)):
+        with pytest.raises(InputError) as refused:
+            plan_scores(name, results, metric=METRICS["chrF2"], new_sheet=new_sheet, own_sheet=results)
+        assert str(refused.value).startswith(f"the sheet {name!r} {said} 'Pairs', click a cell of the table")
+    again = plan_scores("Pairs", grid, metric=METRICS["chrF2"], new_sheet=True, own_sheet=results)
+    assert again.sheet == RESULT_SHEET and columns_of(again)["chrF2"]  # from the table: its own sheet, written over
+    users = [["Reference", "Candidate"], ["my own", "table"]]
+    for name in ("Pairs", RESULT_SHEET):  # from another sheet, or from that sheet itself
+        with pytest.raises(InputError, match="holds data that no run of this script wrote, and writing to a new"):
+            plan_scores(
+                name, users if name == RESULT_SHEET else grid, metric=METRICS["chrF2"], new_sheet=True, own_sheet=users
+            )
+    assert plan_scores(RESULT_SHEET, users, metric=METRICS["chrF2"], own_sheet=users).sheet == RESULT_SHEET
 
 
 def test_office_js_registers_the_script() -> None:
