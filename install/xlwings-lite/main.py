@@ -7472,6 +7472,13 @@ def _own_sheet(book: Any) -> Any:
     return next((sheet for sheet in book.sheets if sheet.name.casefold() == RESULT_SHEET.casefold()), None)
 
 
+def _dated_by_old_clients(value: Any) -> bool:
+    \"\"\"Whether xlwings' Office.js clients before January 2025 may have written this value, given to ``setValues``,
+    as a date: a text over 18 UTF-16 units holding a ``T``, which they wrote as the date JavaScript's ``Date.parse``
+    read in it (V8 reads ``Meeting on Tuesday 3 June 2025``, a leading apostrophe or not; other engines differ).\"\"\"
+    return isinstance(value, str) and "T" in value and len(value.encode("utf-16-le")) > 2 * 18
+
+
 def _tables(sheet: Any) -> list[TableArea]:
     found = []
     for table in sheet.tables:
@@ -7483,8 +7490,9 @@ def _tables(sheet: Any) -> list[TableArea]:
 
 
 def apply(plan: Plan, book: Any) -> None:
-    \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
-    then its header's look and its data bar.\"\"\"
+    \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values
+    (through the formulas property when a text among them is one that older clients wrote as a date: the same
+    constants, never a formula), then its header's look and its data bar.\"\"\"
     if plan.new_sheet:
         target = _own_sheet(book)
         if target is not None:
@@ -7506,7 +7514,11 @@ def apply(plan: Plan, book: Any) -> None:
             body.number_format = write.number_format
         for offset, number_format in write.cell_formats:
             target.range((first + offset, column)).number_format = number_format
-        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
+        cells, values = target.range((first, column), (first + count - 1, column)), [[value] for value in write.values]
+        if any(map(_dated_by_old_clients, write.values)):
+            cells.formula = values  # the same constants, by a call that never turned text into dates
+        else:
+            cells.value = values
         if write.header:
             head = target.range((first, column))
             head.font.bold = True

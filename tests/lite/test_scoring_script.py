@@ -285,7 +285,9 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
             assert same(value, row[name]) or (value == "" and row[name] is None), (name, r, value, row[name])
     assert "chrF2: 5 scored, 1 blank, 0 with a note" in first["printed"]
     assert any(a["func"] == "addConditionalFormat" and a["args"][0]["type"] == "DataBar" for a in first["actions"])
-    assert not any(a["func"] in {"setFormula", "setFormulaArray"} for a in first["actions"])  # values only
+    texts = [v for a in first["actions"] if a["func"] in {"setValues", "setFormula"} for (v,) in a["values"]]
+    assert not any(isinstance(v, str) and v.startswith("=") for v in texts)  # values only: no formula
+    assert not any(a["func"] == "setFormulaArray" for a in first["actions"])
 
     assert any(a["func"] == "addSheet" for a in second["actions"])  # its own sheet
     rank_rows = scored_by_library(TEMPLATE, "BLEU-2", tmp_path, sheet="Rank")
@@ -448,3 +450,24 @@ def test_the_words_that_changed_and_the_notes_are_written_as_text() -> None:
         assert [v for (v,) in actions[values_at]["values"]][1:] == [
             "" if v is None else v for v in columns_of(plan)[header]
         ]
+
+
+def _dated_by_old_clients(value: Any) -> bool:
+    """What xlwings' Office.js clients before January 2025 checked, in ``setValues``, before they wrote a text as the
+    date ``Date.parse`` read in it: a string over 18 UTF-16 units holding a ``T``."""
+    return isinstance(value, str) and len(value.encode("utf-16-le")) // 2 > 18 and "T" in value
+
+
+def test_no_text_goes_where_older_xlwings_clients_made_a_date_of_it() -> None:
+    """Those clients wrote "Meeting on Tuesday 3 June 2025" (V8's Date.parse reads it, apostrophe or not) as the
+    date 6/3/2025. A column that holds such a text is written by the formulas call instead, which never changed a
+    value: the same constants, each text kept as text by the column's Text format or its leading apostrophe."""
+    meeting, sheet = "Meeting on Tuesday 3 June 2025", "Tests of Tuesday 3 June"
+    grid = [["Reference", "Candidate"], [meeting, meeting], ["le chat", "le chat noir"]]
+    for new_sheet, expected in ((False, {meeting, f"'{sheet}"}), (True, {f"'{meeting}", f"'{sheet}"})):
+        actions = _through_xlwings(book_json("d.xlsx", {sheet: grid}), ["TER", new_sheet, "", "", False])["actions"]
+        values = [v for a in actions if a["func"] == "setValues" for (v,) in a["values"]]
+        constants = [v for a in actions if a["func"] == "setFormula" for (v,) in a["values"]]
+        assert not any(map(_dated_by_old_clients, values)), values
+        assert expected <= set(constants) and not any(str(v).startswith("=") for v in constants), constants
+        assert len(values_written(actions)) == len(values) + len(constants)  # every cell written once
