@@ -1,5 +1,6 @@
 """A table on an Excel sheet as the xlwings Lite script reads it: the cells from A1, the part of them to score (the
-whole sheet, the selected range or the Excel Table the selection is in), and the columns a previous run wrote.
+whole sheet, the selected range or the Excel Table the selection is in, or the rows selected of it), the columns a
+previous run wrote beside it, and a sheet that holds a run's results rather than a table.
 The selection's address is read as Excel writes it (a sheet name quoted when it holds a space, a comma or an
 apostrophe, whole columns and rows), or refused: never read as another part of the sheet.
 
@@ -10,20 +11,24 @@ rules give (``B2``, ``row 8``) is the sheet's own. Standard library only (the Li
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
 
 __all__ = [
+    "SOURCE_LABEL",
     "SUMMARY_ROWS",
     "SUMMARY_TITLE",
     "WRITTEN",
     "Area",
+    "ResultSheet",
     "TableArea",
     "area_of",
     "previous_run",
+    "result_sheet",
+    "rows_chosen",
     "selected_area",
     "sheet_of",
 ]
@@ -32,7 +37,9 @@ __all__ = [
 #: run knows which cells are its own (it clears them, and no other).
 SUMMARY_TITLE = "bleu-xl summary"
 WRITTEN = "Written"
-#: The rows of the summary below its title.
+#: The summary's label of the sheet the run scored, the first below its title.
+SOURCE_LABEL = "Sheet"
+#: The most rows of a summary below its title.
 SUMMARY_ROWS = 10
 #: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
 #: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
@@ -144,26 +151,68 @@ def selected_area(address: str, sheet: str) -> Area:
     return read.area
 
 
+def rows_chosen(selection: Area | None, data_rows: Sequence[int]) -> range | None:
+    """The rows a selection of several cells picks among the table's ``data_rows`` (whole columns and rows reach
+    Excel's last: down to the table's last); ``None`` for one cell, or a selection that holds every data row."""
+    if selection is None or selection.cells == 1 or not data_rows:
+        return None
+    held = [r for r in data_rows if selection.top <= r <= selection.bottom]
+    if not held:
+        raise InputError(
+            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
+            f"(rows {data_rows[0] + 1} to {data_rows[-1] + 1}); select a cell of the table, or rows of it, and run "
+            "the script again"
+        )
+    if len(held) == len(data_rows):
+        return None
+    return range(held[0], held[-1] + 1)
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _summaries(grid: list[list[Any]], rows: Sequence[int]) -> Iterator[tuple[int, int, Area]]:
+    """The summaries whose title stands on one of ``rows``: the title's row and column, and the range recorded under
+    :data:`WRITTEN` below it (the first such label within :data:`SUMMARY_ROWS` rows)."""
+    for row in rows:
+        cells = grid[row] if 0 <= row < len(grid) else []
+        for title in (c for c, value in enumerate(cells) if value == SUMMARY_TITLE):
+            for r in range(row + 1, min(len(grid), row + SUMMARY_ROWS + 1)):
+                below = grid[r]
+                if title + 1 < len(below) and below[title] == WRITTEN:
+                    written = area_of(below[title + 1]) if isinstance(below[title + 1], str) else None
+                    if written is not None:
+                        yield row, title, written
+                    break
 
 
 def previous_run(grid: list[list[Any]], header_row: int) -> Area | None:
     """Where an earlier run wrote beside the table on ``header_row``: the range its summary records under
     :data:`WRITTEN`, when the summary's title stands on that row right of the range's result columns and the range
     ends at the summary's values. ``None`` when there is no such summary: every cell is the user's."""
-    row = grid[header_row] if header_row < len(grid) else []
-    for title in (c for c, value in enumerate(row) if value == SUMMARY_TITLE):
-        for r in range(header_row + 1, min(len(grid), header_row + SUMMARY_ROWS + 1)):
-            cells = grid[r]
-            if title + 1 < len(cells) and cells[title] == WRITTEN and isinstance(cells[title + 1], str):
-                written = area_of(cells[title + 1])
-                if (
-                    written is not None
-                    and (written.top, written.right) == (header_row, title + 1)
-                    and (written.left < title - 1)
-                ):
-                    return written
+    for row, title, written in _summaries(grid, (header_row,)):
+        if (written.top, written.right) == (row, title + 1) and written.left < title - 1:
+            return written
+    return None
+
+
+@dataclass(frozen=True)
+class ResultSheet:
+    """A sheet that holds what a run wrote on a sheet of its own (a copy of the table from column A, the scores, the
+    summary): never a table to score. ``source`` is the sheet the run scored, as its summary names it."""
+
+    source: str | None
+
+
+def result_sheet(grid: list[list[Any]]) -> ResultSheet | None:
+    """The sheet's results, when it holds a summary whose written range starts in column A and ends at the summary's
+    values (a run beside a table writes right of the table's columns); ``None`` for any other sheet."""
+    for row, title, written in _summaries(grid, range(len(grid))):
+        if written.left == 0 and written.right == title + 1:
+            facts = (grid[r][title : title + 2] for r in range(row + 1, min(len(grid), row + SUMMARY_ROWS + 1)))
+            source = next((fact[1] for fact in facts if len(fact) == 2 and fact[0] == SOURCE_LABEL), None)
+            return ResultSheet(source if isinstance(source, str) and source else None)
     return None
 
 

@@ -6707,7 +6707,8 @@ def _takes(metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> bool:
 """,
     'lite/table.py': """\
 \"\"\"A table on an Excel sheet as the xlwings Lite script reads it: the cells from A1, the part of them to score (the
-whole sheet, the selected range or the Excel Table the selection is in), and the columns a previous run wrote.
+whole sheet, the selected range or the Excel Table the selection is in, or the rows selected of it), the columns a
+previous run wrote beside it, and a sheet that holds a run's results rather than a table.
 The selection's address is read as Excel writes it (a sheet name quoted when it holds a space, a comma or an
 apostrophe, whole columns and rows), or refused: never read as another part of the sheet.
 
@@ -6718,20 +6719,24 @@ rules give (``B2``, ``row 8``) is the sheet's own. Standard library only (the Li
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
 
 __all__ = [
+    "SOURCE_LABEL",
     "SUMMARY_ROWS",
     "SUMMARY_TITLE",
     "WRITTEN",
     "Area",
+    "ResultSheet",
     "TableArea",
     "area_of",
     "previous_run",
+    "result_sheet",
+    "rows_chosen",
     "selected_area",
     "sheet_of",
 ]
@@ -6740,7 +6745,9 @@ __all__ = [
 #: run knows which cells are its own (it clears them, and no other).
 SUMMARY_TITLE = "bleu-xl summary"
 WRITTEN = "Written"
-#: The rows of the summary below its title.
+#: The summary's label of the sheet the run scored, the first below its title.
+SOURCE_LABEL = "Sheet"
+#: The most rows of a summary below its title.
 SUMMARY_ROWS = 10
 #: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
 #: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
@@ -6852,26 +6859,68 @@ def selected_area(address: str, sheet: str) -> Area:
     return read.area
 
 
+def rows_chosen(selection: Area | None, data_rows: Sequence[int]) -> range | None:
+    \"\"\"The rows a selection of several cells picks among the table's ``data_rows`` (whole columns and rows reach
+    Excel's last: down to the table's last); ``None`` for one cell, or a selection that holds every data row.\"\"\"
+    if selection is None or selection.cells == 1 or not data_rows:
+        return None
+    held = [r for r in data_rows if selection.top <= r <= selection.bottom]
+    if not held:
+        raise InputError(
+            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
+            f"(rows {data_rows[0] + 1} to {data_rows[-1] + 1}); select a cell of the table, or rows of it, and run "
+            "the script again"
+        )
+    if len(held) == len(data_rows):
+        return None
+    return range(held[0], held[-1] + 1)
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _summaries(grid: list[list[Any]], rows: Sequence[int]) -> Iterator[tuple[int, int, Area]]:
+    \"\"\"The summaries whose title stands on one of ``rows``: the title's row and column, and the range recorded under
+    :data:`WRITTEN` below it (the first such label within :data:`SUMMARY_ROWS` rows).\"\"\"
+    for row in rows:
+        cells = grid[row] if 0 <= row < len(grid) else []
+        for title in (c for c, value in enumerate(cells) if value == SUMMARY_TITLE):
+            for r in range(row + 1, min(len(grid), row + SUMMARY_ROWS + 1)):
+                below = grid[r]
+                if title + 1 < len(below) and below[title] == WRITTEN:
+                    written = area_of(below[title + 1]) if isinstance(below[title + 1], str) else None
+                    if written is not None:
+                        yield row, title, written
+                    break
 
 
 def previous_run(grid: list[list[Any]], header_row: int) -> Area | None:
     \"\"\"Where an earlier run wrote beside the table on ``header_row``: the range its summary records under
     :data:`WRITTEN`, when the summary's title stands on that row right of the range's result columns and the range
     ends at the summary's values. ``None`` when there is no such summary: every cell is the user's.\"\"\"
-    row = grid[header_row] if header_row < len(grid) else []
-    for title in (c for c, value in enumerate(row) if value == SUMMARY_TITLE):
-        for r in range(header_row + 1, min(len(grid), header_row + SUMMARY_ROWS + 1)):
-            cells = grid[r]
-            if title + 1 < len(cells) and cells[title] == WRITTEN and isinstance(cells[title + 1], str):
-                written = area_of(cells[title + 1])
-                if (
-                    written is not None
-                    and (written.top, written.right) == (header_row, title + 1)
-                    and (written.left < title - 1)
-                ):
-                    return written
+    for row, title, written in _summaries(grid, (header_row,)):
+        if (written.top, written.right) == (row, title + 1) and written.left < title - 1:
+            return written
+    return None
+
+
+@dataclass(frozen=True)
+class ResultSheet:
+    \"\"\"A sheet that holds what a run wrote on a sheet of its own (a copy of the table from column A, the scores, the
+    summary): never a table to score. ``source`` is the sheet the run scored, as its summary names it.\"\"\"
+
+    source: str | None
+
+
+def result_sheet(grid: list[list[Any]]) -> ResultSheet | None:
+    \"\"\"The sheet's results, when it holds a summary whose written range starts in column A and ends at the summary's
+    values (a run beside a table writes right of the table's columns); ``None`` for any other sheet.\"\"\"
+    for row, title, written in _summaries(grid, range(len(grid))):
+        if written.left == 0 and written.right == title + 1:
+            facts = (grid[r][title : title + 2] for r in range(row + 1, min(len(grid), row + SUMMARY_ROWS + 1)))
+            source = next((fact[1] for fact in facts if len(fact) == 2 and fact[0] == SOURCE_LABEL), None)
+            return ResultSheet(source if isinstance(source, str) and source else None)
     return None
 
 
@@ -6928,7 +6977,19 @@ from ..table.columns import find_layout
 from ..table.layout import Layout
 from ..table.scoring import Result, distinct_names, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
-from .table import SUMMARY_TITLE, WRITTEN, Area, TableArea, area_of, previous_run, selected_area, sheet_of
+from .table import (
+    SOURCE_LABEL,
+    SUMMARY_TITLE,
+    WRITTEN,
+    Area,
+    TableArea,
+    area_of,
+    previous_run,
+    result_sheet,
+    rows_chosen,
+    selected_area,
+    sheet_of,
+)
 
 __all__ = ["METRICS", "RESULT_SHEET", "SCRIPT_NAME", "ColumnWrite", "Plan", "declare_script", "plan_scores"]
 
@@ -7033,16 +7094,16 @@ def plan_scores(
     candidate_col: str | None = None,
     reference_col: str | None = None,
     fill_down: bool = False,
+    own_sheet: list[list[Any]] | None = None,
 ) -> Plan:
     \"\"\"What a run on the sheet ``name`` of cells ``grid`` (rows from A1, as Excel reports them) writes: the layout
     found by the column rules, the rows scored under ``metric``. The table is the whole sheet, or the Excel Table the
-    selection starts in; a selection of several cells elsewhere says which rows to score (those of the sheet's used
-    rows it holds: whole columns hold them all). :class:`InputError` for a sheet the rules refuse, for a selection
-    that holds no row of the table, or for a place to write that holds the user's data or lies past Excel's grid.\"\"\"
+    selection starts in; a selection of several cells says which of its rows to score (those it holds: whole columns
+    hold them all). ``own_sheet`` holds the cells of the book's sheet :data:`RESULT_SHEET`, when it has one.
+    :class:`InputError` for a sheet the rules refuse or that holds a run's results, for a selection that holds no row
+    of the table, or for a place to write that holds the user's data or lies past Excel's grid.\"\"\"
+    _refuse_results(name, grid, own_sheet if new_sheet else None)
     table = _table_of(selection, tables)
-    chosen = None
-    if table is None and selection is not None and selection.cells > 1:
-        chosen = _rows_selected(selection, len(grid))
     options = TableOptions(
         candidate_col=candidate_col or None,
         reference_cols=(reference_col,) if reference_col else (),
@@ -7055,32 +7116,29 @@ def plan_scores(
     sheet = sheet_of(name, grid, table, tables, ours)
     if ours is not None:
         layout = find_layout(sheet, options)
+    data_rows = layout.data_rows(len(sheet.rows))
+    chosen = rows_chosen(selection, data_rows)
     last = len(sheet.rows) - 1
-    if selection is not None and chosen is not None and (chosen.top > last or chosen.bottom < layout.data_start):
-        raise InputError(
-            f"the rows selected ({selection.top + 1} to {selection.bottom + 1}) hold no row of the table "
-            f"(rows {layout.data_start + 1} to {last + 1}); select a cell of the table, or rows of it, and run the "
-            "script again"
-        )
     if chosen is not None:  # the rows selected, and no others
-        last = min(last, chosen.bottom)
-        outside = {r for r in range(layout.data_start, len(sheet.rows)) if not chosen.top <= r <= chosen.bottom}
-        layout.skipped = layout.skipped | outside
+        last = chosen[-1]
+        layout.skipped = layout.skipped | {r for r in data_rows if r not in chosen}
     result = score_table(sheet, layout, metrics=(metric,), workers=1)
     plan = Plan(RESULT_SHEET if new_sheet else name, new_sheet)
     plan.lines.append(f"bleu-xl: sheet {name!r}: {render(layout.describe(), spelt)}")
     if chosen is not None:
-        plan.lines.append(f"bleu-xl: note: rows {chosen.top + 1} to {chosen.bottom + 1} only (the rows selected)")
+        plan.lines.append(f"bleu-xl: note: rows {chosen[0] + 1} to {chosen[-1] + 1} only (the rows selected)")
     plan.lines += [f"bleu-xl: note: {render(note, spelt)}" for note in layout.notes]
     if _holds_numbers(sheet.rows, layout):
         plan.lines.append(
             "bleu-xl: note: some texts scored are numbers, scored as Excel writes them in General format (a date "
             "that xlwings Lite reports as its serial number is scored as that number)"
         )
+    read = chosen if chosen is not None else data_rows
+    rows_read = f"{read[0] + 1} to {read[-1] + 1}{' (the rows selected)' if chosen else ''}" if read else ""
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result)
+        _on_own_sheet(plan, name, layout, result, rows_read)
     else:
-        _beside(plan, grid, sheet.rows, layout, result, ours, last)
+        _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
     some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
     counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
@@ -7093,13 +7151,21 @@ def plan_scores(
     return plan
 
 
-def _rows_selected(selection: Area, used_rows: int) -> Area | None:
-    \"\"\"The selection down to the sheet's last used row (whole columns and rows reach Excel's last); ``None`` when
-    it holds every used row, and so leaves none out.\"\"\"
-    if selection.top == 0 and selection.bottom >= used_rows - 1:
-        return None
-    bottom = min(selection.bottom, max(selection.top, used_rows - 1))
-    return Area(selection.top, selection.left, bottom, selection.right)
+def _refuse_results(name: str, grid: list[list[Any]], own_sheet: list[list[Any]] | None) -> None:
+    \"\"\"Refuse a sheet that holds what a run wrote on its own sheet (its copy of a table is no table to score), and a
+    sheet :data:`RESULT_SHEET` (``own_sheet``) that holds anything else: writing there would clear it.\"\"\"
+    results = result_sheet(grid)
+    if results is not None:
+        source = f"the sheet {results.source!r}" if results.source else "the sheet of your table"
+        raise InputError(
+            f"the sheet {name!r} holds the scores an earlier run wrote (of {source}), not a table to score; go back "
+            f"to {source}, click a cell of the table and run the script again"
+        )
+    if own_sheet is not None and any(_last_filled(row) >= 0 for row in own_sheet) and result_sheet(own_sheet) is None:
+        raise InputError(
+            f"the sheet {RESULT_SHEET!r} holds data that no run of this script wrote, and writing to a new sheet would "
+            'clear it; rename that sheet (or untick "Write to a new sheet") and run the script again'
+        )
 
 
 def _holds_numbers(rows: list[list[Any]], layout: Layout) -> bool:
@@ -7146,16 +7212,18 @@ def _result_writes(
     return writes
 
 
-def _summary_facts(result: Result, layout: Layout, name: str) -> list[tuple[str, Any]]:
-    \"\"\"The summary's facts: labels and values (the sheet's name and the reference as text, as typed).\"\"\"
+def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) -> list[tuple[str, Any]]:
+    \"\"\"The summary's facts: labels and values (the sheet's name, the reference and the rows read as text, as
+    typed).\"\"\"
     metric = result.metrics[0]
     corpus = result.corpus
     return [
-        ("Sheet", _as_text(name)),
+        (SOURCE_LABEL, _as_text(name)),
         ("Reference", _as_text(layout.reference_source)),
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
         ("Rows", len(result.rows)),
+        ("Rows read", _as_text(rows_read)),
         ("Scored pairs", result.scored),
         ("Blank candidates", result.blank),
         ("Rows with a note", result.problems),
@@ -7207,6 +7275,7 @@ def _beside(
     result: Result,
     ours: Area | None,
     last: int,
+    rows_read: str,
 ) -> None:
     \"\"\"Write the results right of the table, on the rows of its header and data (down to ``last`` and to the last row
     with a candidate or a reference), the summary one column further; refused when a cell there holds anything but
@@ -7225,7 +7294,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet)
+    facts = _summary_facts(result, layout, plan.sheet, rows_read)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -7248,13 +7317,13 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result) -> None:
+def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str) -> None:
     \"\"\"Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside.\"\"\"
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name)
+    facts = _summary_facts(result, layout, name, rows_read)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]
@@ -7278,6 +7347,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
     ) -> None:
         sheet = book.sheets.active
         address = _selection_address(book)
+        own = _own_sheet(book)
         try:
             plan = plan_scores(
                 sheet.name,
@@ -7289,6 +7359,7 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
                 candidate_col=(candidate_column or "").strip() or None,
                 reference_col=(reference_column or "").strip() or None,
                 fill_down=bool(fill_down),
+                own_sheet=None if own is None else _grid(own),
             )
         except BleuXlError as problem:
             print(f"bleu-xl: nothing written: {problem.render(spelt)}")
@@ -7396,6 +7467,18 @@ def _selection_address(book: Any) -> str | None:
     return address if isinstance(address, str) else None
 
 
+def _own_sheet(book: Any) -> Any:
+    \"\"\"The book's sheet :data:`RESULT_SHEET` (Excel's sheet names ignore case), ``None`` when it has none.\"\"\"
+    return next((sheet for sheet in book.sheets if sheet.name.casefold() == RESULT_SHEET.casefold()), None)
+
+
+def _dated_by_old_clients(value: Any) -> bool:
+    \"\"\"Whether xlwings' Office.js clients before January 2025 may have written this value, given to ``setValues``,
+    as a date: a text over 18 UTF-16 units holding a ``T``, which they wrote as the date JavaScript's ``Date.parse``
+    read in it (V8 reads ``Meeting on Tuesday 3 June 2025``, a leading apostrophe or not; other engines differ).\"\"\"
+    return isinstance(value, str) and "T" in value and len(value.encode("utf-16-le")) > 2 * 18
+
+
 def _tables(sheet: Any) -> list[TableArea]:
     found = []
     for table in sheet.tables:
@@ -7407,12 +7490,12 @@ def _tables(sheet: Any) -> list[TableArea]:
 
 
 def apply(plan: Plan, book: Any) -> None:
-    \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values,
-    then its header's look and its data bar.\"\"\"
+    \"\"\"Carry the plan out with xlwings: per column, its number formats, then one range assignment of its values
+    (through the formulas property when a text among them is one that older clients wrote as a date: the same
+    constants, never a formula), then its header's look and its data bar.\"\"\"
     if plan.new_sheet:
-        names = [sheet.name for sheet in book.sheets]
-        if plan.sheet in names:
-            target = book.sheets[plan.sheet]
+        target = _own_sheet(book)
+        if target is not None:
             target.clear()
         else:
             target = book.sheets.add(plan.sheet, after=book.sheets.active)
@@ -7431,7 +7514,11 @@ def apply(plan: Plan, book: Any) -> None:
             body.number_format = write.number_format
         for offset, number_format in write.cell_formats:
             target.range((first + offset, column)).number_format = number_format
-        target.range((first, column), (first + count - 1, column)).value = [[value] for value in write.values]
+        cells, values = target.range((first, column), (first + count - 1, column)), [[value] for value in write.values]
+        if any(map(_dated_by_old_clients, write.values)):
+            cells.formula = values  # the same constants, by a call that never turned text into dates
+        else:
+            cells.value = values
         if write.header:
             head = target.range((first, column))
             head.font.bold = True

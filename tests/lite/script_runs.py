@@ -44,14 +44,21 @@ def book_json(
 
 
 def values_written(actions: list[dict[str, Any]]) -> dict[tuple[int, int, int], Any]:
-    """Each cell the actions set, by (sheet position, row, column), 0-based."""
+    """Each cell the actions set, by (sheet position, row, column), 0-based: by ``setValues``, or by ``setFormula``
+    (the script writes constants that way too, never a formula)."""
     cells = {}
     for action in actions:
-        if action["func"] == "setValues":
+        if action["func"] in ("setValues", "setFormula"):
             assert action["column_count"] == 1  # one column a write
             for offset, (value,) in enumerate(action["values"]):
                 cells[(action["sheet_position"], action["start_row"] + offset, action["start_column"])] = value
     return cells
+
+
+def rectangle(rows: list[list[Any]]) -> list[list[Any]]:
+    """Rows as the Lite client sends a sheet's cells: all as long as the longest, blanks as ``""``."""
+    width = max(map(len, rows), default=0)
+    return [[*row, *[""] * (width - len(row))] for row in rows]
 
 
 def through_pyodide(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:

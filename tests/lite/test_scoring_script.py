@@ -27,7 +27,7 @@ from bleu_xl.lite.scoring_script import METRICS, RESULT_SHEET, SCRIPT_NAME, Plan
 from bleu_xl.lite.table import SUMMARY_TITLE, Area, TableArea
 
 from .. import lite_driver
-from .script_runs import BUNDLE, book_json, through_pyodide, values_written
+from .script_runs import BUNDLE, book_json, rectangle, through_pyodide, values_written
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"
@@ -157,11 +157,12 @@ def test_a_second_run_clears_what_the_first_wrote_and_nothing_else() -> None:
     summary = first[0].index(SUMMARY_TITLE)
     first[1] += [""] * (summary + 5 - len(first[1]))
     first[1][summary + 3] = "right of the summary"  # typed by the user after the first run
-    first += [[""] * 4 + ["under the scores"]]  # E11, below the first run's columns and summary
+    below = len(first)  # the row under the first run's columns and summary
+    first += [[""] * 4 + ["under the scores"]]
     first[3][1] = ""  # the last candidate emptied: its old scores must not stay
     again = plan_scores("S", first, metric=METRICS["BLEU-2"])
     after = written(again, first)
-    assert after[1][summary + 3] == "right of the summary" and after[10][4] == "under the scores"
+    assert after[1][summary + 3] == "right of the summary" and after[below][4] == "under the scores"
     assert again.clear is not None and again.clear.right == summary + 1
     assert columns_of(again)["BLEU-2"][2] is None and after[3][2] == ""  # the emptied row's score is gone
     assert "Written" in after[0][summary] or any(row[summary] == "Written" for row in after)
@@ -259,11 +260,17 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
     marketing = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
     rank = office_grid(TEMPLATE, "Rank")
     two = [["Reference", "Candidate A", "Candidate B"], ["le chat", "le chat", "un chat"]]
-    first, second, refused = through_pyodide(
+    beside = rectangle(written(plan_scores("Pairs", marketing, metric=METRICS["chrF2"]), marketing))
+    results = rectangle(written(plan_scores("Pairs", marketing, metric=METRICS["chrF2"], new_sheet=True)))
+    users = [["Reference", "Candidate"], ["my own", "table"]]
+    first, second, refused, again, on_results, over_users = through_pyodide(
         [
             {"book": book_json("m.xlsx", {"Pairs": marketing}), "args": ["chrF2", False, "", ""]},
             {"book": book_json("t.xlsx", {"Start": [["x"]], "Rank": rank}, 1, "B7"), "args": ["BLEU-2", True, "", ""]},
             {"book": book_json("ab.xlsx", {"AB": two}), "args": ["BLEU-2", False, "", ""]},
+            {"book": book_json("m.xlsx", {"Pairs": beside}), "args": ["chrF2", False, "", ""]},  # a second run
+            {"book": book_json("m.xlsx", {"Pairs": marketing, "My scores": results}, 1), "args": ["chrF2", True]},
+            {"book": book_json("m.xlsx", {"Pairs": marketing, "Bleu-XL Scores": users}), "args": ["chrF2", True]},
         ]
     )
 
@@ -278,7 +285,9 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
             assert same(value, row[name]) or (value == "" and row[name] is None), (name, r, value, row[name])
     assert "chrF2: 5 scored, 1 blank, 0 with a note" in first["printed"]
     assert any(a["func"] == "addConditionalFormat" and a["args"][0]["type"] == "DataBar" for a in first["actions"])
-    assert not any(a["func"] in {"setFormula", "setFormulaArray"} for a in first["actions"])  # values only
+    texts = [v for a in first["actions"] if a["func"] in {"setValues", "setFormula"} for (v,) in a["values"]]
+    assert not any(isinstance(v, str) and v.startswith("=") for v in texts)  # values only: no formula
+    assert not any(a["func"] == "setFormulaArray" for a in first["actions"])
 
     assert any(a["func"] == "addSheet" for a in second["actions"])  # its own sheet
     rank_rows = scored_by_library(TEMPLATE, "BLEU-2", tmp_path, sheet="Rank")
@@ -292,6 +301,41 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
 
     assert refused["actions"] == [] and refused["printed"].startswith("bleu-xl: nothing written: sheet 'AB': 2 columns")
     assert '"Candidate column"' in refused["printed"]
+
+    # run again beside the table: the same cells as the first run, over the range the first run wrote, cleared first
+    assert values_written(again["actions"]) == cells and "chrF2: 5 scored, 1 blank, 0 with a note" in again["printed"]
+    cleared = next(a for a in again["actions"] if a["func"] == "rangeClear")
+    assert (cleared["start_column"], cleared["start_row"]) == (min(c for (_, _, c) in cells), 0)
+    assert on_results["actions"] == over_users["actions"] == []
+    assert on_results["printed"].startswith(
+        "bleu-xl: nothing written: the sheet 'My scores' holds the scores an earlier run wrote (of the sheet 'Pairs'), "
+        "not a table to score; go back to the sheet 'Pairs'"
+    )
+    assert over_users["printed"].startswith(
+        f"bleu-xl: nothing written: the sheet {RESULT_SHEET!r} holds data that no run of this script wrote"
+    )
+
+
+def test_a_sheet_of_results_is_never_scored_and_a_sheet_of_data_never_cleared() -> None:
+    """A run on the sheet an earlier run wrote on its own (under its name or another) is refused, whatever the form
+    says, naming the sheet to go back to: that sheet's copy of the table, scores and summary are no table. A sheet
+    named bleu-xl scores that the script did not write is not cleared to write there."""
+    grid = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
+    results = written(plan_scores("Pairs", grid, metric=METRICS["BLEU-2"], new_sheet=True))
+    said = "holds the scores an earlier run wrote (of the sheet 'Pairs'), not a table to score; go back to the sheet"
+    for name, new_sheet in ((RESULT_SHEET, True), (RESULT_SHEET, False), ("My scores", True), ("My scores", False)):
+        with pytest.raises(InputError) as refused:
+            plan_scores(name, results, metric=METRICS["chrF2"], new_sheet=new_sheet, own_sheet=results)
+        assert str(refused.value).startswith(f"the sheet {name!r} {said} 'Pairs', click a cell of the table")
+    again = plan_scores("Pairs", grid, metric=METRICS["chrF2"], new_sheet=True, own_sheet=results)
+    assert again.sheet == RESULT_SHEET and columns_of(again)["chrF2"]  # from the table: its own sheet, written over
+    users = [["Reference", "Candidate"], ["my own", "table"]]
+    for name in ("Pairs", RESULT_SHEET):  # from another sheet, or from that sheet itself
+        with pytest.raises(InputError, match="holds data that no run of this script wrote, and writing to a new"):
+            plan_scores(
+                name, users if name == RESULT_SHEET else grid, metric=METRICS["chrF2"], new_sheet=True, own_sheet=users
+            )
+    assert plan_scores(RESULT_SHEET, users, metric=METRICS["chrF2"], own_sheet=users).sheet == RESULT_SHEET
 
 
 def test_office_js_registers_the_script() -> None:
@@ -406,3 +450,24 @@ def test_the_words_that_changed_and_the_notes_are_written_as_text() -> None:
         assert [v for (v,) in actions[values_at]["values"]][1:] == [
             "" if v is None else v for v in columns_of(plan)[header]
         ]
+
+
+def _dated_by_old_clients(value: Any) -> bool:
+    """What xlwings' Office.js clients before January 2025 checked, in ``setValues``, before they wrote a text as the
+    date ``Date.parse`` read in it: a string over 18 UTF-16 units holding a ``T``."""
+    return isinstance(value, str) and len(value.encode("utf-16-le")) // 2 > 18 and "T" in value
+
+
+def test_no_text_goes_where_older_xlwings_clients_made_a_date_of_it() -> None:
+    """Those clients wrote "Meeting on Tuesday 3 June 2025" (V8's Date.parse reads it, apostrophe or not) as the
+    date 6/3/2025. A column that holds such a text is written by the formulas call instead, which never changed a
+    value: the same constants, each text kept as text by the column's Text format or its leading apostrophe."""
+    meeting, sheet = "Meeting on Tuesday 3 June 2025", "Tests of Tuesday 3 June"
+    grid = [["Reference", "Candidate"], [meeting, meeting], ["le chat", "le chat noir"]]
+    for new_sheet, expected in ((False, {meeting, f"'{sheet}"}), (True, {f"'{meeting}", f"'{sheet}"})):
+        actions = _through_xlwings(book_json("d.xlsx", {sheet: grid}), ["TER", new_sheet, "", "", False])["actions"]
+        values = [v for a in actions if a["func"] == "setValues" for (v,) in a["values"]]
+        constants = [v for a in actions if a["func"] == "setFormula" for (v,) in a["values"]]
+        assert not any(map(_dated_by_old_clients, values)), values
+        assert expected <= set(constants) and not any(str(v).startswith("=") for v in constants), constants
+        assert len(values_written(actions)) == len(values) + len(constants)  # every cell written once

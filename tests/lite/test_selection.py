@@ -8,8 +8,8 @@ import pytest
 
 import bleu_xl
 from bleu_xl import InputError
-from bleu_xl.lite.scoring_script import METRICS, plan_scores
-from bleu_xl.lite.table import Area, selected_area
+from bleu_xl.lite.scoring_script import METRICS, Plan, plan_scores
+from bleu_xl.lite.table import Area, TableArea, selected_area
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS
 
 from .script_runs import book_json, through_pyodide, values_written
@@ -18,6 +18,31 @@ LAST_ROW, LAST_COLUMN = EXCEL_MAX_ROWS - 1, EXCEL_MAX_COLS - 1
 CANDIDATES = ("noir", "gris", "blanc", "roux")
 GRID = [["Reference", "Candidate"]] + [["le chat noir", f"le chat {word}"] for word in CANDIDATES]
 SCORES = [bleu_xl.score("le chat noir", f"le chat {word}").bleu for word in CANDIDATES]
+#: The same pairs in an Excel Table in A2:B7 under a title: its header row 2, its rows 3 to 6 and a totals row 7.
+TABLED = [["Q3 copy", ""], *GRID, ["Total", ""]]
+TABLE = TableArea(Area(1, 0, 6, 1), totals_row=6)
+#: That table as the Lite client reports it.
+TABLE_JSON = {
+    "name": "Copy",
+    "range_address": "A2:B7",
+    "header_row_range_address": "A2:B2",
+    "data_body_range_address": "A3:B6",
+    "total_row_range_address": "A7:B7",
+    "show_headers": True,
+    "show_totals": True,
+    "table_style": "TableStyleMedium2",
+    "show_autofilter": True,
+}
+
+
+def scores_of(plan: Plan) -> list[float | None]:
+    return list(next(w for w in plan.columns if w.values[0] == "BLEU-2").values[1:])
+
+
+def summary_of(plan: Plan) -> dict[str, object]:
+    """The summary's values by label, as Excel shows them (no leading apostrophe)."""
+    labels, values = plan.columns[-2:]
+    return {k: v[1:] if isinstance(v, str) and v.startswith("'") else v for k, v in zip(labels.values, values.values)}
 
 
 @pytest.mark.parametrize(
@@ -76,6 +101,28 @@ def test_whole_columns_are_the_used_rows_in_them_and_whole_rows_the_rows_selecte
     assert "bleu-xl: note: rows 3 to 5 only (the rows selected)" in down.lines  # down to the last row used
 
 
+def test_rows_selected_in_an_excel_table_are_scored_alone_and_one_cell_scores_it_whole() -> None:
+    def scored(address: str) -> Plan:
+        return plan_scores("S", TABLED, metric=METRICS["BLEU-2"], selection=selected_area(address, "S"), tables=[TABLE])
+
+    rows = scored("A4:B5")
+    assert scores_of(rows) == [None, *SCORES[1:3]]  # from the table's header row, found above the rows selected
+    assert rows.lines[0].startswith("bleu-xl: sheet 'S': header row 2;")
+    assert "bleu-xl: note: rows 4 to 5 only (the rows selected)" in rows.lines
+    assert "BLEU-2: 2 scored, 0 blank, 0 with a note" in rows.lines
+    assert summary_of(rows)["Rows read"] == "4 to 5 (the rows selected)" and summary_of(rows)["Rows"] == 2
+    past = scored("B5:B20")  # from inside the table down past it: the table's rows it holds
+    assert scores_of(past) == [None, None, *SCORES[2:]] and "bleu-xl: note: rows 5 to 6 only (the rows selected)" in (
+        past.lines
+    )
+    for address in ("B4", "A2:B7", "A:B"):  # one cell, the whole table, whole columns: every row (the totals row blank)
+        whole = scored(address)
+        assert scores_of(whole) == [*SCORES, None] and not any("only" in line for line in whole.lines), address
+        assert "BLEU-2: 4 scored, 0 blank, 0 with a note" in whole.lines
+        assert summary_of(whole)["Rows read"] == "3 to 6"
+    assert "bleu-xl: note: row 7, the totals row of an Excel table, is not a candidate" in whole.lines
+
+
 @pytest.mark.parametrize("address", ["50:60", "A50:B60", "A1:B1", "1:1"])
 def test_a_selection_that_holds_no_row_of_the_table_is_refused(address: str) -> None:
     with pytest.raises(InputError, match=r"hold no row of the table \(rows 2 to 5\); select"):
@@ -85,6 +132,7 @@ def test_a_selection_that_holds_no_row_of_the_table_is_refused(address: str) -> 
 def test_under_real_pyodide_the_script_scores_the_selection_or_refuses() -> None:
     sheets = {"Q1, 2024": GRID, "Bob's": GRID}
     args = ["BLEU-2", False, "", "", False]
+    in_table = book_json("t.xlsx", {"T": TABLED}, 0, "A4:B5", tables={"T": [TABLE_JSON]})
     selections = [
         ("'Q1, 2024'!A3:B4", 0),
         ("'Bob''s'!A3:B4", 1),
@@ -97,7 +145,13 @@ def test_under_real_pyodide_the_script_scores_the_selection_or_refuses() -> None
     ]
     runs = through_pyodide(
         [{"book": book_json("q.xlsx", sheets, a, address), "args": args} for address, a in selections]
+        + [{"book": in_table, "args": args}]
     )
+    table = runs.pop()
+    assert "bleu-xl: note: rows 4 to 5 only (the rows selected)" in table["printed"], table["printed"]
+    assert "BLEU-2: 2 scored, 0 blank, 0 with a note" in table["printed"]
+    cells = values_written(table["actions"])
+    assert [cells[(0, r, 2)] for r in range(1, 5)] == ["BLEU-2", "", *SCORES[1:3]]
     for run in runs[:3]:
         assert "bleu-xl: note: rows 3 to 4 only (the rows selected)" in run["printed"], run["printed"]
         cells = values_written(run["actions"])
