@@ -7,7 +7,17 @@ from .core.explain import Explanation, explain
 from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, Ter, metrics_named
 from .core.metrics.bleu import Precision, References, Score, Stats, corpus_score, score, score_many, signature
 from .core.metrics.chrf import ChrfReferences, ChrfScore, ChrfStats, chrf, chrf_signature, corpus_chrf
-from .core.metrics.ter import Change, TerChanges, TerReferences, TerScore, TerStats, corpus_ter, ter, ter_changes
+from .core.metrics.ter import (
+    Change,
+    TerChanges,
+    TerOptionsError,
+    TerReferences,
+    TerScore,
+    TerStats,
+    corpus_ter,
+    ter,
+    ter_changes,
+)
 from .core.randomization import Randomization
 from .core.tokenizer import tokenize
 
@@ -59,6 +69,7 @@ __all__ = [
     "Stats",
     "Ter",
     "TerChanges",
+    "TerOptionsError",
     "TerReferences",
     "TerScore",
     "TerStats",

@@ -2640,7 +2640,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError
+from ..errors import BleuError, Setting
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_tokenizer import TerTokenizer
@@ -2651,6 +2651,7 @@ __all__ = [
     "Change",
     "Ter",
     "TerChanges",
+    "TerOptionsError",
     "TerReferences",
     "TerScore",
     "TerStats",
@@ -2883,10 +2884,25 @@ class TerReferences:
         return TerStats(best.edits, self.average, changes)
 
 
+class TerOptionsError(BleuError):
+    \"\"\"TER's switches in a combination that does not do what it says: ``asian_support`` alone (sacrebleu's TER acts
+    on it only with ``normalized``, which makes each CJK character a word, or ``no_punct``, which then removes CJK
+    punctuation too; alone it would change nothing but the signature).\"\"\"
+
+
 def _check_options(tokenizer: TerTokenizer) -> None:
     for name, value in zip(TER_OPTIONS, tokenizer):
         if not isinstance(value, bool):
             raise BleuError(f"{name} must be True or False, not {value!r}")
+    if tokenizer.asian_support and not (tokenizer.normalized or tokenizer.no_punct):
+        raise TerOptionsError(
+            Setting("asian_support"),
+            " does nothing alone: give ",
+            Setting("normalized"),
+            " too (or ",
+            Setting("no_punct"),
+            ")",
+        )
 
 
 def _prepared(reference: ReferenceLike | TerReferences, tokenizer: TerTokenizer) -> TerReferences:

@@ -73,6 +73,18 @@ def test_options_reach_ter_and_json_has_its_score(tmp_path: Path) -> None:
     assert data["rows"][0]["TER changes"] == "[-hello world-] {+Hello World+}"
 
 
+def test_asian_support_without_normalized_or_no_punct_is_refused_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "ja.csv"
+    source.write_text("Reference,A,B\n東京タワーへようこそ,東京タワー,京都タワー\n", encoding="utf-8")
+    message = "bleu-xl: error: --asian-support does nothing alone: give --normalized too (or --no-punct)\n"
+    for command in (("score", str(source), "--candidate-col", "A"), ("compare", str(source), "--a", "A", "--b", "B")):
+        done = run(*command, "--metric", "ter", "--asian-support", "-o", str(tmp_path / "out.csv"))
+        assert (done.exit_code, done.stdout, done.stderr) == (2, "", message), command
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ja.csv"]
+    with_punct = run("score", str(source), "--candidate-col", "A", "--metric", "ter", "--asian-support", "--no-punct")
+    assert with_punct.exit_code == 0, with_punct.output  # asian_support removes CJK punctuation with no_punct
+
+
 def test_compare_runs_the_paired_test_on_ter(tmp_path: Path) -> None:
     words = ["quickly", "today", "safely", "in one piece", "at the door", "before noon"]
     refs = [f"the parcel {w} arrived on time and well packed" for w in words] * 4

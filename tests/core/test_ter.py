@@ -14,13 +14,27 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
-from bleu_xl import BleuError, Resampling, Ter, TerReferences, corpus_ter, metrics_named, ter, ter_changes
+from bleu_xl import (
+    BleuError,
+    BleuXlError,
+    Resampling,
+    Ter,
+    TerOptionsError,
+    TerReferences,
+    corpus_ter,
+    metrics_named,
+    ter,
+    ter_changes,
+)
 from bleu_xl.core.metrics.ter_align import alignment, obvious_alignment
 from bleu_xl.core.metrics.ter_tokenizer import TerTokenizer, ter_words
 
 ROOT = Path(__file__).resolve().parents[2]
 WMT22 = ROOT.parent / "shared" / "data" / "wmt22-sample"
 OPTIONS = list(itertools.product([False, True], repeat=4))  # normalized, no_punct, asian_support, case_sensitive
+#: asian_support alone does nothing in sacrebleu's TER (it acts with normalized or no_punct): refused.
+ASIAN_ALONE = [options for options in OPTIONS if options[2] and not (options[0] or options[1])]
+ACCEPTED = [options for options in OPTIONS if options not in ASIAN_ALONE]
 
 PIECES = [
     *"aAbBcCxyz",
@@ -112,7 +126,7 @@ def test_words_equal_sacrebleu_tokenizer(options: tuple[bool, ...]) -> None:
         assert TerTokenizer(*options).reference(text) == reference, repr(text)
 
 
-@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("options", ACCEPTED)
 def test_sentence_and_corpus_equal_sacrebleu(options: tuple[bool, ...]) -> None:
     rng = random.Random(sum(options))
     pairs = _pairs(len(options) * 7 + sum(options), 12)
@@ -177,6 +191,22 @@ def test_wmt22_sample_equals_sacrebleu(options: tuple[bool, ...]) -> None:
             theirs = sacre.sentence_score(hyp, [ref])
             ours = ter(ref, hyp, **_settings(options))
             assert (ours.edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length), (system.name, ref)
+
+
+@pytest.mark.parametrize("options", ASIAN_ALONE)
+def test_asian_support_alone_is_refused_since_it_changes_no_score(options: tuple[bool, ...]) -> None:
+    """sacrebleu's TER reads every text alike with asian_support alone and without it: only the signature would
+    differ, so the switch is refused rather than left to say it split CJK text."""
+    without = (options[0], options[1], False, options[3])
+    for text in _texts(random.Random(5), 60):
+        assert TercomTokenizer(*options)(text) == TercomTokenizer(*without)(text)
+    with pytest.raises(
+        TerOptionsError, match=r"^asian_support does nothing alone: give normalized too \(or no_punct\)$"
+    ):
+        Ter(**_settings(options))
+    with pytest.raises(TerOptionsError):
+        ter("東京", "京都", asian_support=True)
+    assert issubclass(TerOptionsError, BleuError) and issubclass(TerOptionsError, BleuXlError)
 
 
 # --- the fast alignment and the obvious one ------------------------------------------------------------------------
