@@ -8,7 +8,16 @@ import click
 
 from .. import ComparedFile, compare_file, metrics_named, render
 from .guard import guard
-from .options import COMPARE_FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options, ter_options
+from .options import (
+    COMPARE_FLAGS,
+    Command,
+    ReadFlags,
+    chrf_options,
+    flag_spelling,
+    given_settings,
+    table_options,
+    ter_options,
+)
 from .score import announce
 from .terminal import CLOSED_AT_START, Failure, echo
 
@@ -104,13 +113,15 @@ def compare_command(
         raise Failure("standard output is closed: nothing could be written; write the workbook with -o")
     metrics = metrics_named(
         [metric_name],
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        normalized=normalized,
-        no_punct=no_punct,
-        asian_support=asian_support,
-        case_sensitive=case_sensitive,
+        **given_settings(
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        ),
     )
     if len(metrics) != 1:
         raise Failure(f"{COMPARE_FLAGS['metric']} {metric_name!r}: compare tests one metric at a time")

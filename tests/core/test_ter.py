@@ -268,7 +268,7 @@ def test_changes_show_the_candidates_own_words() -> None:
 
 
 def test_metric_object() -> None:
-    (metric,) = metrics_named(["ter"], normalized=True, max_n=4)
+    (metric,) = metrics_named(["ter"], normalized=True)
     assert metric == Ter(normalized=True)
     assert not metric.higher_is_better and metric.highest is None
     assert (
