@@ -1,7 +1,16 @@
 """bleu-xl: BLEU-2 (and BLEU-N), chrF and TER scoring for spreadsheets, with a pure-Python core."""
 
 from ._version import __version__
-from .core.bootstrap import Bootstrap, ChrfBootstrap, Interval, PairedResult, Resampling, bootstrap_ci, paired_test
+from .core.bootstrap import (
+    Bootstrap,
+    ChrfBootstrap,
+    Interval,
+    PairedResult,
+    Resampling,
+    TooFewResamples,
+    bootstrap_ci,
+    paired_test,
+)
 from .core.errors import BleuError, BleuXlError, Setting, render
 from .core.explain import Explanation, explain
 from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, Ter, metrics_named
@@ -73,6 +82,7 @@ __all__ = [
     "TerReferences",
     "TerScore",
     "TerStats",
+    "TooFewResamples",
     "__version__",
     "bootstrap_ci",
     "chrf",

@@ -42,7 +42,7 @@ __all__ = ["compare_command"]
 @click.option(
     "--samples",
     type=click.IntRange(1, 1_000_000),
-    help="Bootstrap resamples (default 1000) or randomization trials (default 10000).",
+    help="Bootstrap resamples (default 1000) or randomization trials (default 10000); at least 20.",
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resamples or trials.")
 @click.option(

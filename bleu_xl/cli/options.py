@@ -49,6 +49,7 @@ FLAGS = {
     "output": "-o",
     "wheel": "--wheel",
     "metric": "--metric",
+    "samples": "--samples",
     "max_n": "--max-n",
     "smoothing": "--smoothing",
     "char_order": "--char-order",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.bootstrap import TESTS, PairedResult, Resampling
+from ..core.bootstrap import TESTS, PairedResult, Resampling, check_paired_draws, check_settings
 from ..core.column_sums import PLAIN, ColumnSums
 from ..core.errors import BleuError, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
@@ -70,6 +70,8 @@ def paired_test_of(
     if test not in TESTS:
         raise BleuError(f"test must be one of {', '.join(map(repr, TESTS))}, not {test!r}")
     count = DEFAULT_SAMPLES[test] if samples is None else samples
+    check_settings(metric, count, "samples", seed)
+    check_paired_draws(count, "samples")  # the bootstrap's own check comes only when it runs: before the input is read
     return Resampling(metric, samples=count, seed=seed) if test == "bs" else Randomization(metric, count, seed)
 
 

@@ -3346,7 +3346,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
-from .errors import BleuError
+from .errors import BleuError, Setting
 from .metrics.base import Metric
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
@@ -3357,6 +3357,7 @@ if TYPE_CHECKING:
     from .metrics.base import ReferenceLike
 
 __all__ = [
+    "MIN_PAIRED_DRAWS",
     "TESTS",
     "Bootstrap",
     "BootstrapSettings",
@@ -3364,7 +3365,9 @@ __all__ = [
     "Interval",
     "PairedResult",
     "Resampling",
+    "TooFewResamples",
     "bootstrap_ci",
+    "check_paired_draws",
     "p_text",
     "paired_test",
     "verdict",
@@ -3481,6 +3484,26 @@ def score_of_sums(metric: Metric[Any, Any, Any], sums: Sequence[float]) -> float
     return float(metric.score_from_stats(metric.from_numbers(sums)))
 
 
+#: The fewest resamples or trials a paired test takes: its p-value is (c + 1) / (draws + 1), so with fewer than 20
+#: it can never fall below the significance level, 0.05, whatever A and B are.
+MIN_PAIRED_DRAWS = 20
+
+
+class TooFewResamples(BleuError):
+    \"\"\"A paired test asked for fewer resamples or randomization trials than :data:`MIN_PAIRED_DRAWS`: its p-value
+    could never say that a difference is unlikely to be chance.\"\"\"
+
+
+def check_paired_draws(count: int, count_name: str) -> None:
+    \"\"\"Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`).\"\"\"
+    if count < MIN_PAIRED_DRAWS:
+        raise TooFewResamples(
+            Setting(count_name, count),
+            f" is too few for a paired test: give at least {MIN_PAIRED_DRAWS} (with fewer, p can never fall below "
+            f"{SIGNIFICANCE})",
+        )
+
+
 def check_settings(metric: object, count: int, count_name: str, seed: int) -> None:
     \"\"\"The settings every paired test checks when made (:class:`BleuError`; a metric of another kind: ``TypeError``).\"\"\"
     if not isinstance(metric, Metric):
@@ -3549,7 +3572,8 @@ class Resampling:
 
     def paired_of(self, stats_a: Sequence[Any], stats_b: Sequence[Any], *, sums: ColumnSums = PLAIN) -> PairedResult:
         \"\"\":meth:`paired` of the pairs' statistics on each side (``stats_a[i]`` and ``stats_b[i]`` against the same
-        references).\"\"\"
+        references). At least :data:`MIN_PAIRED_DRAWS` resamples (:class:`TooFewResamples`).\"\"\"
+        check_paired_draws(self.samples, "samples")
         if len(stats_a) != len(stats_b):
             raise BleuError(f"{len(stats_a)} pairs in A but {len(stats_b)} in B")
         metric = self.metric

@@ -16,7 +16,7 @@ from sacrebleu.significance import _paired_bs_test
 
 import bleu_xl
 from benchmarks.synthetic import make_pairs
-from bleu_xl import BleuError, bootstrap_ci, corpus_score, paired_test, tokenize
+from bleu_xl import BleuError, Chrf, Resampling, TooFewResamples, bootstrap_ci, corpus_score, paired_test, tokenize
 from tests.helpers import compared_columns
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,19 @@ def test_seeds_are_whole_numbers() -> None:
         with pytest.raises(BleuError, match="seed must be a whole number"):
             bootstrap_ci(REFS, CANDS_A, samples=10, seed=seed)
         with pytest.raises(BleuError, match="seed must be a whole number"):
-            paired_test(REFS, CANDS_A, CANDS_B, samples=10, seed=seed)
+            paired_test(REFS, CANDS_A, CANDS_B, samples=20, seed=seed)
+
+
+def test_a_paired_test_of_fewer_than_20_resamples_is_refused() -> None:
+    """p = (c + 1) / (resamples + 1): with 19 it is never below 0.05, so no difference could ever be found."""
+    with pytest.raises(TooFewResamples, match=r"^samples=19 is too few for a paired test: give at least 20 \("):
+        paired_test(REFS, CANDS_A, CANDS_B, samples=19)
+    with pytest.raises(TooFewResamples):
+        Resampling(Chrf(), samples=1).paired_of([], [])  # before anything else is looked at
+    assert issubclass(TooFewResamples, BleuError)
+    smallest = paired_test(REFS, CANDS_A, CANDS_B, samples=20)
+    assert smallest.p_value == 1 / 21 and smallest.significant  # 20 can: this B is clearly better
+    assert bootstrap_ci(REFS, CANDS_A, samples=10).samples == 10  # an interval is no test: as before
 
 
 # --- fixed numbers for a seed ------------------------------------------------------------------------------------
