@@ -79,5 +79,14 @@ class Randomization:
                 as_good += 1
         p_value = (as_good + 1) / (self.trials + 1)
         return PairedResult(
-            score_a, score_b, p_value, None, None, self.trials, self.seed, metric.higher_is_better, test="ar"
+            score_a,
+            score_b,
+            p_value,
+            None,
+            None,
+            self.trials,
+            self.seed,
+            metric.higher_is_better,
+            test="ar",
+            pairs=len(stats_a),
         )

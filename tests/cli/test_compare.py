@@ -181,3 +181,21 @@ def test_fewer_than_20_resamples_or_trials_are_refused_in_one_line(tmp_path: Pat
             "bleu-xl: error: --samples 19 is too few for a paired test: give at least 20 (with fewer, p can never "
             "fall below 0.05)\n"
         )
+
+
+def test_a_bootstrap_verdict_on_fewer_than_50_pairs_hedges_in_every_output(tmp_path: Path) -> None:
+    """The text, the JSON and the workbook's Summary: the verdict says the pairs are too few for it to be trusted;
+    approximate randomization, which holds its level on few pairs, does not."""
+    path = tmp_path / "few.csv"
+    rows = zip(REFS[:30], CANDS_A[:30], CANDS_B[:30])
+    path.write_text("Reference,A,B\n" + "".join(f'"{r}","{a}","{b}"\n' for r, a, b in rows), encoding="utf-8")
+    hedge = "; only 30 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
+    text = run("compare", str(path), "--a", "A", "--b", "B", "-o", str(tmp_path / "c.xlsx"))
+    assert text.exit_code == 0, text.output
+    verdict = text.stdout.splitlines()[-2]
+    assert verdict.startswith("B is better than A; the difference is unlikely to be chance") and verdict.endswith(hedge)
+    assert json.loads(run("compare", str(path), "--a", "A", "--b", "B", "--json").stdout)["verdict"] == verdict
+    summary = {r[0].value: r[1].value for r in openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"].iter_rows()}
+    assert (summary["Verdict"], summary["Pairs compared"]) == (verdict, 30)
+    randomized = json.loads(run("compare", str(path), "--a", "A", "--b", "B", "--test", "ar", "--json").stdout)
+    assert randomized["pairs"] == 30 and "too few" not in randomized["verdict"]
