@@ -152,6 +152,7 @@ def score_command(
             force=force,
             on_read=progress.start,
             on_progress=progress.advance,
+            spell=flag_spelling(FLAGS),
             **read.settings(),
         )
     spell = flag_spelling(FLAGS)

@@ -69,10 +69,18 @@ def _write_text(
             write_json_document(out, about, header, rows)
 
 
-def write_result(result: Result, file: OutputFile, target: OutputTarget, *, input_name: str, sheet: Sheet) -> CutCells:
-    """Write the scored rows to ``file`` as ``target`` says: ``xlsx``, ``csv``, ``json`` (one document: what was
-    scored, the first metric's corpus score and signature, each metric's, the columns used, then the rows) or
-    ``jsonl`` (an object a line).
+def write_result(
+    result: Result,
+    file: OutputFile,
+    target: OutputTarget,
+    *,
+    input_name: str,
+    sheet: Sheet,
+    notes: Sequence[str] = (),
+) -> CutCells:
+    """Write the scored rows to ``file`` as ``target`` says: ``xlsx`` (with ``notes`` on its Summary sheet),
+    ``csv``, ``json`` (one document: what was scored, the first metric's corpus score and signature, each
+    metric's, the columns used, the counts, the ``notes``, then the rows) or ``jsonl`` (an object a line).
 
     Returns the cells cut to fit Excel's limit of text in a cell (a workbook only; CSV and JSON keep them whole).
     """
@@ -82,7 +90,9 @@ def write_result(result: Result, file: OutputFile, target: OutputTarget, *, inpu
 
         target.check_size(len(result.rows) + 1, len(header))
         with file.open(binary=True) as out:
-            return write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, source=sheet)
+            return write_scored_workbook(
+                out, result, header, output_rows(result), input_name=input_name, source=sheet, notes=notes
+            )
     about = {
         "input": input_name,
         "sheet": sheet.workbook_sheet,
@@ -99,6 +109,7 @@ def write_result(result: Result, file: OutputFile, target: OutputTarget, *, inpu
             "blank": result.blank,
             "with_note": result.problems,
         },
+        "notes": list(notes),
     }
     _write_text(file, target, sheet, header, output_rows(result), about)
     return CutCells()

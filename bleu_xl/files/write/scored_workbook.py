@@ -223,9 +223,10 @@ def write_scored_workbook(
     *,
     input_name: str,
     source: Sheet | None = None,
+    notes: Sequence[str] = (),
 ) -> CutCells:
-    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart; returns the cells cut to
-    fit Excel's limit of text in a cell.
+    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart (and the ``notes``, the
+    command's notes about what was read and scored); returns the cells cut to fit Excel's limit of text in a cell.
 
     Input cells keep their type: numbers (a whole number as one, ``1`` not ``1.0``), booleans, errors, and dates as
     dates. Each number or date keeps its own cell's number format (``source``'s, by the input's rows); one without
@@ -252,9 +253,14 @@ def write_scored_workbook(
     ]
 
     def summary(book: Workbook, sheet: Worksheet, formats: dict[str, Format]) -> None:
-        _write_summary(book, sheet, result, facts, formats)
+        _write_summary(book, sheet, result, facts, notes_fact(notes), formats)
 
     return _write_workbook(out, table, summary)
+
+
+def notes_fact(notes: Sequence[str]) -> list[Fact]:
+    """The notes as a Summary's last fact, one a line (none: no fact)."""
+    return [("Notes", "\n".join(notes), None)] if notes else []
 
 
 def _write_header(sheet: Worksheet, col: int, name: str, bold: Format, cuts: CutCells) -> None:
@@ -306,9 +312,10 @@ def _write_facts(book: Workbook, summary: Worksheet, facts: list[Fact], bold: Fo
 
 
 def _write_summary(
-    book: Workbook, summary: Worksheet, result: Result, read: list[Fact], formats: dict[str, Format]
+    book: Workbook, summary: Worksheet, result: Result, read: list[Fact], notes: list[Fact], formats: dict[str, Format]
 ) -> None:
-    """The corpus score, signature and counts as label/value pairs, the score distribution, and its chart beside."""
+    """The corpus score, signature, counts and notes as label/value pairs, the score distribution, and its chart
+    beside."""
     score_format, count_format = formats["score"], formats["count"]
     corpora: list[Fact] = []
     for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures()):
@@ -323,6 +330,7 @@ def _write_summary(
         ("Scored pairs", result.scored, count_format),
         ("Blank candidates", result.blank, count_format),
         ("Rows with a note", result.problems, count_format),
+        *notes,
     ]
     bold = formats["bold"]
     _write_facts(book, summary, facts, bold)
