@@ -128,8 +128,11 @@ def compare_command(
     if output == "-":
         raise Failure("compare prints its result on standard output; give -o a file name, or use --json")
 
+    spell = flag_spelling(COMPARE_FLAGS)
+
     def on_read(compared: ComparedFile) -> None:
-        if not as_json:  # with --json, the payload names the input, sheet and columns (stdout stays one JSON document)
+        # With --json, the payload names the input, sheet and columns and holds the notes.
+        if not as_json:
             announce(compared.read, compared=compared.comparison.b_col, flags=COMPARE_FLAGS)
 
     compared = compare_file(
@@ -147,11 +150,12 @@ def compare_command(
         raw=raw,
         force=force,
         on_read=on_read,
+        spell=spell,
         **read.settings(),
     )
-    spell = flag_spelling(COMPARE_FLAGS)
-    for note in compared.notes:
-        echo(f"bleu-xl: note: {render(note, spell)}", err=True)
+    notes = [render(note, spell) for note in compared.notes]
+    for note in notes:
+        echo(f"bleu-xl: note: {note}", err=True)
     if quiet:
         return
     comparison, result = compared.comparison, compared.comparison.result
@@ -161,7 +165,7 @@ def compare_command(
             "input": compared.read.input_name,
             "sheet": compared.read.sheet.workbook_sheet,  # a text file has none
             "columns": render(compared.describe(), spell),
-            "notes": [render(note, spell) for note in compared.read.notes],
+            "notes": [render(note, spell) for note in compared.read.notes] + notes,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return

@@ -454,11 +454,11 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence, Sized
+from collections.abc import Collection, Hashable, Iterable, Sequence, Sized
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
-from ..errors import BleuError
+from ..errors import BleuError, Part
 
 __all__ = [
     "ColumnKind",
@@ -562,6 +562,9 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     higher_is_better: ClassVar[bool] = True
     #: The highest score there is (``None``: none; TER exceeds 1 for a candidate longer than its reference).
     highest: ClassVar[float | None] = 1.0
+    #: Whether the metric may read a text written without spaces between words (Chinese, Thai...) as far fewer
+    #: words than it holds (TER does; BLEU and chrF read every script): then :meth:`unspaced_script` says which.
+    misreads_unspaced_text: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -625,6 +628,16 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     def detail_values(self, score: ScoreT) -> list[Any]:
         \"\"\"A score's values in the order of :meth:`details` (``None``: a blank cell): numbers, and for a
         :attr:`ColumnKind.CHANGES` column an object whose ``str`` is its text and whose ``parts`` are its runs.\"\"\"
+
+    def unspaced_script(self, text: str) -> str | None:
+        \"\"\"The script of ``text`` when this metric reads a phrase of it as one word (a script written without spaces
+        between words that its settings do not split), else ``None``: never, unless
+        :attr:`misreads_unspaced_text`.\"\"\"
+        return None
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        \"\"\"What to say, after the rows they are in, of texts in ``scripts`` that :meth:`unspaced_script` found.\"\"\"
+        return ()
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Metric[Any, Any, Any]:
@@ -2639,6 +2652,115 @@ def _resume(words: list[str], start: int, m: int, peq: dict[str, int], vp: int, 
         vn = hp & xv
     return distance
 """,
+    'core/metrics/ter_scripts.py': """\
+\"\"\"Texts TER reads as far fewer words than they hold: those written in a script that puts no spaces between words.
+
+TER's words are what whitespace separates once its tokenizer has run, so a sentence of Chinese or Japanese, Thai,
+Lao, Burmese or Khmer is one word, or a few where digits, Latin words or punctuation stand apart: its TER is all or
+nothing (0 for the same text, 1 or near it for any difference), exactly as sacrebleu gives it, and misleading.
+Only Chinese characters (kanji) are split by a TER setting, ``normalized`` with ``asian_support``; no setting
+splits kana, Thai, Lao, Burmese or Khmer. Scores stay sacrebleu's: this only finds such texts, so that every face
+can say so. Standard library only (it runs in Pyodide).
+\"\"\"
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from ..errors import Part, Setting
+from .ter_tokenizer import TerTokenizer
+
+__all__ = ["CHINESE_OR_JAPANESE", "SCRIPTS", "UNSPACED_WORD", "unspaced_note", "unspaced_script"]
+
+#: A word (as TER reads a text) that holds this many characters of a script written without spaces is more than a
+#: word: Chinese and Japanese words are one to four characters, a Thai or Khmer word a few, vowel signs included.
+UNSPACED_WORD = 6
+
+CHINESE_OR_JAPANESE = "Chinese or Japanese"
+#: The scripts written without spaces between words, by the name a note gives them, with their code point ranges
+#: (inclusive): CJK ideographs, radicals and iteration marks, kana (half-width too); Hangul is not among them,
+#: since Korean puts spaces between words.
+SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
+    CHINESE_OR_JAPANESE: (
+        (0x2E80, 0x2FDF),
+        (0x3005, 0x3007),
+        (0x3021, 0x3029),
+        (0x3031, 0x3035),
+        (0x3038, 0x303C),
+        (0x3040, 0x30FF),
+        (0x31F0, 0x31FF),
+        (0x3400, 0x4DBF),
+        (0x4E00, 0x9FFF),
+        (0xF900, 0xFAFF),
+        (0xFF66, 0xFF9F),
+        (0x20000, 0x3FFFF),
+    ),
+    "Thai": ((0x0E00, 0x0E7F),),
+    "Lao": ((0x0E80, 0x0EFF),),
+    "Burmese": ((0x1000, 0x109F), (0xA9E0, 0xA9FF), (0xAA60, 0xAA7F)),
+    "Khmer": ((0x1780, 0x17FF), (0x19E0, 0x19FF)),
+}
+
+
+def _class(scripts: Collection[str]) -> re.Pattern[str]:
+    ranges = "".join(f"\\\\U{low:08x}-\\\\U{high:08x}" for name in scripts for low, high in SCRIPTS[name])
+    return re.compile(f"[{ranges}]")
+
+
+_ANY_SCRIPT = _class(SCRIPTS)
+#: What ``normalized`` with ``asian_support`` leaves unsplit that a setting could not split either.
+_NOT_SPLIT_BY_ASIAN_SUPPORT = _class([name for name in SCRIPTS if name != CHINESE_OR_JAPANESE])
+_SCRIPT_OF = {name: _class([name]) for name in SCRIPTS}
+
+
+def unspaced_script(text: str, tokenizer: TerTokenizer) -> str | None:
+    \"\"\"The script (a name of :data:`SCRIPTS`) of the first word TER reads in ``text`` that holds
+    :data:`UNSPACED_WORD` or more of its characters: a phrase or a sentence read as one word. ``None`` when there is
+    none, and for Chinese or Japanese when ``normalized`` with ``asian_support`` splits it (as far as TER can).
+
+    >>> unspaced_script("2024年5月にNikeの新しいｼｭｰｽﾞを発売します", TerTokenizer())
+    'Chinese or Japanese'
+    >>> unspaced_script("2024年5月にNikeの新しいｼｭｰｽﾞを発売します", TerTokenizer(normalized=True, asian_support=True))
+    >>> unspaced_script("모든 주문 무료 배송", TerTokenizer()) is None  # Korean: spaced
+    True
+    \"\"\"
+    pattern = _NOT_SPLIT_BY_ASIAN_SUPPORT if tokenizer.normalized and tokenizer.asian_support else _ANY_SCRIPT
+    if pattern.search(text) is None:  # most texts: one search, no tokenizing
+        return None
+    for word in tokenizer(text):
+        found = "".join(pattern.findall(word))
+        if len(found) >= UNSPACED_WORD:
+            return max(SCRIPTS, key=lambda name: len(_SCRIPT_OF[name].findall(found)))
+    return None
+
+
+def _listing(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def unspaced_note(scripts: Collection[str]) -> tuple[Part, ...]:
+    \"\"\"What to say of texts in ``scripts`` (as :func:`unspaced_script` names them), after the rows they are in: why
+    their TER misleads, and what splits them where a setting can.\"\"\"
+    named = [name for name in SCRIPTS if name in scripts]
+    parts: list[Part] = [
+        f"written without spaces between words ({', '.join(named)}): TER reads such a sentence as one word or a few, "
+        "so its scores are all or nothing (as sacrebleu's are)"
+    ]
+    if CHINESE_OR_JAPANESE in named:
+        parts += [
+            "; ",
+            Setting("normalized"),
+            " with ",
+            Setting("asian_support"),
+            " makes each Chinese character a word",
+        ]
+    others = [name for name in named if name != CHINESE_OR_JAPANESE]
+    if others:
+        them = "it" if len(others) == 1 else "them"
+        parts.append(f"; no TER setting splits {_listing(others)}: chrF (or BLEU) scores {them} by characters")
+    return tuple(parts)
+""",
     'core/metrics/ter.py': """\
 \"\"\"TER, translation edit rate (Snover et al. 2006), exactly as sacrebleu 2.6's ``TER()`` gives it: the metric object
 :class:`Ter`, its scores, the words that changed, and the functions that give them.
@@ -2661,13 +2783,14 @@ Scores are fractions (sacrebleu's number / 100). Standard library only (it runs 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError, Setting
+from ..errors import BleuError, Part, Setting
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
+from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
 
 __all__ = [
@@ -3008,9 +3131,18 @@ class Ter(Metric[TerReferences, TerStats, TerScore]):
     label: ClassVar[str] = "TER"
     higher_is_better: ClassVar[bool] = False
     highest: ClassVar[float | None] = None
+    misreads_unspaced_text: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         _check_options(self.tokenizer)
+
+    def unspaced_script(self, text: str) -> str | None:
+        \"\"\"Chinese or Japanese (unless ``normalized`` with ``asian_support`` splits it), Thai, Lao, Burmese or Khmer,
+        when ``text`` holds a phrase TER reads as one word (:mod:`.ter_scripts`).\"\"\"
+        return unspaced_script(text, self.tokenizer)
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        return unspaced_note(scripts)
 
     @property
     def tokenizer(self) -> TerTokenizer:
@@ -6338,6 +6470,56 @@ def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
         with contextlib.suppress(OSError, ValueError, AssertionError, AttributeError):
             process.join(5)
 """,
+    'table/unspaced.py': """\
+\"\"\"The rows of a table a metric reads as far fewer words than they hold (TER on text written without spaces between
+words), and the note that says so: the rule is the metric's, the rows are the table's.\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..core.errors import Part
+from ..core.metrics import Metric, MetricScore
+from ..excel.cells import Pair
+
+__all__ = ["LISTED_ROWS", "UnspacedRows", "unspaced_note", "unspaced_rows"]
+
+LISTED_ROWS = 3  # in a note: the first rows it is about
+
+#: Per script, the indices of the rows whose texts are in it.
+UnspacedRows = dict[str, list[int]]
+
+
+def unspaced_rows(metric: Metric[Any, Any, Any], pairs: Sequence[Pair], outcomes: Sequence[Any]) -> UnspacedRows:
+    \"\"\"Per script (as ``metric.unspaced_script`` names it), the rows ``metric`` scored whose candidate, or one of
+    whose references, it reads as one word where the text holds several. Empty for a metric that reads every
+    script.\"\"\"
+    found: UnspacedRows = {}
+    if not metric.misreads_unspaced_text:
+        return found
+    read: dict[Hashable, str | None] = {}  # a reference set repeated down a column is read once
+    for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
+        if not isinstance(outcome, MetricScore) or type(pair.candidate) is not str:
+            continue
+        script = metric.unspaced_script(pair.candidate)
+        if script is None and type(pair.references) is tuple:
+            if pair.references not in read:
+                read[pair.references] = next(filter(None, map(metric.unspaced_script, pair.references)), None)
+            script = read[pair.references]
+        if script is not None:
+            found.setdefault(script, []).append(i)
+    return found
+
+
+def unspaced_note(metric: Metric[Any, Any, Any], found: UnspacedRows, row_numbers: Sequence[int]) -> tuple[Part, ...]:
+    \"\"\"The note on the rows of :func:`unspaced_rows`, named as Excel numbers them (``row_numbers``).\"\"\"
+    rows = sorted({i for indices in found.values() for i in indices})
+    listed = ", ".join(str(row_numbers[i]) for i in rows[:LISTED_ROWS])
+    more = f" and {len(rows) - LISTED_ROWS:,} more" if len(rows) > LISTED_ROWS else ""
+    which = f"row {listed} is" if len(rows) == 1 else f"rows {listed}{more} are"
+    return (f"{metric.name}: {which} ", *metric.unspaced_note(found.keys()))
+""",
     'table/scoring.py': """\
 \"\"\"Score a whole table: pair its rows, score them (over several processes when large), rank, add up the corpus.
 
@@ -6351,7 +6533,7 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
@@ -6362,6 +6544,7 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
+from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
 __all__ = [
     "CHUNK",
@@ -6385,7 +6568,6 @@ __all__ = [
 MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
-LISTED_ROWS = 3  # in a note: the first rows it is about
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -6429,6 +6611,7 @@ class Result:
     ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given;
     ``groups`` says how many references have candidates ranked among themselves (ranks are per reference).
     ``single_process`` says why a table large enough for the process pool was scored in one process.
+    ``unspaced``, per metric, the rows it read as far fewer words than they hold (TER on Chinese, Thai...).
     \"\"\"
 
     header: list[str]
@@ -6442,6 +6625,7 @@ class Result:
     single_process: str | None = None
     ranked: bool = True
     groups: int = 1  # the references whose candidates are ranked among themselves
+    unspaced: list[UnspacedRows] = field(default_factory=list)
 
     @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -6510,19 +6694,24 @@ class Result:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        \"\"\"What the user should know about the scores: rows scored against only some of their references.\"\"\"
+        \"\"\"What the user should know about the scores: rows scored against only some of their references, rows a
+        metric read as far fewer words than they hold (TER on text written without spaces between words).\"\"\"
+        notes: list[tuple[Part, ...]] = []
         fewer = self.fewer_references()
-        if not fewer:
-            return []
-        rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
-        more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
-        which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
-        return [
-            (
-                f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
-                "blank): the note column says how many",
+        if fewer:
+            rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
+            more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
+            which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
+            notes.append(
+                (
+                    f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
+                    "blank): the note column says how many",
+                )
             )
-        ]
+        for metric, found in zip(self.metrics, self.unspaced):
+            if found:
+                notes.append(unspaced_note(metric, found, self.row_numbers))
+        return notes
 
     def value(self, i: int) -> float | None:
         \"\"\"Row ``i``'s score under the first metric, ``None`` when it has none.\"\"\"
@@ -6740,6 +6929,7 @@ def _score_table(
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),
         groups=groups,
+        unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
     )
 
 
@@ -7104,10 +7294,12 @@ def plan_scores(
             "bleu-xl: note: some texts scored are numbers, scored as Excel writes them in General format (a date "
             "that xlwings Lite reports as its serial number is scored as that number)"
         )
+    notes = [render(note, spelt) for note in result.notes]  # rows scored against fewer references, TER misreading
+    plan.lines += [f"bleu-xl: note: {note}" for note in notes]
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result)
+        _on_own_sheet(plan, name, layout, result, notes)
     else:
-        _beside(plan, grid, sheet.rows, layout, result, ours, last)
+        _beside(plan, grid, sheet.rows, layout, result, ours, last, notes)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
     some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
     counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
@@ -7161,10 +7353,12 @@ def _result_writes(
     return writes
 
 
-def _summary_facts(result: Result, layout: Layout, name: str) -> list[tuple[str, Any]]:
-    \"\"\"The summary's facts: labels and values (the sheet's name and the reference as text, as typed).\"\"\"
+def _summary_facts(result: Result, layout: Layout, name: str, notes: Sequence[str]) -> list[tuple[str, Any]]:
+    \"\"\"The summary's facts: labels and values (the sheet's name and the reference as text, as typed), and the notes
+    on the scores, one a line, when there are any.\"\"\"
     metric = result.metrics[0]
     corpus = result.corpus
+    noted = [("Notes", _own_text("\\n".join(notes)))] if notes else []
     return [
         ("Sheet", _as_text(name)),
         ("Reference", _as_text(layout.reference_source)),
@@ -7174,6 +7368,7 @@ def _summary_facts(result: Result, layout: Layout, name: str) -> list[tuple[str,
         ("Scored pairs", result.scored),
         ("Blank candidates", result.blank),
         ("Rows with a note", result.problems),
+        *noted,
     ]
 
 
@@ -7222,6 +7417,7 @@ def _beside(
     result: Result,
     ours: Area | None,
     last: int,
+    notes: Sequence[str],
 ) -> None:
     \"\"\"Write the results right of the table, on the rows of its header and data (down to ``last`` and to the last row
     with a candidate or a reference), the summary one column further; refused when a cell there holds anything but
@@ -7240,7 +7436,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet)
+    facts = _summary_facts(result, layout, plan.sheet, notes)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -7263,13 +7459,13 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result) -> None:
+def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, notes: Sequence[str]) -> None:
     \"\"\"Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside.\"\"\"
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name)
+    facts = _summary_facts(result, layout, name, notes)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]

@@ -303,3 +303,46 @@ def test_bootstrap_resamples_ter() -> None:
     result = resampling.paired(refs, bad, good)
     assert result.difference < 0 and result.significant
     assert result.verdict("bad", "good").startswith("good is better than bad (it scores lower, and lower is better)")
+
+
+# --- text TER reads as one word --------------------------------------------------------------------------------------
+
+UNSPACED = {
+    "2024年5月にNikeの新しいｼｭｰｽﾞを発売します": "Chinese or Japanese",  # a date, a Latin brand, half-width katakana
+    "我们在2024年推出了3款新产品": "Chinese or Japanese",  # digits between the characters
+    "ありがとうございました": "Chinese or Japanese",  # kana alone: no setting splits it
+    "จัดส่งฟรีทุกคำสั่งซื้อ วันนี้เท่านั้น": "Thai",
+    "ສົ່ງຟຣີທຸກຄໍາສັ່ງຊື້": "Lao",
+    "ပို့ဆောင်ခအခမဲ့": "Burmese",
+    "ដឹកជញ្ជូនឥតគិតថ្លៃ": "Khmer",
+}
+SPACED = ["Free delivery on every order", "모든 주문 무료 배송", "東京タワー", "Sony ソニー", "l'été, à Zürich", ""]
+
+
+def test_text_written_without_spaces_is_found_as_ter_reads_it() -> None:
+    """A word of six or more characters of a script without spaces between words: TER scores such a pair all or
+    nothing, exactly as sacrebleu does (the numbers are not touched)."""
+    plain, split = Ter(), Ter(normalized=True, asian_support=True)
+    for text, script in UNSPACED.items():
+        assert plain.unspaced_script(text) == script, text
+        assert split.unspaced_script(text) == (None if script == "Chinese or Japanese" else script), text
+        assert plain.sentence_score(text, text[:-1]).ter * 100 == TER().sentence_score(text[:-1], [text]).score
+    for text in SPACED:
+        assert plain.unspaced_script(text) is None and split.unspaced_script(text) is None, text
+    assert plain.sentence_score("我们在2024年推出了3款新产品", "我们在2024年推出了三款新产品").ter == 1.0
+    assert not any(metric.misreads_unspaced_text for metric in metrics_named(["bleu,chrf"]))
+    assert metrics_named(["bleu"])[0].unspaced_script("我们在2024年推出了3款新产品") is None
+
+
+def test_the_note_says_what_splits_each_script() -> None:
+    from bleu_xl import render
+
+    both = render(Ter().unspaced_note({"Thai", "Chinese or Japanese", "Khmer"}))
+    assert both == (
+        "written without spaces between words (Chinese or Japanese, Thai, Khmer): TER reads such a sentence as one "
+        "word or a few, so its scores are all or nothing (as sacrebleu's are); normalized with asian_support makes "
+        "each Chinese character a word; no TER setting splits Thai or Khmer: chrF (or BLEU) scores them by characters"
+    )
+    assert render(Ter().unspaced_note({"Lao"})).endswith(
+        "; no TER setting splits Lao: chrF (or BLEU) scores it by characters"
+    )

@@ -19,13 +19,14 @@ Scores are fractions (sacrebleu's number / 100). Standard library only (it runs 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError, Setting
+from ..errors import BleuError, Part, Setting
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
+from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
 
 __all__ = [
@@ -366,9 +367,18 @@ class Ter(Metric[TerReferences, TerStats, TerScore]):
     label: ClassVar[str] = "TER"
     higher_is_better: ClassVar[bool] = False
     highest: ClassVar[float | None] = None
+    misreads_unspaced_text: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         _check_options(self.tokenizer)
+
+    def unspaced_script(self, text: str) -> str | None:
+        """Chinese or Japanese (unless ``normalized`` with ``asian_support`` splits it), Thai, Lao, Burmese or Khmer,
+        when ``text`` holds a phrase TER reads as one word (:mod:`.ter_scripts`)."""
+        return unspaced_script(text, self.tokenizer)
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        return unspaced_note(scripts)
 
     @property
     def tokenizer(self) -> TerTokenizer:

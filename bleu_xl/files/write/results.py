@@ -116,10 +116,18 @@ def write_result(
 
 
 def write_comparison(
-    file: OutputFile, target: OutputTarget, table: Sheet, layout: Layout, comparison: Comparison, *, input_name: str
+    file: OutputFile,
+    target: OutputTarget,
+    table: Sheet,
+    layout: Layout,
+    comparison: Comparison,
+    *,
+    input_name: str,
+    notes: Sequence[str] = (),
 ) -> CutCells:
-    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores, and the paired test on a
-    Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test too."""
+    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores, and the paired test and
+    the ``notes`` on a Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test
+    and the notes too."""
     input_header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     name = comparison.metric.name
     header = _headers(input_header, [f"{name} {comparison.a_name}", f"{name} {comparison.b_name}"])
@@ -129,7 +137,7 @@ def write_comparison(
         target.check_size(len(comparison.rows) + 1, len(header))
         with file.open(binary=True) as out:
             return write_comparison_workbook(
-                out, header, comparison, input_name=input_name, layout=layout, source=table
+                out, header, comparison, input_name=input_name, layout=layout, source=table, notes=notes
             )
     width = len(input_header)
 
@@ -146,6 +154,7 @@ def write_comparison(
         "columns": columns,
         "signature": comparison.signature,
         "comparison": comparison.as_dict(),
+        "notes": list(notes),
     }
     _write_text(file, target, table, header, rows(), about)
     return CutCells()

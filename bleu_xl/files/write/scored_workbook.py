@@ -374,10 +374,11 @@ def write_comparison_workbook(
     input_name: str,
     layout: Layout,
     source: Sheet | None = None,
+    notes: Sequence[str] = (),
 ) -> CutCells:
     """The input rows with both columns' scores (``header`` names them all), formatted as a scored workbook is, and a
     Summary sheet with the paired test: each interval as two numbers (low, high), the p-value shown as the verdict
-    says it. Returns the cells cut to fit a cell."""
+    says it, and the ``notes``. Returns the cells cut to fit a cell."""
     width = len(header) - 2
 
     def rows() -> Iterator[list[Any]]:
@@ -422,6 +423,7 @@ def write_comparison_workbook(
             ("Resamples" if result.test == "bs" else "Randomization trials", result.samples, count_format),
             ("Seed", result.seed, count_format),
             ("Signature", comparison.signature, None),
+            *notes_fact(notes),
         ]
         _write_facts(book, sheet, facts, formats["bold"])
 
