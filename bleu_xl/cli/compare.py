@@ -66,8 +66,13 @@ __all__ = ["compare_command"]
     "--output-encoding", help="Encoding of a CSV output (default: UTF-8, with a BOM in a file so that Excel reads it)."
 )
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="Print no result (write it with -o).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (with its notes, even with -q).")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Print no verdict (write it with -o); --json prints its document, notes and all, whatever -q says.",
+)
 @guard(COMPARE_FLAGS)
 def compare_command(
     input_path: str,
@@ -109,8 +114,8 @@ def compare_command(
       bleu-xl compare translations.xlsx --a "Engine A" --b "Engine B" --test ar
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
-    if as_json and 1 in CLOSED_AT_START:
-        raise Failure("standard output is closed: nothing could be written; write the workbook with -o")
+    if 1 in CLOSED_AT_START and (as_json or (output is None and not quiet)):  # its result would be lost
+        raise Failure("standard output is closed: nothing could be written; write the result to a file with -o")
     metrics = metrics_named(
         [metric_name],
         **given_settings(
@@ -156,10 +161,8 @@ def compare_command(
     notes = [render(note, spell) for note in compared.notes]
     for note in notes:
         echo(f"bleu-xl: note: {note}", err=True)
-    if quiet:
-        return
     comparison, result = compared.comparison, compared.comparison.result
-    if as_json:
+    if as_json:  # the result itself: printed whatever -q says, with every note
         payload = {
             **comparison.as_dict(),
             "input": compared.read.input_name,
@@ -168,6 +171,8 @@ def compare_command(
             "notes": [render(note, spell) for note in compared.read.notes] + notes,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    if quiet:
         return
     name = comparison.metric.name
     for column, value, interval in (

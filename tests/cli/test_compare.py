@@ -17,6 +17,28 @@ REFS, CANDS_A, CANDS_B = compared_columns()
 REF = "the cat sat on the mat"
 CAND = "the cat sat on a mat"
 COVER = ["Start here: put your references in column A of the Rank sheet"]
+#: Japanese copy, and two candidate columns of it: TER reads each sentence as one word or a few.
+JAPANESE = [
+    "2024年5月にNikeの新しいシューズを発売します",
+    "全品送料無料キャンペーンを実施中です",
+    "今なら新規会員登録で10%オフになります",
+    "ご注文は24時間以内に発送いたします",
+    "返品は到着後30日以内なら無料です",
+]
+JAPANESE_A = [
+    "2024年5月にNikeの新しいｼｭｰｽﾞを発売します",
+    "全品送料無料キャンペーン実施中",
+    "今なら新規会員登録で10%オフ",
+    "ご注文は24時間以内に発送いたします",
+    "返品は30日以内なら無料です",
+]
+JAPANESE_B = [
+    "2024年5月に新しいシューズを発売します",
+    "全品送料無料キャンペーンを実施中です",
+    "新規会員登録で今なら10%オフになります",
+    "ご注文は24時間以内に発送します",
+    "返品は到着後30日以内なら無料です",
+]
 
 
 def _compare_file(tmp_path: Path) -> Path:
@@ -199,3 +221,27 @@ def test_a_bootstrap_verdict_on_fewer_than_50_pairs_hedges_in_every_output(tmp_p
     assert (summary["Verdict"], summary["Pairs compared"]) == (verdict, 30)
     randomized = json.loads(run("compare", str(path), "--a", "A", "--b", "B", "--test", "ar", "--json").stdout)
     assert randomized["pairs"] == 30 and "too few" not in randomized["verdict"]
+
+
+def test_json_carries_every_note_whatever_q_says(tmp_path: Path) -> None:
+    """The JSON is the result, printed whatever -q says, with every note: what was read (the reference columns
+    found) and what was compared (TER on text without spaces between words). -q prints no verdict; standard error
+    says what it says without -q, as score's does."""
+    path = tmp_path / "ja.csv"
+    path.write_text(
+        "Reference 1,Reference 2,A,B\n"
+        + "".join(f"{r},{r}。,{a},{b}\n" for r, a, b in zip(JAPANESE, JAPANESE_A, JAPANESE_B)),
+        encoding="utf-8",
+    )
+    compare = ("compare", str(path), "--a", "A", "--b", "B", "--metric", "ter", "--samples", "100", "--json")
+    loud, quiet = run(*compare), run(*compare, "-q")
+    assert loud.exit_code == quiet.exit_code == 0, quiet.output
+    assert quiet.stderr == loud.stderr and json.loads(quiet.stdout) == json.loads(loud.stdout)
+    notes = json.loads(quiet.stdout)["notes"]
+    assert notes[0].startswith("2 reference columns found by their headers")
+    assert notes[1].startswith(
+        "TER: rows 2, 3, 4 and 2 more are written without spaces between words (Chinese or "
+        "Japanese): TER reads such a sentence as one word or a few"
+    )
+    assert [line.removeprefix("bleu-xl: note: ") for line in loud.stderr.splitlines()] == notes[1:]
+    assert run(*compare[:-1], "-q").stdout == ""  # -q: no verdict printed (-o writes it)
