@@ -1,5 +1,5 @@
 """bleu-xl 0.2.0.dev0 for xlwings Lite: BLEU-2, chrF and TER in Excel cells, a table scored at a click.
-bleu-xl 0.2.0.dev0, scoring 0.2.0 (signatures bleu-xl:0.2.0, chrF bleu-xl:chrf-1).
+bleu-xl 0.2.0.dev0, scoring 0.2.0 (signatures bleu-xl:0.2.0, chrF bleu-xl:chrf-1, TER bleu-xl:ter-1).
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **Score this table**.
 The scores, ranks and notes appear right of the table. In any cell: `=BLEU2(reference, candidate)`, `=CHRF(...)`.
