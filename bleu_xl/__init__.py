@@ -1,13 +1,32 @@
 """bleu-xl: BLEU-2 (and BLEU-N), chrF and TER scoring for spreadsheets, with a pure-Python core."""
 
 from ._version import __version__
-from .core.bootstrap import Bootstrap, ChrfBootstrap, Interval, PairedResult, Resampling, bootstrap_ci, paired_test
+from .core.bootstrap import (
+    Bootstrap,
+    ChrfBootstrap,
+    Interval,
+    PairedResult,
+    Resampling,
+    TooFewResamples,
+    bootstrap_ci,
+    paired_test,
+)
 from .core.errors import BleuError, BleuXlError, Setting, render
 from .core.explain import Explanation, explain
 from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, Ter, metrics_named
 from .core.metrics.bleu import Precision, References, Score, Stats, corpus_score, score, score_many, signature
 from .core.metrics.chrf import ChrfReferences, ChrfScore, ChrfStats, chrf, chrf_signature, corpus_chrf
-from .core.metrics.ter import Change, TerChanges, TerReferences, TerScore, TerStats, corpus_ter, ter, ter_changes
+from .core.metrics.ter import (
+    Change,
+    TerChanges,
+    TerOptionsError,
+    TerReferences,
+    TerScore,
+    TerStats,
+    corpus_ter,
+    ter,
+    ter_changes,
+)
 from .core.randomization import Randomization
 from .core.tokenizer import tokenize
 
@@ -59,9 +78,11 @@ __all__ = [
     "Stats",
     "Ter",
     "TerChanges",
+    "TerOptionsError",
     "TerReferences",
     "TerScore",
     "TerStats",
+    "TooFewResamples",
     "__version__",
     "bootstrap_ci",
     "chrf",

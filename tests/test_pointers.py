@@ -141,7 +141,7 @@ def test_one_version_story_wherever_a_user_quotes_a_version() -> None:
     assert bundle.splitlines()[1] == version_line() + "."
     start = openpyxl.load_workbook(ROOT / "workbooks" / "bleu2_ranking.xlsx")["Start here"]
     assert any(str(cell.value).startswith(story) for row in start.iter_rows() for cell in row if cell.value)
-    assert read_me_first(__version__, "w.whl", SCRIPT_NAME).splitlines()[1] == version_line() + "."
+    assert read_me_first(__version__, "w.whl", SCRIPT_NAME).splitlines()[1] == version_line()  # 100 wide: no stop
     assert signature().startswith(f"bleu-xl:{SCORING_VERSION}|")
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert f"## Unreleased (bleu-xl {__version__.split('.dev')[0]}, scoring {SCORING_VERSION})" in changelog

@@ -8,7 +8,16 @@ import click
 
 from .. import ComparedFile, compare_file, metrics_named, render
 from .guard import guard
-from .options import COMPARE_FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options, ter_options
+from .options import (
+    COMPARE_FLAGS,
+    Command,
+    ReadFlags,
+    chrf_options,
+    flag_spelling,
+    given_settings,
+    table_options,
+    ter_options,
+)
 from .score import announce
 from .terminal import CLOSED_AT_START, Failure, echo
 
@@ -33,7 +42,7 @@ __all__ = ["compare_command"]
 @click.option(
     "--samples",
     type=click.IntRange(1, 1_000_000),
-    help="Bootstrap resamples (default 1000) or randomization trials (default 10000).",
+    help="Bootstrap resamples (default 1000) or randomization trials (default 10000); at least 20.",
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resamples or trials.")
 @click.option(
@@ -57,8 +66,13 @@ __all__ = ["compare_command"]
     "--output-encoding", help="Encoding of a CSV output (default: UTF-8, with a BOM in a file so that Excel reads it)."
 )
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--quiet", "-q", is_flag=True, help="Print no result (write it with -o).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (with its notes, even with -q).")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Print no verdict (write it with -o); --json prints its document, notes and all, whatever -q says.",
+)
 @guard(COMPARE_FLAGS)
 def compare_command(
     input_path: str,
@@ -100,25 +114,30 @@ def compare_command(
       bleu-xl compare translations.xlsx --a "Engine A" --b "Engine B" --test ar
       bleu-xl compare variants.xlsx --a "Prompt A" --b "Prompt B" -o comparison.csv -q
     """
-    if as_json and 1 in CLOSED_AT_START:
-        raise Failure("standard output is closed: nothing could be written; write the workbook with -o")
+    if 1 in CLOSED_AT_START and (as_json or (output is None and not quiet)):  # its result would be lost
+        raise Failure("standard output is closed: nothing could be written; write the result to a file with -o")
     metrics = metrics_named(
         [metric_name],
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        normalized=normalized,
-        no_punct=no_punct,
-        asian_support=asian_support,
-        case_sensitive=case_sensitive,
+        **given_settings(
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        ),
     )
     if len(metrics) != 1:
         raise Failure(f"{COMPARE_FLAGS['metric']} {metric_name!r}: compare tests one metric at a time")
     if output == "-":
         raise Failure("compare prints its result on standard output; give -o a file name, or use --json")
 
+    spell = flag_spelling(COMPARE_FLAGS)
+
     def on_read(compared: ComparedFile) -> None:
-        if not as_json:  # with --json, the payload names the input, sheet and columns (stdout stays one JSON document)
+        # With --json, the payload names the input, sheet and columns and holds the notes.
+        if not as_json:
             announce(compared.read, compared=compared.comparison.b_col, flags=COMPARE_FLAGS)
 
     compared = compare_file(
@@ -136,23 +155,24 @@ def compare_command(
         raw=raw,
         force=force,
         on_read=on_read,
+        spell=spell,
         **read.settings(),
     )
-    spell = flag_spelling(COMPARE_FLAGS)
-    for note in compared.notes:
-        echo(f"bleu-xl: note: {render(note, spell)}", err=True)
-    if quiet:
-        return
+    notes = [render(note, spell) for note in compared.notes]
+    for note in notes:
+        echo(f"bleu-xl: note: {note}", err=True)
     comparison, result = compared.comparison, compared.comparison.result
-    if as_json:
+    if as_json:  # the result itself: printed whatever -q says, with every note
         payload = {
             **comparison.as_dict(),
             "input": compared.read.input_name,
             "sheet": compared.read.sheet.workbook_sheet,  # a text file has none
             "columns": render(compared.describe(), spell),
-            "notes": [render(note, spell) for note in compared.read.notes],
+            "notes": [render(note, spell) for note in compared.read.notes] + notes,
         }
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    if quiet:
         return
     name = comparison.metric.name
     for column, value, interval in (

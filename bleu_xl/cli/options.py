@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from .. import Chrf, Setting
 from .terminal import Failure, closed_pipe
@@ -22,6 +23,7 @@ __all__ = [
     "TextsCommand",
     "chrf_options",
     "flag_spelling",
+    "given_settings",
     "table_options",
     "ter_options",
 ]
@@ -47,6 +49,7 @@ FLAGS = {
     "output": "-o",
     "wheel": "--wheel",
     "metric": "--metric",
+    "samples": "--samples",
     "max_n": "--max-n",
     "smoothing": "--smoothing",
     "char_order": "--char-order",
@@ -202,6 +205,14 @@ def table_options(run: Any) -> Any:
     ):
         fn = option(fn)
     return fn
+
+
+def given_settings(**values: Any) -> dict[str, Any]:
+    """The metric settings among ``values`` that the user gave (not left at their defaults), for
+    :func:`bleu_xl.metrics_named`: which refuses a setting of a metric not chosen, rather than let it do nothing."""
+    context = click.get_current_context()
+    left = (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+    return {name: value for name, value in values.items() if context.get_parameter_source(name) not in left}
 
 
 def chrf_options(fn: Any) -> Any:

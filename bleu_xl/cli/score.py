@@ -11,7 +11,16 @@ import click
 
 from .. import Bleu, MetricScore, ReadTable, ScoredFile, metrics_named, render, score_file
 from .guard import guard
-from .options import FLAGS, Command, ReadFlags, chrf_options, flag_spelling, table_options, ter_options
+from .options import (
+    FLAGS,
+    Command,
+    ReadFlags,
+    chrf_options,
+    flag_spelling,
+    given_settings,
+    table_options,
+    ter_options,
+)
 from .terminal import CLOSED_AT_START, Failure, console, echo, printable
 
 __all__ = ["announce", "score_command", "show_summary"]
@@ -113,15 +122,17 @@ def score_command(
     """
     metrics = metrics_named(
         metric_names,
-        max_n=max_n,
-        smoothing=smoothing,
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        normalized=normalized,
-        no_punct=no_punct,
-        asian_support=asian_support,
-        case_sensitive=case_sensitive,
+        **given_settings(
+            max_n=max_n,
+            smoothing=smoothing,
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            normalized=normalized,
+            no_punct=no_punct,
+            asian_support=asian_support,
+            case_sensitive=case_sensitive,
+        ),
     )
     to_stdout = output == "-" or (output is None and input_path == "-")
     if to_stdout and 1 in CLOSED_AT_START:
@@ -141,6 +152,7 @@ def score_command(
             force=force,
             on_read=progress.start,
             on_progress=progress.advance,
+            spell=flag_spelling(FLAGS),
             **read.settings(),
         )
     spell = flag_spelling(FLAGS)

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
-from .errors import BleuError
+from .errors import BleuError, Setting
 from .metrics.base import Metric
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from .metrics.base import ReferenceLike
 
 __all__ = [
+    "FEW_PAIRS",
+    "MIN_PAIRED_DRAWS",
     "TESTS",
     "Bootstrap",
     "BootstrapSettings",
@@ -46,13 +48,18 @@ __all__ = [
     "Interval",
     "PairedResult",
     "Resampling",
+    "TooFewResamples",
     "bootstrap_ci",
+    "check_paired_draws",
     "p_text",
     "paired_test",
     "verdict",
 ]
 
 SIGNIFICANCE = 0.05
+#: A paired bootstrap of fewer pairs calls equally good systems different far more often than its nominal 5%
+#: (benchmarks/equal_systems.py): its verdict says that it is not to be trusted.
+FEW_PAIRS = 50
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,7 @@ TESTS = {"bs": "paired bootstrap", "ar": "approximate randomization"}
 class PairedResult:
     """Both corpus scores, their difference (B - A) and a paired test's p-value: the paired bootstrap's (``test``
     "bs", ``samples`` resamples, with each side's interval) or approximate randomization's ("ar", ``samples``
-    trials; no intervals: ``None``)."""
+    trials; no intervals: ``None``), over ``pairs`` pairs."""
 
     score_a: float
     score_b: float
@@ -87,6 +94,8 @@ class PairedResult:
     #: The metric's direction (TER's is lower): which side of the difference is the better one.
     higher_is_better: bool = True
     test: str = "bs"
+    #: How many pairs the test compared: a bootstrap verdict on fewer than FEW_PAIRS says it is not to be trusted.
+    pairs: int = field(kw_only=True)
 
     @property
     def difference(self) -> float:
@@ -101,9 +110,23 @@ class PairedResult:
         """The p-value as the verdict writes it: "p < 0.001", "p < 0.05" or "p = 0.123"."""
         return p_text(self.p_value)
 
+    @property
+    def too_few_pairs(self) -> bool:
+        """Whether the verdict is not to be trusted: a paired bootstrap of fewer than :data:`FEW_PAIRS` pairs."""
+        return few_pairs(self.test, self.pairs)
+
     def verdict(self, a: str = "A", b: str = "B") -> str:
-        """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"."""
-        return verdict(self.difference, self.p_value, a, b, higher_is_better=self.higher_is_better)
+        """A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"
+        (which says too when there are too few pairs for it to be trusted)."""
+        return verdict(
+            self.difference,
+            self.p_value,
+            a,
+            b,
+            higher_is_better=self.higher_is_better,
+            pairs=self.pairs,
+            test=self.test,
+        )
 
     @property
     def test_name(self) -> str:
@@ -121,9 +144,37 @@ class PairedResult:
         return {"test": self.test, **numbers, **intervals, "samples": self.samples, "seed": self.seed}
 
 
-def verdict(difference: float, p_value: float, a: str = "A", b: str = "B", *, higher_is_better: bool = True) -> str:
-    """The reading of a paired test's difference (B - A) and p-value, for the command, Python and the template; a
-    metric where lower is better (TER) says so."""
+def few_pairs(test: str, pairs: int) -> bool:
+    """Whether a verdict of ``test`` on ``pairs`` pairs is not to be trusted: a paired bootstrap of fewer than
+    :data:`FEW_PAIRS` pairs calls equally good systems different far more often than 5% of the time."""
+    return test == "bs" and pairs < FEW_PAIRS
+
+
+def too_few_text(pairs: int) -> str:
+    """What a verdict adds when its pairs are too few for it to be trusted."""
+    compared = "1 pair was" if pairs == 1 else f"{pairs} pairs were"
+    return f"; only {compared} compared, too few for this verdict to be trusted (compare {FEW_PAIRS} or more)"
+
+
+def verdict(
+    difference: float,
+    p_value: float,
+    a: str = "A",
+    b: str = "B",
+    *,
+    higher_is_better: bool = True,
+    pairs: int,
+    test: str = "bs",
+) -> str:
+    """The reading of a paired test's difference (B - A) and p-value over ``pairs`` pairs, for the command, Python
+    and the template; a metric where lower is better (TER) says so, and a paired bootstrap of too few pairs says
+    that the verdict is not to be trusted (:func:`few_pairs`)."""
+    return _reading(difference, p_value, a, b, higher_is_better) + (
+        too_few_text(pairs) if few_pairs(test, pairs) else ""
+    )
+
+
+def _reading(difference: float, p_value: float, a: str, b: str, higher_is_better: bool) -> str:
     p = p_text(p_value)
     if difference == 0:
         return f"{a} and {b} score the same ({p})"
@@ -161,6 +212,26 @@ def statistics_columns(metric: Metric[Any, Any, Any], stats: Sequence[Any]) -> l
 def score_of_sums(metric: Metric[Any, Any, Any], sums: Sequence[float]) -> float:
     """The corpus score of statistics added up column by column."""
     return float(metric.score_from_stats(metric.from_numbers(sums)))
+
+
+#: The fewest resamples or trials a paired test takes: its p-value is (c + 1) / (draws + 1), so with fewer than 20
+#: it can never fall below the significance level, 0.05, whatever A and B are.
+MIN_PAIRED_DRAWS = 20
+
+
+class TooFewResamples(BleuError):
+    """A paired test asked for fewer resamples or randomization trials than :data:`MIN_PAIRED_DRAWS`: its p-value
+    could never say that a difference is unlikely to be chance."""
+
+
+def check_paired_draws(count: int, count_name: str) -> None:
+    """Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`)."""
+    if count < MIN_PAIRED_DRAWS:
+        raise TooFewResamples(
+            Setting(count_name, count),
+            f" is too few for a paired test: give at least {MIN_PAIRED_DRAWS} (with fewer, p can never fall below "
+            f"{SIGNIFICANCE})",
+        )
 
 
 def check_settings(metric: object, count: int, count_name: str, seed: int) -> None:
@@ -231,7 +302,8 @@ class Resampling:
 
     def paired_of(self, stats_a: Sequence[Any], stats_b: Sequence[Any], *, sums: ColumnSums = PLAIN) -> PairedResult:
         """:meth:`paired` of the pairs' statistics on each side (``stats_a[i]`` and ``stats_b[i]`` against the same
-        references)."""
+        references). At least :data:`MIN_PAIRED_DRAWS` resamples (:class:`TooFewResamples`)."""
+        check_paired_draws(self.samples, "samples")
         if len(stats_a) != len(stats_b):
             raise BleuError(f"{len(stats_a)} pairs in A but {len(stats_b)} in B")
         metric = self.metric
@@ -251,7 +323,9 @@ class Resampling:
         c = sum(1 for d in diffs if d - mean >= observed)
         p_value = (c + 1) / (self.samples + 1)
         intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
-        return PairedResult(score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better)
+        return PairedResult(
+            score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better, pairs=len(stats_a)
+        )
 
     def _interval(self, score: float, resampled: list[float]) -> Interval:
         ordered = sorted(resampled)

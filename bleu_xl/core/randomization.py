@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bootstrap import PairedResult, check_settings, score_of_sums, statistics_columns
+from .bootstrap import PairedResult, check_paired_draws, check_settings, score_of_sums, statistics_columns
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError
 from .metrics.base import Metric
@@ -34,7 +34,8 @@ __all__ = ["Randomization"]
 class Randomization:
     """How two sets of candidates are tested by approximate randomization: the metric, the number of trials (10,000,
     sacrebleu's) and their seed, checked when made (:class:`BleuError`). ``references[i]`` is a string, a sequence
-    of strings or references the metric prepared."""
+    of strings or references the metric prepared. At least :data:`~.bootstrap.MIN_PAIRED_DRAWS` trials
+    (:class:`~.bootstrap.TooFewResamples`)."""
 
     metric: Metric[Any, Any, Any] = BLEU_2
     trials: int = 10_000
@@ -42,6 +43,7 @@ class Randomization:
 
     def __post_init__(self) -> None:
         check_settings(self.metric, self.trials, "trials", self.seed)
+        check_paired_draws(self.trials, "trials")
 
     def paired(
         self,
@@ -77,5 +79,14 @@ class Randomization:
                 as_good += 1
         p_value = (as_good + 1) / (self.trials + 1)
         return PairedResult(
-            score_a, score_b, p_value, None, None, self.trials, self.seed, metric.higher_is_better, test="ar"
+            score_a,
+            score_b,
+            p_value,
+            None,
+            None,
+            self.trials,
+            self.seed,
+            metric.higher_is_better,
+            test="ar",
+            pairs=len(stats_a),
         )

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import Part, Setting
+from ..core.errors import Part, Setting, python_spelling, render
 from ..core.metrics import BLEU_2, Metric
 from ..files.read.limits import DEFAULT_LIMITS
 from ..files.write.output import OutputFile
@@ -47,10 +47,12 @@ class ComparedFile:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        """What there is to say about the job besides the table read: cells cut to fit a workbook."""
-        if self.target is None or not self.cut_cells.count:
-            return []
-        return [cut_note(self.cut_cells, self.target.path)]
+        """What there is to say about the job besides the table read: the comparison's notes (rows the metric
+        read as far fewer words than they hold), cells cut to fit a workbook."""
+        notes = list(self.comparison.notes)
+        if self.target is not None and self.cut_cells.count:
+            notes.append(cut_note(self.cut_cells, self.target.path))
+        return notes
 
 
 def compare_file(
@@ -79,6 +81,7 @@ def compare_file(
     raw: bool = False,
     force: bool = False,
     on_read: Callable[[ComparedFile], None] | None = None,
+    spell: Callable[[Setting], str] = python_spelling,
 ) -> ComparedFile:
     """Compare candidates A (``candidate_col``) with candidates B (``b_col``) row by row against the same references,
     under ``metric`` (BLEU-2 by default), by a paired test drawn from ``seed``: the paired bootstrap (``test="bs"``,
@@ -87,7 +90,9 @@ def compare_file(
     with a blank reference or a blank candidate on either side are left out of both. With ``output``, also write
     every row with both columns' scores (a workbook has the test on a Summary sheet). The other settings read the
     table as :func:`~bleu_xl.jobs.score.score_file` reads it.
-    ``on_read(compared)`` is called once the comparison is made, before anything is written.
+    ``on_read(compared)`` is called once the comparison is made, before anything is written. The notes on what was
+    read and compared go into the output too (a workbook's Summary sheet, a JSON document's ``notes``), each
+    setting they name spelt by ``spell`` (the command line passes its flags).
     """
     if not isinstance(metric, Metric):
         raise TypeError(f"metric must be a metric object (bleu_xl.Bleu(), bleu_xl.Chrf()...), not {metric!r}")
@@ -134,8 +139,9 @@ def compare_file(
         if on_read is not None:
             on_read(compared)
         if file is not None and target is not None:
+            notes = [render(note, spell) for note in (*read.notes, *comparison.notes)]
             compared.cut_cells = write_comparison(
-                file, target, read.sheet, read.layout, comparison, input_name=read.input_name
+                file, target, read.sheet, read.layout, comparison, input_name=read.input_name, notes=notes
             )
     finally:
         if file is not None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import Part, Setting
+from ..core.errors import Part, Setting, python_spelling, render
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..excel.cell_values import EXCEL_MAX_TEXT
 from ..files.read.limits import DEFAULT_LIMITS
@@ -129,6 +129,7 @@ def score_file(
     workers: int | None = None,
     on_read: Callable[[ReadTable], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
+    spell: Callable[[Setting], str] = python_spelling,
 ) -> ScoredFile:
     """Score every candidate of a workbook (``.xlsx``, ``.xlsm``) or text table (CSV, TSV; ``-`` is standard input)
     and write the scores, ranks and a summary to ``output`` (by default ``INPUT-scored.xlsx`` beside the input;
@@ -141,7 +142,10 @@ def score_file(
     modified; the output is written whole or not at all, and an existing one is replaced only with ``force``
     (checked once the input is read: a problem with the input is the one reported). Reading takes at most
     ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
-    is read and its columns found, ``on_progress(rows)`` as rows are scored.
+    is read and its columns found, ``on_progress(rows)`` as rows are scored. The notes on what was read and scored
+    (a column left out, rows scored against fewer references...) go into the output too, on a workbook's Summary
+    sheet and under a JSON document's ``notes``, each setting they name spelt by ``spell`` (the command line passes
+    its flags).
     """
     chosen = as_metrics(metrics)
     check_reference_text(reference_text, chosen)  # before the input is read
@@ -184,7 +188,8 @@ def score_file(
         timings["score"] = time.perf_counter() - start
 
         start = time.perf_counter()
-        cuts = write_result(result, file, target, input_name=read.input_name, sheet=read.sheet)
+        notes = [render(note, spell) for note in (*read.notes, *result.notes)]
+        cuts = write_result(result, file, target, input_name=read.input_name, sheet=read.sheet, notes=notes)
         timings["write"] = time.perf_counter() - start
     finally:
         file.release()

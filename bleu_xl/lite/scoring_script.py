@@ -182,10 +182,12 @@ def plan_scores(
         )
     read = chosen if chosen is not None else data_rows
     rows_read = f"{read[0] + 1} to {read[-1] + 1}{' (the rows selected)' if chosen else ''}" if read else ""
+    notes = [render(note, spelt) for note in result.notes]  # rows scored against fewer references, TER misreading
+    plan.lines += [f"bleu-xl: note: {note}" for note in notes]
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result, rows_read)
+        _on_own_sheet(plan, name, layout, result, rows_read, notes)
     else:
-        _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read)
+        _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read, notes)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
     some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
     counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
@@ -259,11 +261,14 @@ def _result_writes(
     return writes
 
 
-def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) -> list[tuple[str, Any]]:
+def _summary_facts(
+    result: Result, layout: Layout, name: str, rows_read: str, notes: Sequence[str]
+) -> list[tuple[str, Any]]:
     """The summary's facts: labels and values (the sheet's name, the reference and the rows read as text, as
-    typed)."""
+    typed), and the notes on the scores, one a line, when there are any."""
     metric = result.metrics[0]
     corpus = result.corpus
+    noted = [("Notes", _as_text("\n".join(notes)))] if notes else []
     return [
         (SOURCE_LABEL, _as_text(name)),
         ("Reference", _as_text(layout.reference_source)),
@@ -274,6 +279,7 @@ def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) ->
         ("Scored pairs", result.scored),
         ("Blank candidates", result.blank),
         ("Rows with a note", result.problems),
+        *noted,
     ]
 
 
@@ -323,6 +329,7 @@ def _beside(
     ours: Area | None,
     last: int,
     rows_read: str,
+    notes: Sequence[str],
 ) -> None:
     """Write the results right of the table, on the rows of its header and data (down to ``last`` and to the last row
     with a candidate or a reference), the summary one column further; refused when a cell there holds anything but
@@ -341,7 +348,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet, rows_read)
+    facts = _summary_facts(result, layout, plan.sheet, rows_read, notes)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -364,13 +371,13 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str) -> None:
+def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str, notes: Sequence[str]) -> None:
     """Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside."""
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name, rows_read)
+    facts = _summary_facts(result, layout, name, rows_read, notes)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]

@@ -40,7 +40,7 @@ WRITTEN = "Written"
 #: The summary's label of the sheet the run scored, the first below its title.
 SOURCE_LABEL = "Sheet"
 #: The most rows of a summary below its title.
-SUMMARY_ROWS = 10
+SUMMARY_ROWS = 11
 #: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
 #: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
 _AREA = re.compile(

@@ -12,7 +12,7 @@ __all__ = ["read_me_first"]
 
 _TEXT = """\
 bleu-xl {version}: BLEU-2 scores in Excel, for copy variants and translations.
-{versions}.
+{versions}
 Français plus bas. Português mais abaixo.
 
   bleu2_ranking.xlsx   the template: paste one reference and your variants, get scores and ranks

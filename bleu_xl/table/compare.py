@@ -4,17 +4,18 @@ approximate randomization)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.bootstrap import TESTS, PairedResult, Resampling
+from ..core.bootstrap import TESTS, PairedResult, Resampling, check_paired_draws, check_settings
 from ..core.column_sums import PLAIN, ColumnSums
-from ..core.errors import BleuError, Setting
+from ..core.errors import BleuError, Part, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..core.randomization import Randomization
 from .layout import Layout, resolve_column
 from .scoring import check_reference_text, pairs_of, score_chunk
 from .sheet import InputError, Sheet, column_letter
+from .unspaced import unspaced_note, unspaced_rows
 
 __all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "paired_test_of"]
 
@@ -26,7 +27,8 @@ DEFAULT_SAMPLES = {"bs": 1000, "ar": 10_000}
 class Comparison:
     """Two candidate columns (A, the layout's candidate column, and B) compared row by row against the same
     references under one metric: the paired test, how many rows took part, and each row's score on both sides
-    (``rows``: the data rows, as the sheet holds them, and ``row_numbers``, as Excel numbers them)."""
+    (``rows``: the data rows, as the sheet holds them, and ``row_numbers``, as Excel numbers them), and what the user
+    should know about the scores (``notes``: rows the metric read as far fewer words than they hold)."""
 
     result: PairedResult
     used: int
@@ -40,6 +42,7 @@ class Comparison:
     reference_source: str
     metric: Metric[Any, Any, Any] = BLEU_2
     row_numbers: Sequence[int] = ()  # each of ``rows`` as Excel numbers it
+    notes: list[tuple[Part, ...]] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -70,6 +73,8 @@ def paired_test_of(
     if test not in TESTS:
         raise BleuError(f"test must be one of {', '.join(map(repr, TESTS))}, not {test!r}")
     count = DEFAULT_SAMPLES[test] if samples is None else samples
+    check_settings(metric, count, "samples", seed)
+    check_paired_draws(count, "samples")  # the bootstrap's own check comes only when it runs: before the input is read
     return Resampling(metric, samples=count, seed=seed) if test == "bs" else Randomization(metric, count, seed)
 
 
@@ -118,6 +123,14 @@ def compare_table(
         return [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
 
     data = layout.data_rows(len(sheet.rows))
+    row_numbers = [r + 1 for r in data]
+    compared = [isinstance(a, MetricScore) and isinstance(b, MetricScore) for a, b in zip(outcomes_a, outcomes_b)]
+    found = unspaced_rows(metric, pairs_a, [a if used else None for a, used in zip(outcomes_a, compared)])
+    for script, indices in unspaced_rows(
+        metric, pairs_b, [b if used else None for b, used in zip(outcomes_b, compared)]
+    ).items():
+        found[script] = sorted({*found.get(script, []), *indices})
+    notes = [unspaced_note(metric, found, row_numbers)] if found else []
 
     def name(index: int) -> str:
         return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
@@ -134,5 +147,6 @@ def compare_table(
         [sheet.rows[r] for r in data],
         layout.reference_source,
         metric,
-        [r + 1 for r in data],
+        row_numbers,
+        notes,
     )

@@ -10,7 +10,7 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
@@ -21,6 +21,7 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
+from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
 __all__ = [
     "CHUNK",
@@ -44,7 +45,6 @@ __all__ = [
 MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
-LISTED_ROWS = 3  # in a note: the first rows it is about
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -88,6 +88,7 @@ class Result:
     ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given;
     ``groups`` says how many references have candidates ranked among themselves (ranks are per reference).
     ``single_process`` says why a table large enough for the process pool was scored in one process.
+    ``unspaced``, per metric, the rows it read as far fewer words than they hold (TER on Chinese, Thai...).
     """
 
     header: list[str]
@@ -101,6 +102,7 @@ class Result:
     single_process: str | None = None
     ranked: bool = True
     groups: int = 1  # the references whose candidates are ranked among themselves
+    unspaced: list[UnspacedRows] = field(default_factory=list)
 
     @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -169,19 +171,24 @@ class Result:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        """What the user should know about the scores: rows scored against only some of their references."""
+        """What the user should know about the scores: rows scored against only some of their references, rows a
+        metric read as far fewer words than they hold (TER on text written without spaces between words)."""
+        notes: list[tuple[Part, ...]] = []
         fewer = self.fewer_references()
-        if not fewer:
-            return []
-        rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
-        more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
-        which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
-        return [
-            (
-                f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
-                "blank): the note column says how many",
+        if fewer:
+            rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
+            more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
+            which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
+            notes.append(
+                (
+                    f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
+                    "blank): the note column says how many",
+                )
             )
-        ]
+        for metric, found in zip(self.metrics, self.unspaced):
+            if found:
+                notes.append(unspaced_note(metric, found, self.row_numbers))
+        return notes
 
     def value(self, i: int) -> float | None:
         """Row ``i``'s score under the first metric, ``None`` when it has none."""
@@ -399,6 +406,7 @@ def _score_table(
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),
         groups=groups,
+        unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
     )
 
 

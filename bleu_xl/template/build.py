@@ -30,7 +30,15 @@ from typing import Any
 
 from xlsxwriter.utility import xl_rowcol_to_cell
 
-from ..core.bootstrap import NEAR_SIGNIFICANCE, SIGNIFICANCE, bootstrap_ci, paired_test, verdict
+from ..core.bootstrap import (
+    FEW_PAIRS,
+    NEAR_SIGNIFICANCE,
+    SIGNIFICANCE,
+    bootstrap_ci,
+    paired_test,
+    too_few_text,
+    verdict,
+)
 from ..core.errors import Setting
 from ..core.metrics import BLEU_2
 from ..core.metrics.base import ColumnKind
@@ -66,6 +74,7 @@ __all__ = [
     "build_all",
     "build_sample",
     "build_template",
+    "pairs_formula",
     "sorted_rows",
     "token_count",
     "token_count_formula",
@@ -372,31 +381,42 @@ COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the ta
 COMPARE_RESULT_WIDTH = 11
 
 
-def verdict_text(paired: Sequence[Any]) -> str:
+def verdict_text(paired: Sequence[Any], pairs: int) -> str:
     """What the Compare sheet's verdict formula gives (its cached value), from the cells BLEU2_PAIRED fills:
-    four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks."""
+    four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks; and from the
+    number of pairs compared (its paired bootstrap's verdict on too few says it is not to be trusted)."""
     values = list(paired)
     if len(values) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         first = values[0] if values else None
         return f"No verdict: {first}" if isinstance(first, str) and first else ""
-    return verdict(values[2], values[3])
+    return verdict(values[2], values[3], pairs=pairs)
 
 
-def verdict_formula(paired: str, first: str, diff: str, p: str) -> str:
-    """The verdict as a formula of BLEU2_PAIRED's cells (``paired``, four wide, ``first`` its first cell) and
-    of its difference and p-value cells. No verdict unless all four are numbers: BLEU2_PAIRED gives one text
-    (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose format string means something
-    else under a French or Portuguese locale."""
+def verdict_formula(paired: str, first: str, diff: str, p: str, pairs: str) -> str:
+    """The verdict as a formula of BLEU2_PAIRED's cells (``paired``, four wide, ``first`` its first cell), of its
+    difference and p-value cells, and of the cell that counts the pairs compared (``pairs``): on fewer than
+    FEW_PAIRS it adds that the verdict is not to be trusted. No verdict unless all four are numbers: BLEU2_PAIRED
+    gives one text (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose format string means
+    something else under a French or Portuguese locale."""
     p_shown = (
         f'IF({p}<0.001,"p < 0.001",IF(AND({p}>={NEAR_SIGNIFICANCE},{p}<{SIGNIFICANCE}),"p < 0.05","p = "&FIXED({p},3)))'
     )
+    # too_few_text as a formula: "; only 12 pairs were compared, too few for ...", "1 pair was" for one.
+    lead, rest = too_few_text(2).split("2 pairs were")
+    hedge = f'IF({pairs}<{FEW_PAIRS},"{lead}"&{pairs}&IF({pairs}=1," pair was"," pairs were")&"{rest}","")'
     return (
         f'IF(COUNT({paired})<4,IF(ISTEXT({first}),IF({first}="","","No verdict: "&{first}),""),'
         f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
         f'IF({p}<{SIGNIFICANCE},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
         f'unlikely to be chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", '
-        f'but the difference may well be chance, "&{p_shown})))'
+        f'but the difference may well be chance, "&{p_shown}))&{hedge})'
     )
+
+
+def pairs_formula(table: str) -> str:
+    """The pairs BLEU2_PAIRED compares: the rows where both candidates score (a reference and both candidates
+    filled in), as ``table``'s BLEU-2 A and B columns show them."""
+    return f"SUMPRODUCT(ISNUMBER({table}[BLEU-2 A])*ISNUMBER({table}[BLEU-2 B]))"
 
 
 def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
@@ -438,14 +458,16 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
         ws.write_string(r, left - 1, f"{side}: 95% interval", f["label"])
         formula = f"BLEU2_CI(tblCompare[Reference],tblCompare[Candidate {side}])"
         write_spill(ws, r, left, formula, [[ci.low, ci.score, ci.high]], [[f["score"]] * 3])
-    verdict = verdict_text(values)
+    verdict = verdict_text(values, paired.pairs)
     hypothesis = "A and B are equally good against these references (paired bootstrap, 1000 resamples)."
-    verdict_row, hypothesis_row = top + 7, top + 8
+    pairs_row, verdict_row, hypothesis_row = top + 6, top + 7, top + 8
+    ws.write_string(pairs_row, left - 1, "Pairs compared", f["label"])
+    write_formula(ws, pairs_row, left, pairs_formula("tblCompare"), f["integer"], paired.pairs)
     ws.write_string(verdict_row, left - 1, "Verdict", f["label"])
     ws.merge_range(verdict_row, left, verdict_row, left + 3, "", f["text"])
     score_a, diff, p = (xl_rowcol_to_cell(top + 1, left + k) for k in (0, 2, 3))
     last = xl_rowcol_to_cell(top + 1, left + 3)
-    formula = verdict_formula(f"{score_a}:{last}", score_a, diff, p)
+    formula = verdict_formula(f"{score_a}:{last}", score_a, diff, p, xl_rowcol_to_cell(pairs_row, left))
     write_formula(ws, verdict_row, left, formula, f["text"], verdict)
     ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
     ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])

@@ -1,5 +1,5 @@
 """bleu-xl 0.2.0.dev0 for xlwings Lite: BLEU-2, chrF and TER in Excel cells, a table scored at a click.
-bleu-xl 0.2.0.dev0, scoring 0.2.0 (signatures bleu-xl:0.2.0, chrF bleu-xl:chrf-1).
+bleu-xl 0.2.0.dev0, scoring 0.2.0 (signatures bleu-xl:0.2.0, chrF bleu-xl:chrf-1, TER bleu-xl:ter-1).
 
 In App Mode: click a cell of your table (headers Reference, Candidate), pick the metric, click **Score this table**.
 The scores, ranks and notes appear right of the table. In any cell: `=BLEU2(reference, candidate)`, `=CHRF(...)`.
@@ -360,6 +360,7 @@ chooses by name. Standard library only.\"\"\"
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from ..errors import BleuError, Setting
@@ -391,7 +392,10 @@ METRIC_NAMES = ("bleu", "bleu2", "chrf", "ter")
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
     \"\"\"The metrics of ``names`` (each may hold several, comma-separated: ``["bleu2,chrf"]``), in order, each once,
     each with the ``settings`` that are its own (``max_n=4`` goes to BLEU, ``word_order=2`` to chrF,
-    ``normalized=True`` to TER); ``bleu`` when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2.\"\"\"
+    ``normalized=True`` to TER); ``bleu`` when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2.
+
+    A setting of a metric not named is refused (:class:`BleuError`), never dropped: ``normalized=True`` without
+    TER would otherwise change nothing, silently; a name no metric has a setting of is a ``TypeError``.\"\"\"
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
@@ -408,7 +412,28 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
         if metric in metrics:
             raise BleuError(Setting("metric"), f" names {metric.name} twice")
         metrics.append(metric)
+    _check_settings_used(settings, tuple(metrics))
     return tuple(metrics)
+
+
+def _check_settings_used(settings: dict[str, Any], metrics: tuple[Metric[Any, Any, Any], ...]) -> None:
+    \"\"\"Refuse a setting that no chosen metric has: it would be given and do nothing.\"\"\"
+    owners = {field.name: kind for kind in KNOWN.values() for field in fields(kind)}  # type: ignore[arg-type]
+    for name in settings:
+        owner = owners.get(name)
+        if owner is None:
+            raise TypeError(f"no metric has a setting {name!r} (the settings are {', '.join(owners)})")
+        if not any(isinstance(metric, owner) for metric in metrics):
+            chosen = ", ".join(metric.name for metric in metrics)
+            raise BleuError(
+                Setting(name),
+                f" is a setting of {owner.label}, which is not among the metrics chosen ({chosen}): name "
+                f"{owner.key} in ",
+                Setting("metric"),
+                ", or leave ",
+                Setting(name),
+                " out",
+            )
 
 
 def _listing() -> str:
@@ -429,11 +454,11 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence, Sized
+from collections.abc import Collection, Hashable, Iterable, Sequence, Sized
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
-from ..errors import BleuError
+from ..errors import BleuError, Part
 
 __all__ = [
     "ColumnKind",
@@ -537,6 +562,9 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     higher_is_better: ClassVar[bool] = True
     #: The highest score there is (``None``: none; TER exceeds 1 for a candidate longer than its reference).
     highest: ClassVar[float | None] = 1.0
+    #: Whether the metric may read a text written without spaces between words (Chinese, Thai...) as far fewer
+    #: words than it holds (TER does; BLEU and chrF read every script): then :meth:`unspaced_script` says which.
+    misreads_unspaced_text: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -600,6 +628,16 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     def detail_values(self, score: ScoreT) -> list[Any]:
         \"\"\"A score's values in the order of :meth:`details` (``None``: a blank cell): numbers, and for a
         :attr:`ColumnKind.CHANGES` column an object whose ``str`` is its text and whose ``parts`` are its runs.\"\"\"
+
+    def unspaced_script(self, text: str) -> str | None:
+        \"\"\"The script of ``text`` when this metric reads a phrase of it as one word (a script written without spaces
+        between words that its settings do not split), else ``None``: never, unless
+        :attr:`misreads_unspaced_text`.\"\"\"
+        return None
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        \"\"\"What to say, after the rows they are in, of texts in ``scripts`` that :meth:`unspaced_script` found.\"\"\"
+        return ()
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Metric[Any, Any, Any]:
@@ -2614,6 +2652,115 @@ def _resume(words: list[str], start: int, m: int, peq: dict[str, int], vp: int, 
         vn = hp & xv
     return distance
 """,
+    'core/metrics/ter_scripts.py': """\
+\"\"\"Texts TER reads as far fewer words than they hold: those written in a script that puts no spaces between words.
+
+TER's words are what whitespace separates once its tokenizer has run, so a sentence of Chinese or Japanese, Thai,
+Lao, Burmese or Khmer is one word, or a few where digits, Latin words or punctuation stand apart: its TER is all or
+nothing (0 for the same text, 1 or near it for any difference), exactly as sacrebleu gives it, and misleading.
+Only Chinese characters (kanji) are split by a TER setting, ``normalized`` with ``asian_support``; no setting
+splits kana, Thai, Lao, Burmese or Khmer. Scores stay sacrebleu's: this only finds such texts, so that every face
+can say so. Standard library only (it runs in Pyodide).
+\"\"\"
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from ..errors import Part, Setting
+from .ter_tokenizer import TerTokenizer
+
+__all__ = ["CHINESE_OR_JAPANESE", "SCRIPTS", "UNSPACED_WORD", "unspaced_note", "unspaced_script"]
+
+#: A word (as TER reads a text) that holds this many characters of a script written without spaces is more than a
+#: word: Chinese and Japanese words are one to four characters, a Thai or Khmer word a few, vowel signs included.
+UNSPACED_WORD = 6
+
+CHINESE_OR_JAPANESE = "Chinese or Japanese"
+#: The scripts written without spaces between words, by the name a note gives them, with their code point ranges
+#: (inclusive): CJK ideographs, radicals and iteration marks, kana (half-width too); Hangul is not among them,
+#: since Korean puts spaces between words.
+SCRIPTS: dict[str, tuple[tuple[int, int], ...]] = {
+    CHINESE_OR_JAPANESE: (
+        (0x2E80, 0x2FDF),
+        (0x3005, 0x3007),
+        (0x3021, 0x3029),
+        (0x3031, 0x3035),
+        (0x3038, 0x303C),
+        (0x3040, 0x30FF),
+        (0x31F0, 0x31FF),
+        (0x3400, 0x4DBF),
+        (0x4E00, 0x9FFF),
+        (0xF900, 0xFAFF),
+        (0xFF66, 0xFF9F),
+        (0x20000, 0x3FFFF),
+    ),
+    "Thai": ((0x0E00, 0x0E7F),),
+    "Lao": ((0x0E80, 0x0EFF),),
+    "Burmese": ((0x1000, 0x109F), (0xA9E0, 0xA9FF), (0xAA60, 0xAA7F)),
+    "Khmer": ((0x1780, 0x17FF), (0x19E0, 0x19FF)),
+}
+
+
+def _class(scripts: Collection[str]) -> re.Pattern[str]:
+    ranges = "".join(f"\\\\U{low:08x}-\\\\U{high:08x}" for name in scripts for low, high in SCRIPTS[name])
+    return re.compile(f"[{ranges}]")
+
+
+_ANY_SCRIPT = _class(SCRIPTS)
+#: What ``normalized`` with ``asian_support`` leaves unsplit that a setting could not split either.
+_NOT_SPLIT_BY_ASIAN_SUPPORT = _class([name for name in SCRIPTS if name != CHINESE_OR_JAPANESE])
+_SCRIPT_OF = {name: _class([name]) for name in SCRIPTS}
+
+
+def unspaced_script(text: str, tokenizer: TerTokenizer) -> str | None:
+    \"\"\"The script (a name of :data:`SCRIPTS`) of the first word TER reads in ``text`` that holds
+    :data:`UNSPACED_WORD` or more of its characters: a phrase or a sentence read as one word. ``None`` when there is
+    none, and for Chinese or Japanese when ``normalized`` with ``asian_support`` splits it (as far as TER can).
+
+    >>> unspaced_script("2024年5月にNikeの新しいｼｭｰｽﾞを発売します", TerTokenizer())
+    'Chinese or Japanese'
+    >>> unspaced_script("2024年5月にNikeの新しいｼｭｰｽﾞを発売します", TerTokenizer(normalized=True, asian_support=True))
+    >>> unspaced_script("모든 주문 무료 배송", TerTokenizer()) is None  # Korean: spaced
+    True
+    \"\"\"
+    pattern = _NOT_SPLIT_BY_ASIAN_SUPPORT if tokenizer.normalized and tokenizer.asian_support else _ANY_SCRIPT
+    if pattern.search(text) is None:  # most texts: one search, no tokenizing
+        return None
+    for word in tokenizer(text):
+        found = "".join(pattern.findall(word))
+        if len(found) >= UNSPACED_WORD:
+            return max(SCRIPTS, key=lambda name: len(_SCRIPT_OF[name].findall(found)))
+    return None
+
+
+def _listing(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def unspaced_note(scripts: Collection[str]) -> tuple[Part, ...]:
+    \"\"\"What to say of texts in ``scripts`` (as :func:`unspaced_script` names them), after the rows they are in: why
+    their TER misleads, and what splits them where a setting can.\"\"\"
+    named = [name for name in SCRIPTS if name in scripts]
+    parts: list[Part] = [
+        f"written without spaces between words ({', '.join(named)}): TER reads such a sentence as one word or a few, "
+        "so its scores are all or nothing (as sacrebleu's are)"
+    ]
+    if CHINESE_OR_JAPANESE in named:
+        parts += [
+            "; ",
+            Setting("normalized"),
+            " with ",
+            Setting("asian_support"),
+            " makes each Chinese character a word",
+        ]
+    others = [name for name in named if name != CHINESE_OR_JAPANESE]
+    if others:
+        them = "it" if len(others) == 1 else "them"
+        parts.append(f"; no TER setting splits {_listing(others)}: chrF (or BLEU) scores {them} by characters")
+    return tuple(parts)
+""",
     'core/metrics/ter.py': """\
 \"\"\"TER, translation edit rate (Snover et al. 2006), exactly as sacrebleu 2.6's ``TER()`` gives it: the metric object
 :class:`Ter`, its scores, the words that changed, and the functions that give them.
@@ -2636,13 +2783,14 @@ Scores are fractions (sacrebleu's number / 100). Standard library only (it runs 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError
+from ..errors import BleuError, Part, Setting
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
+from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
 
 __all__ = [
@@ -2651,6 +2799,7 @@ __all__ = [
     "Change",
     "Ter",
     "TerChanges",
+    "TerOptionsError",
     "TerReferences",
     "TerScore",
     "TerStats",
@@ -2883,10 +3032,25 @@ class TerReferences:
         return TerStats(best.edits, self.average, changes)
 
 
+class TerOptionsError(BleuError):
+    \"\"\"TER's switches in a combination that does not do what it says: ``asian_support`` alone (sacrebleu's TER acts
+    on it only with ``normalized``, which makes each CJK character a word, or ``no_punct``, which then removes CJK
+    punctuation too; alone it would change nothing but the signature).\"\"\"
+
+
 def _check_options(tokenizer: TerTokenizer) -> None:
     for name, value in zip(TER_OPTIONS, tokenizer):
         if not isinstance(value, bool):
             raise BleuError(f"{name} must be True or False, not {value!r}")
+    if tokenizer.asian_support and not (tokenizer.normalized or tokenizer.no_punct):
+        raise TerOptionsError(
+            Setting("asian_support"),
+            " does nothing alone: give ",
+            Setting("normalized"),
+            " too (or ",
+            Setting("no_punct"),
+            ")",
+        )
 
 
 def _prepared(reference: ReferenceLike | TerReferences, tokenizer: TerTokenizer) -> TerReferences:
@@ -2967,9 +3131,18 @@ class Ter(Metric[TerReferences, TerStats, TerScore]):
     label: ClassVar[str] = "TER"
     higher_is_better: ClassVar[bool] = False
     highest: ClassVar[float | None] = None
+    misreads_unspaced_text: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         _check_options(self.tokenizer)
+
+    def unspaced_script(self, text: str) -> str | None:
+        \"\"\"Chinese or Japanese (unless ``normalized`` with ``asian_support`` splits it), Thai, Lao, Burmese or Khmer,
+        when ``text`` holds a phrase TER reads as one word (:mod:`.ter_scripts`).\"\"\"
+        return unspaced_script(text, self.tokenizer)
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        return unspaced_note(scripts)
 
     @property
     def tokenizer(self) -> TerTokenizer:
@@ -3301,11 +3474,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
-from .errors import BleuError
+from .errors import BleuError, Setting
 from .metrics.base import Metric
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
@@ -3316,6 +3489,8 @@ if TYPE_CHECKING:
     from .metrics.base import ReferenceLike
 
 __all__ = [
+    "FEW_PAIRS",
+    "MIN_PAIRED_DRAWS",
     "TESTS",
     "Bootstrap",
     "BootstrapSettings",
@@ -3323,13 +3498,18 @@ __all__ = [
     "Interval",
     "PairedResult",
     "Resampling",
+    "TooFewResamples",
     "bootstrap_ci",
+    "check_paired_draws",
     "p_text",
     "paired_test",
     "verdict",
 ]
 
 SIGNIFICANCE = 0.05
+#: A paired bootstrap of fewer pairs calls equally good systems different far more often than its nominal 5%
+#: (benchmarks/equal_systems.py): its verdict says that it is not to be trusted.
+FEW_PAIRS = 50
 
 
 @dataclass(frozen=True)
@@ -3352,7 +3532,7 @@ TESTS = {"bs": "paired bootstrap", "ar": "approximate randomization"}
 class PairedResult:
     \"\"\"Both corpus scores, their difference (B - A) and a paired test's p-value: the paired bootstrap's (``test``
     "bs", ``samples`` resamples, with each side's interval) or approximate randomization's ("ar", ``samples``
-    trials; no intervals: ``None``).\"\"\"
+    trials; no intervals: ``None``), over ``pairs`` pairs.\"\"\"
 
     score_a: float
     score_b: float
@@ -3364,6 +3544,8 @@ class PairedResult:
     #: The metric's direction (TER's is lower): which side of the difference is the better one.
     higher_is_better: bool = True
     test: str = "bs"
+    #: How many pairs the test compared: a bootstrap verdict on fewer than FEW_PAIRS says it is not to be trusted.
+    pairs: int = field(kw_only=True)
 
     @property
     def difference(self) -> float:
@@ -3378,9 +3560,23 @@ class PairedResult:
         \"\"\"The p-value as the verdict writes it: "p < 0.001", "p < 0.05" or "p = 0.123".\"\"\"
         return p_text(self.p_value)
 
+    @property
+    def too_few_pairs(self) -> bool:
+        \"\"\"Whether the verdict is not to be trusted: a paired bootstrap of fewer than :data:`FEW_PAIRS` pairs.\"\"\"
+        return few_pairs(self.test, self.pairs)
+
     def verdict(self, a: str = "A", b: str = "B") -> str:
-        \"\"\"A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002".\"\"\"
-        return verdict(self.difference, self.p_value, a, b, higher_is_better=self.higher_is_better)
+        \"\"\"A plain-language reading, e.g. "B is better than A; the difference is unlikely to be chance, p = 0.002"
+        (which says too when there are too few pairs for it to be trusted).\"\"\"
+        return verdict(
+            self.difference,
+            self.p_value,
+            a,
+            b,
+            higher_is_better=self.higher_is_better,
+            pairs=self.pairs,
+            test=self.test,
+        )
 
     @property
     def test_name(self) -> str:
@@ -3398,9 +3594,37 @@ class PairedResult:
         return {"test": self.test, **numbers, **intervals, "samples": self.samples, "seed": self.seed}
 
 
-def verdict(difference: float, p_value: float, a: str = "A", b: str = "B", *, higher_is_better: bool = True) -> str:
-    \"\"\"The reading of a paired test's difference (B - A) and p-value, for the command, Python and the template; a
-    metric where lower is better (TER) says so.\"\"\"
+def few_pairs(test: str, pairs: int) -> bool:
+    \"\"\"Whether a verdict of ``test`` on ``pairs`` pairs is not to be trusted: a paired bootstrap of fewer than
+    :data:`FEW_PAIRS` pairs calls equally good systems different far more often than 5% of the time.\"\"\"
+    return test == "bs" and pairs < FEW_PAIRS
+
+
+def too_few_text(pairs: int) -> str:
+    \"\"\"What a verdict adds when its pairs are too few for it to be trusted.\"\"\"
+    compared = "1 pair was" if pairs == 1 else f"{pairs} pairs were"
+    return f"; only {compared} compared, too few for this verdict to be trusted (compare {FEW_PAIRS} or more)"
+
+
+def verdict(
+    difference: float,
+    p_value: float,
+    a: str = "A",
+    b: str = "B",
+    *,
+    higher_is_better: bool = True,
+    pairs: int,
+    test: str = "bs",
+) -> str:
+    \"\"\"The reading of a paired test's difference (B - A) and p-value over ``pairs`` pairs, for the command, Python
+    and the template; a metric where lower is better (TER) says so, and a paired bootstrap of too few pairs says
+    that the verdict is not to be trusted (:func:`few_pairs`).\"\"\"
+    return _reading(difference, p_value, a, b, higher_is_better) + (
+        too_few_text(pairs) if few_pairs(test, pairs) else ""
+    )
+
+
+def _reading(difference: float, p_value: float, a: str, b: str, higher_is_better: bool) -> str:
     p = p_text(p_value)
     if difference == 0:
         return f"{a} and {b} score the same ({p})"
@@ -3438,6 +3662,26 @@ def statistics_columns(metric: Metric[Any, Any, Any], stats: Sequence[Any]) -> l
 def score_of_sums(metric: Metric[Any, Any, Any], sums: Sequence[float]) -> float:
     \"\"\"The corpus score of statistics added up column by column.\"\"\"
     return float(metric.score_from_stats(metric.from_numbers(sums)))
+
+
+#: The fewest resamples or trials a paired test takes: its p-value is (c + 1) / (draws + 1), so with fewer than 20
+#: it can never fall below the significance level, 0.05, whatever A and B are.
+MIN_PAIRED_DRAWS = 20
+
+
+class TooFewResamples(BleuError):
+    \"\"\"A paired test asked for fewer resamples or randomization trials than :data:`MIN_PAIRED_DRAWS`: its p-value
+    could never say that a difference is unlikely to be chance.\"\"\"
+
+
+def check_paired_draws(count: int, count_name: str) -> None:
+    \"\"\"Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`).\"\"\"
+    if count < MIN_PAIRED_DRAWS:
+        raise TooFewResamples(
+            Setting(count_name, count),
+            f" is too few for a paired test: give at least {MIN_PAIRED_DRAWS} (with fewer, p can never fall below "
+            f"{SIGNIFICANCE})",
+        )
 
 
 def check_settings(metric: object, count: int, count_name: str, seed: int) -> None:
@@ -3508,7 +3752,8 @@ class Resampling:
 
     def paired_of(self, stats_a: Sequence[Any], stats_b: Sequence[Any], *, sums: ColumnSums = PLAIN) -> PairedResult:
         \"\"\":meth:`paired` of the pairs' statistics on each side (``stats_a[i]`` and ``stats_b[i]`` against the same
-        references).\"\"\"
+        references). At least :data:`MIN_PAIRED_DRAWS` resamples (:class:`TooFewResamples`).\"\"\"
+        check_paired_draws(self.samples, "samples")
         if len(stats_a) != len(stats_b):
             raise BleuError(f"{len(stats_a)} pairs in A but {len(stats_b)} in B")
         metric = self.metric
@@ -3528,7 +3773,9 @@ class Resampling:
         c = sum(1 for d in diffs if d - mean >= observed)
         p_value = (c + 1) / (self.samples + 1)
         intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
-        return PairedResult(score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better)
+        return PairedResult(
+            score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better, pairs=len(stats_a)
+        )
 
     def _interval(self, score: float, resampled: list[float]) -> Interval:
         ordered = sorted(resampled)
@@ -6221,6 +6468,56 @@ def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
         with contextlib.suppress(OSError, ValueError, AssertionError, AttributeError):
             process.join(5)
 """,
+    'table/unspaced.py': """\
+\"\"\"The rows of a table a metric reads as far fewer words than they hold (TER on text written without spaces between
+words), and the note that says so: the rule is the metric's, the rows are the table's.\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..core.errors import Part
+from ..core.metrics import Metric, MetricScore
+from ..excel.cells import Pair
+
+__all__ = ["LISTED_ROWS", "UnspacedRows", "unspaced_note", "unspaced_rows"]
+
+LISTED_ROWS = 3  # in a note: the first rows it is about
+
+#: Per script, the indices of the rows whose texts are in it.
+UnspacedRows = dict[str, list[int]]
+
+
+def unspaced_rows(metric: Metric[Any, Any, Any], pairs: Sequence[Pair], outcomes: Sequence[Any]) -> UnspacedRows:
+    \"\"\"Per script (as ``metric.unspaced_script`` names it), the rows ``metric`` scored whose candidate, or one of
+    whose references, it reads as one word where the text holds several. Empty for a metric that reads every
+    script.\"\"\"
+    found: UnspacedRows = {}
+    if not metric.misreads_unspaced_text:
+        return found
+    read: dict[Hashable, str | None] = {}  # a reference set repeated down a column is read once
+    for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
+        if not isinstance(outcome, MetricScore) or type(pair.candidate) is not str:
+            continue
+        script = metric.unspaced_script(pair.candidate)
+        if script is None and type(pair.references) is tuple:
+            if pair.references not in read:
+                read[pair.references] = next(filter(None, map(metric.unspaced_script, pair.references)), None)
+            script = read[pair.references]
+        if script is not None:
+            found.setdefault(script, []).append(i)
+    return found
+
+
+def unspaced_note(metric: Metric[Any, Any, Any], found: UnspacedRows, row_numbers: Sequence[int]) -> tuple[Part, ...]:
+    \"\"\"The note on the rows of :func:`unspaced_rows`, named as Excel numbers them (``row_numbers``).\"\"\"
+    rows = sorted({i for indices in found.values() for i in indices})
+    listed = ", ".join(str(row_numbers[i]) for i in rows[:LISTED_ROWS])
+    more = f" and {len(rows) - LISTED_ROWS:,} more" if len(rows) > LISTED_ROWS else ""
+    which = f"row {listed} is" if len(rows) == 1 else f"rows {listed}{more} are"
+    return (f"{metric.name}: {which} ", *metric.unspaced_note(found.keys()))
+""",
     'table/scoring.py': """\
 \"\"\"Score a whole table: pair its rows, score them (over several processes when large), rank, add up the corpus.
 
@@ -6234,7 +6531,7 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
@@ -6245,6 +6542,7 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
+from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
 __all__ = [
     "CHUNK",
@@ -6268,7 +6566,6 @@ __all__ = [
 MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
 CHUNK = 25_000
-LISTED_ROWS = 3  # in a note: the first rows it is about
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -6312,6 +6609,7 @@ class Result:
     ``ranked`` is false when no two candidates share a reference (a reference per row): then no rank is given;
     ``groups`` says how many references have candidates ranked among themselves (ranks are per reference).
     ``single_process`` says why a table large enough for the process pool was scored in one process.
+    ``unspaced``, per metric, the rows it read as far fewer words than they hold (TER on Chinese, Thai...).
     \"\"\"
 
     header: list[str]
@@ -6325,6 +6623,7 @@ class Result:
     single_process: str | None = None
     ranked: bool = True
     groups: int = 1  # the references whose candidates are ranked among themselves
+    unspaced: list[UnspacedRows] = field(default_factory=list)
 
     @functools.cached_property
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -6393,19 +6692,24 @@ class Result:
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
-        \"\"\"What the user should know about the scores: rows scored against only some of their references.\"\"\"
+        \"\"\"What the user should know about the scores: rows scored against only some of their references, rows a
+        metric read as far fewer words than they hold (TER on text written without spaces between words).\"\"\"
+        notes: list[tuple[Part, ...]] = []
         fewer = self.fewer_references()
-        if not fewer:
-            return []
-        rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
-        more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
-        which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
-        return [
-            (
-                f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
-                "blank): the note column says how many",
+        if fewer:
+            rows = ", ".join(str(self.row_numbers[i]) for i in fewer[:LISTED_ROWS])
+            more = f" and {len(fewer) - LISTED_ROWS:,} more" if len(fewer) > LISTED_ROWS else ""
+            which = f"row {rows} is" if len(fewer) == 1 else f"rows {rows}{more} are"
+            notes.append(
+                (
+                    f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
+                    "blank): the note column says how many",
+                )
             )
-        ]
+        for metric, found in zip(self.metrics, self.unspaced):
+            if found:
+                notes.append(unspaced_note(metric, found, self.row_numbers))
+        return notes
 
     def value(self, i: int) -> float | None:
         \"\"\"Row ``i``'s score under the first metric, ``None`` when it has none.\"\"\"
@@ -6623,6 +6927,7 @@ def _score_table(
         single_process=single_process,
         ranked=any(rank is not None for rank in ranks),
         groups=groups,
+        unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
     )
 
 
@@ -6748,7 +7053,7 @@ WRITTEN = "Written"
 #: The summary's label of the sheet the run scored, the first below its title.
 SOURCE_LABEL = "Sheet"
 #: The most rows of a summary below its title.
-SUMMARY_ROWS = 10
+SUMMARY_ROWS = 11
 #: An area as Excel writes it: a sheet first (``'Q1, 2024'!``, ``'Bob''s'!``, ``Sheet1!``, perhaps after its book
 #: ``[Book1.xlsx]``), then cells (``$B$2:$D$9``), whole columns (``A:C``) or whole rows (``2:10``).
 _AREA = re.compile(
@@ -7135,10 +7440,12 @@ def plan_scores(
         )
     read = chosen if chosen is not None else data_rows
     rows_read = f"{read[0] + 1} to {read[-1] + 1}{' (the rows selected)' if chosen else ''}" if read else ""
+    notes = [render(note, spelt) for note in result.notes]  # rows scored against fewer references, TER misreading
+    plan.lines += [f"bleu-xl: note: {note}" for note in notes]
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result, rows_read)
+        _on_own_sheet(plan, name, layout, result, rows_read, notes)
     else:
-        _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read)
+        _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read, notes)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
     some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
     counts = f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
@@ -7212,11 +7519,14 @@ def _result_writes(
     return writes
 
 
-def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) -> list[tuple[str, Any]]:
+def _summary_facts(
+    result: Result, layout: Layout, name: str, rows_read: str, notes: Sequence[str]
+) -> list[tuple[str, Any]]:
     \"\"\"The summary's facts: labels and values (the sheet's name, the reference and the rows read as text, as
-    typed).\"\"\"
+    typed), and the notes on the scores, one a line, when there are any.\"\"\"
     metric = result.metrics[0]
     corpus = result.corpus
+    noted = [("Notes", _as_text("\\n".join(notes)))] if notes else []
     return [
         (SOURCE_LABEL, _as_text(name)),
         ("Reference", _as_text(layout.reference_source)),
@@ -7227,6 +7537,7 @@ def _summary_facts(result: Result, layout: Layout, name: str, rows_read: str) ->
         ("Scored pairs", result.scored),
         ("Blank candidates", result.blank),
         ("Rows with a note", result.problems),
+        *noted,
     ]
 
 
@@ -7276,6 +7587,7 @@ def _beside(
     ours: Area | None,
     last: int,
     rows_read: str,
+    notes: Sequence[str],
 ) -> None:
     \"\"\"Write the results right of the table, on the rows of its header and data (down to ``last`` and to the last row
     with a candidate or a reference), the summary one column further; refused when a cell there holds anything but
@@ -7294,7 +7606,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet, rows_read)
+    facts = _summary_facts(result, layout, plan.sheet, rows_read, notes)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -7317,13 +7629,13 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str) -> None:
+def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str, notes: Sequence[str]) -> None:
     \"\"\"Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside.\"\"\"
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name, rows_read)
+    facts = _summary_facts(result, layout, name, rows_read, notes)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]

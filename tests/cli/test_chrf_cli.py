@@ -126,6 +126,50 @@ def test_the_summary_shows_each_metric_and_its_signature(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize(
+    ("command", "args", "message"),
+    [
+        (
+            "score",
+            ("--asian-support",),
+            "--asian-support is a setting of TER, which is not among the metrics chosen "
+            "(BLEU-2): name ter in --metric, or leave --asian-support out",
+        ),
+        ("score", ("--metric", "bleu,chrf", "--normalized"), "--normalized is a setting of TER"),
+        ("score", ("--no-punct",), "--no-punct is a setting of TER"),
+        ("score", ("--metric", "chrf", "--case-sensitive"), "--case-sensitive is a setting of TER"),
+        ("score", ("--char-order", "6"), "--char-order is a setting of chrF"),  # the default, given: still refused
+        ("score", ("--metric", "ter", "--word-order", "2"), "--word-order is a setting of chrF"),
+        ("score", ("--beta", "3"), "--beta is a setting of chrF"),
+        (
+            "score",
+            ("--metric", "ter", "--max-n", "4"),
+            "--max-n is a setting of BLEU, which is not among the metrics "
+            "chosen (TER): name bleu in --metric, or leave --max-n out",
+        ),
+        ("score", ("--metric", "chrf", "--smoothing", "none"), "--smoothing is a setting of BLEU"),
+        ("compare", ("--asian-support",), "--asian-support is a setting of TER"),
+        ("compare", ("--metric", "chrf", "--normalized"), "--normalized is a setting of TER"),
+        (
+            "compare",
+            ("--word-order", "2"),
+            "--word-order is a setting of chrF, which is not among the metrics chosen "
+            "(BLEU-2): name chrf in --metric, or leave --word-order out",
+        ),
+        ("compare", ("--metric", "ter", "--beta", "1"), "--beta is a setting of chrF"),
+    ],
+)
+def test_a_metric_setting_without_its_metric_is_one_line_and_exit_2(
+    tmp_path: Path, command: str, args: tuple[str, ...], message: str
+) -> None:
+    """A setting of a metric not chosen would change nothing: refused before the input is read."""
+    columns = ("--candidate-col", "Candidate") if command == "score" else ("--a", "Candidate", "--b", "Candidate")
+    done = run(command, str(tmp_path / "missing.csv"), *columns, *args, "-o", str(tmp_path / "o.csv"))
+    assert done.exit_code == 2 and done.stdout == "", done.output
+    assert done.stderr.startswith(f"bleu-xl: error: {message}") and done.stderr.count("\n") == 1, done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
     ("args", "message"),
     [
         (("--metric", "meteor"), "--metric 'meteor' is not a metric: use bleu, bleu2, chrf"),

@@ -14,9 +14,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from bleu_xl import __version__, score
+from bleu_xl import Ter, __version__, score
 from bleu_xl.core.metrics.bleu import SCORING_VERSION
 from bleu_xl.core.metrics.chrf import CHRF_VERSION
+from bleu_xl.core.metrics.ter import TER_VERSION
 from bleu_xl.excel import windows_setup
 from bleu_xl.template import data as template_data
 from tests.helpers import INTACTO, REF, run
@@ -43,8 +44,9 @@ def test_pair_command_explains() -> None:
 def test_version_and_help() -> None:
     assert run("--version").output.strip() == (
         f"bleu-xl {__version__}, scoring {SCORING_VERSION} (signatures bleu-xl:{SCORING_VERSION}, chrF "
-        f"bleu-xl:{CHRF_VERSION})"
+        f"bleu-xl:{CHRF_VERSION}, TER bleu-xl:{TER_VERSION})"
     )
+    assert TER_VERSION == "ter-1" and f"bleu-xl:{TER_VERSION}|" in Ter().signature()
     for command in ([], ["score"], ["pair"]):
         out = run(*command, "--help").output
         assert "Example" in out and "bleu-xl " in out

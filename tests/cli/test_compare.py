@@ -17,6 +17,28 @@ REFS, CANDS_A, CANDS_B = compared_columns()
 REF = "the cat sat on the mat"
 CAND = "the cat sat on a mat"
 COVER = ["Start here: put your references in column A of the Rank sheet"]
+#: Japanese copy, and two candidate columns of it: TER reads each sentence as one word or a few.
+JAPANESE = [
+    "2024年5月にNikeの新しいシューズを発売します",
+    "全品送料無料キャンペーンを実施中です",
+    "今なら新規会員登録で10%オフになります",
+    "ご注文は24時間以内に発送いたします",
+    "返品は到着後30日以内なら無料です",
+]
+JAPANESE_A = [
+    "2024年5月にNikeの新しいｼｭｰｽﾞを発売します",
+    "全品送料無料キャンペーン実施中",
+    "今なら新規会員登録で10%オフ",
+    "ご注文は24時間以内に発送いたします",
+    "返品は30日以内なら無料です",
+]
+JAPANESE_B = [
+    "2024年5月に新しいシューズを発売します",
+    "全品送料無料キャンペーンを実施中です",
+    "新規会員登録で今なら10%オフになります",
+    "ご注文は24時間以内に発送します",
+    "返品は到着後30日以内なら無料です",
+]
 
 
 def _compare_file(tmp_path: Path) -> Path:
@@ -161,9 +183,65 @@ def test_compare_by_approximate_randomization(tmp_path: Path) -> None:
 def test_compare_file_checks_its_test_before_reading(tmp_path: Path) -> None:
     import pytest
 
-    from bleu_xl import BleuXlError, compare_file
+    from bleu_xl import BleuXlError, TooFewResamples, compare_file
 
     with pytest.raises(BleuXlError, match="test must be one of 'bs', 'ar', not 'paired'"):
         compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test="paired")
+    for test in ("bs", "ar"):
+        with pytest.raises(TooFewResamples, match=r"^samples=19 is too few for a paired test"):
+            compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test=test, samples=19)
     compared = compare_file(_compare_file(tmp_path), candidate_col="Prompt A", b_col="Prompt B", test="ar", samples=50)
     assert (compared.comparison.result.test, compared.comparison.result.samples) == ("ar", 50)
+
+
+def test_fewer_than_20_resamples_or_trials_are_refused_in_one_line(tmp_path: Path) -> None:
+    """With fewer than 20 draws a p-value is never below 0.05: refused before the input is read."""
+    for test in ("bs", "ar"):
+        done = run("compare", str(tmp_path / "in.csv"), "--a", "A", "--b", "B", "--test", test, "--samples", "19")
+        assert (done.exit_code, done.stdout) == (2, ""), done.output
+        assert done.stderr == (
+            "bleu-xl: error: --samples 19 is too few for a paired test: give at least 20 (with fewer, p can never "
+            "fall below 0.05)\n"
+        )
+
+
+def test_a_bootstrap_verdict_on_fewer_than_50_pairs_hedges_in_every_output(tmp_path: Path) -> None:
+    """The text, the JSON and the workbook's Summary: the verdict says the pairs are too few for it to be trusted;
+    approximate randomization, which holds its level on few pairs, does not."""
+    path = tmp_path / "few.csv"
+    rows = zip(REFS[:30], CANDS_A[:30], CANDS_B[:30])
+    path.write_text("Reference,A,B\n" + "".join(f'"{r}","{a}","{b}"\n' for r, a, b in rows), encoding="utf-8")
+    hedge = "; only 30 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
+    text = run("compare", str(path), "--a", "A", "--b", "B", "-o", str(tmp_path / "c.xlsx"))
+    assert text.exit_code == 0, text.output
+    verdict = text.stdout.splitlines()[-2]
+    assert verdict.startswith("B is better than A; the difference is unlikely to be chance") and verdict.endswith(hedge)
+    assert json.loads(run("compare", str(path), "--a", "A", "--b", "B", "--json").stdout)["verdict"] == verdict
+    summary = {r[0].value: r[1].value for r in openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"].iter_rows()}
+    assert (summary["Verdict"], summary["Pairs compared"]) == (verdict, 30)
+    randomized = json.loads(run("compare", str(path), "--a", "A", "--b", "B", "--test", "ar", "--json").stdout)
+    assert randomized["pairs"] == 30 and "too few" not in randomized["verdict"]
+
+
+def test_json_carries_every_note_whatever_q_says(tmp_path: Path) -> None:
+    """The JSON is the result, printed whatever -q says, with every note: what was read (the reference columns
+    found) and what was compared (TER on text without spaces between words). -q prints no verdict; standard error
+    says what it says without -q, as score's does."""
+    path = tmp_path / "ja.csv"
+    path.write_text(
+        "Reference 1,Reference 2,A,B\n"
+        + "".join(f"{r},{r}。,{a},{b}\n" for r, a, b in zip(JAPANESE, JAPANESE_A, JAPANESE_B)),
+        encoding="utf-8",
+    )
+    compare = ("compare", str(path), "--a", "A", "--b", "B", "--metric", "ter", "--samples", "100", "--json")
+    loud, quiet = run(*compare), run(*compare, "-q")
+    assert loud.exit_code == quiet.exit_code == 0, quiet.output
+    assert quiet.stderr == loud.stderr and json.loads(quiet.stdout) == json.loads(loud.stdout)
+    notes = json.loads(quiet.stdout)["notes"]
+    assert notes[0].startswith("2 reference columns found by their headers")
+    assert notes[1].startswith(
+        "TER: rows 2, 3, 4 and 2 more are written without spaces between words (Chinese or "
+        "Japanese): TER reads such a sentence as one word or a few"
+    )
+    assert [line.removeprefix("bleu-xl: note: ") for line in loud.stderr.splitlines()] == notes[1:]
+    assert run(*compare[:-1], "-q").stdout == ""  # -q: no verdict printed (-o writes it)

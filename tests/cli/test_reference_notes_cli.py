@@ -43,6 +43,34 @@ def test_a_row_scored_against_one_of_two_references_says_so(tmp_path: Path) -> N
     assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in shown
 
 
+def test_the_notes_on_standard_error_are_in_the_workbook_and_the_json_too(tmp_path: Path) -> None:
+    """What the command says on standard error about what it read and scored is in its output as well: the
+    Summary sheet's Notes, a JSON document's notes (settings spelt as the command's options; the library's own
+    call spells them as Python does)."""
+    import openpyxl
+
+    path = xlsx(
+        tmp_path / "two.xlsx",
+        [["Reference 1", "Reference 2", "Candidate"], [CAT, "a cat was", "the cat sat"], [CAT, None, "a cat"]],
+    )
+    done = run("score", str(path), "-o", str(tmp_path / "out.xlsx"))
+    noted = [line.removeprefix("bleu-xl: note: ") for line in done.stderr.splitlines() if "note: " in line]
+    assert len(noted) == 2 and "row 3 is scored against fewer than the sheet's 2 references" in noted[1]
+    assert "give them with --reference-col" in noted[0]
+    summary = {
+        row[0]: row[1] for row in openpyxl.load_workbook(tmp_path / "out.xlsx")["Summary"].iter_rows(values_only=True)
+    }
+    assert summary["Notes"] == "\n".join(noted)
+    run("score", str(path), "-q", "-o", str(tmp_path / "out.json"))
+    assert json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["notes"] == noted
+    score_file(path, output=tmp_path / "lib.json")
+    spelt = json.loads((tmp_path / "lib.json").read_text(encoding="utf-8"))["notes"]
+    assert spelt == [noted[0].replace("--reference-col", "reference_cols"), noted[1]]
+    clean = xlsx(tmp_path / "one.xlsx", [["Reference", "Candidate"], [CAT, "the cat sat"]])
+    run("score", str(clean), "-q", "-o", str(tmp_path / "clean.json"))
+    assert json.loads((tmp_path / "clean.json").read_text(encoding="utf-8"))["notes"] == []
+
+
 GROUPED = [
     ["Product", "Reference", "Candidate"],
     ["A", "Free delivery on every order", "Free delivery on every order"],

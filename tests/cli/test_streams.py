@@ -75,6 +75,25 @@ def test_with_standard_output_closed_writing_to_it_is_refused(tmp_path: Path) ->
     )
 
 
+def test_compare_with_standard_output_closed_ends_as_score_does(tmp_path: Path) -> None:
+    """compare's printed result is its output, as score's is with -o -: refused before any work when standard
+    output is closed (exit 2, nothing written); with -o, the file is the output and the command completes, as
+    score does."""
+    with open(tmp_path / "ab.csv", "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["Reference", "A", "B"], *zip(*compared_columns())])
+    source = str(tmp_path / "ab.csv")
+    message = "bleu-xl: error: standard output is closed: nothing could be written; write the result to a file with -o"
+    for extra in ((), ("--json",), ("--json", "-q")):
+        done = with_closed(1, "compare", source, "--a", "A", "--b", "B", "--samples", "50", *extra)
+        assert (done.returncode, done.stderr.strip()) == (2, message), (extra, done.stderr)
+    score_done = with_closed(1, "score", source, "--candidate-col", "A", "-o", str(tmp_path / "s.csv"))
+    compare_done = with_closed(
+        1, "compare", source, "--a", "A", "--b", "B", "--samples", "50", "-o", str(tmp_path / "c.csv")
+    )
+    assert score_done.returncode == compare_done.returncode == 0, (score_done.stderr, compare_done.stderr)
+    assert listing(tmp_path) == ["ab.csv", "c.csv", "s.csv"]
+
+
 def with_reader_gone(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     """The command writing to a real pipe whose reader has gone (``| head`` that exited): every write to
     standard output fails."""

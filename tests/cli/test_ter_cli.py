@@ -73,6 +73,18 @@ def test_options_reach_ter_and_json_has_its_score(tmp_path: Path) -> None:
     assert data["rows"][0]["TER changes"] == "[-hello world-] {+Hello World+}"
 
 
+def test_asian_support_without_normalized_or_no_punct_is_refused_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "ja.csv"
+    source.write_text("Reference,A,B\n東京タワーへようこそ,東京タワー,京都タワー\n", encoding="utf-8")
+    message = "bleu-xl: error: --asian-support does nothing alone: give --normalized too (or --no-punct)\n"
+    for command in (("score", str(source), "--candidate-col", "A"), ("compare", str(source), "--a", "A", "--b", "B")):
+        done = run(*command, "--metric", "ter", "--asian-support", "-o", str(tmp_path / "out.csv"))
+        assert (done.exit_code, done.stdout, done.stderr) == (2, "", message), command
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ja.csv"]
+    with_punct = run("score", str(source), "--candidate-col", "A", "--metric", "ter", "--asian-support", "--no-punct")
+    assert with_punct.exit_code == 0, with_punct.output  # asian_support removes CJK punctuation with no_punct
+
+
 def test_compare_runs_the_paired_test_on_ter(tmp_path: Path) -> None:
     words = ["quickly", "today", "safely", "in one piece", "at the door", "before noon"]
     refs = [f"the parcel {w} arrived on time and well packed" for w in words] * 4
@@ -136,3 +148,68 @@ def test_changes_past_a_cells_limit_are_cut_and_counted(tmp_path: Path) -> None:
     assert "cell F2 held more text than a workbook cell holds" in done.stderr
     value = openpyxl.load_workbook(tmp_path / "long.xlsx", rich_text=True)["Scores"]["F2"].value
     assert len(str(value)) == 32_767
+
+
+# --- text TER reads as one word ---------------------------------------------------------------------------------------
+
+UNSPACED_ROWS = [
+    (
+        "2024年5月にNikeの新しいシューズを発売します",
+        "2024年5月にNikeの新しいｼｭｰｽﾞを発売します",
+        "2024年5月に新しいシューズを発売",
+    ),
+    ("我们在2024年推出了3款新产品", "我们在2024年推出了三款新产品", "我们2024年推出了3款新产品"),
+    ("จัดส่งฟรีทุกคำสั่งซื้อ", "จัดส่งฟรีทุกคำสั่ง", "ส่งฟรีทุกคำสั่งซื้อ"),
+    ("ដឹកជញ្ជូនឥតគិតថ្លៃ", "ដឹកជញ្ជូនឥតគិត", "ដឹកជញ្ជូនឥតគិតថ្លៃ"),
+    ("Free delivery on every order", "Free delivery on all orders", "Free delivery on every order"),
+]
+UNSPACED_NOTE = (
+    "TER: rows 2, 3, 4 and 1 more are written without spaces between words (Chinese or Japanese, Thai, Khmer): TER "
+    "reads such a sentence as one word or a few, so its scores are all or nothing (as sacrebleu's are); --normalized "
+    "with --asian-support makes each Chinese character a word; no TER setting splits Thai or Khmer: chrF (or BLEU) "
+    "scores them by characters"
+)
+
+
+def _notes(stderr: str) -> list[str]:
+    return [line.removeprefix("bleu-xl: note: ") for line in stderr.splitlines() if line.startswith("bleu-xl: note: ")]
+
+
+def _summary_notes(path: Path) -> list[str]:
+    facts = {row[0]: row[1] for row in openpyxl.load_workbook(path)["Summary"].iter_rows(values_only=True)}
+    return facts["Notes"].split("\n")
+
+
+def test_ter_on_text_without_spaces_is_noted_wherever_score_shows_its_scores(tmp_path: Path) -> None:
+    """Chinese, Japanese, Thai and Khmer sentences read as one word or a few: the scores stay sacrebleu's, and
+    standard error, the Summary sheet and the JSON document say why they are all or nothing."""
+    source = tmp_path / "unspaced.csv"
+    source.write_text("Reference,A,B\n" + "".join(f"{r},{a},{b}\n" for r, a, b in UNSPACED_ROWS), encoding="utf-8")
+    done = run("score", str(source), "--candidate-col", "A", "--metric", "ter,bleu", "-o", str(tmp_path / "s.xlsx"))
+    assert done.exit_code == 0, done.output
+    assert _notes(done.stderr) == [UNSPACED_NOTE] == _summary_notes(tmp_path / "s.xlsx")
+    rows = list(openpyxl.load_workbook(tmp_path / "s.xlsx")["Scores"].iter_rows(min_row=2, values_only=True))
+    assert [row[3] for row in rows] == [TER().sentence_score(a, [r]).score / 100 for r, a, _ in UNSPACED_ROWS]
+    assert [row[3] for row in rows][:4] == [1.0, 1.0, 1.0, 1.0]  # all or nothing
+    run("score", str(source), "--candidate-col", "A", "--metric", "ter", "-q", "-o", str(tmp_path / "s.json"))
+    assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["notes"] == [UNSPACED_NOTE]
+    split = run("score", str(source), "--candidate-col", "A", "--metric", "ter", "--normalized", "--asian-support")
+    assert _notes(split.stderr) == [
+        "TER: rows 4, 5 are written without spaces between words (Thai, Khmer): TER reads such a sentence as one word "
+        "or a few, so its scores are all or nothing (as sacrebleu's are); no TER setting splits Thai or Khmer: chrF "
+        "(or BLEU) scores them by characters"
+    ]
+    assert _notes(run("score", str(source), "--candidate-col", "A", "--metric", "bleu,chrf").stderr) == []
+
+
+def test_ter_on_text_without_spaces_is_noted_wherever_compare_shows_its_result(tmp_path: Path) -> None:
+    source = tmp_path / "unspaced.csv"
+    source.write_text("Reference,A,B\n" + "".join(f"{r},{a},{b}\n" for r, a, b in UNSPACED_ROWS), encoding="utf-8")
+    compare = ("compare", str(source), "--a", "A", "--b", "B", "--metric", "ter", "--samples", "100")
+    text = run(*compare, "-o", str(tmp_path / "c.xlsx"))
+    assert text.exit_code == 0, text.output
+    assert _notes(text.stderr) == [UNSPACED_NOTE] == _summary_notes(tmp_path / "c.xlsx")
+    assert json.loads(run(*compare, "--json").stdout)["notes"] == [UNSPACED_NOTE]
+    run(*compare, "-q", "-o", str(tmp_path / "c.json"))
+    assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["notes"] == [UNSPACED_NOTE]
+    assert _notes(run(*compare[:-4], "--samples", "100").stderr) == []  # BLEU-2 reads them per character

@@ -16,7 +16,7 @@ from sacrebleu.significance import _paired_bs_test
 
 import bleu_xl
 from benchmarks.synthetic import make_pairs
-from bleu_xl import BleuError, bootstrap_ci, corpus_score, paired_test, tokenize
+from bleu_xl import BleuError, Chrf, Resampling, TooFewResamples, bootstrap_ci, corpus_score, paired_test, tokenize
 from tests.helpers import compared_columns
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,19 @@ def test_seeds_are_whole_numbers() -> None:
         with pytest.raises(BleuError, match="seed must be a whole number"):
             bootstrap_ci(REFS, CANDS_A, samples=10, seed=seed)
         with pytest.raises(BleuError, match="seed must be a whole number"):
-            paired_test(REFS, CANDS_A, CANDS_B, samples=10, seed=seed)
+            paired_test(REFS, CANDS_A, CANDS_B, samples=20, seed=seed)
+
+
+def test_a_paired_test_of_fewer_than_20_resamples_is_refused() -> None:
+    """p = (c + 1) / (resamples + 1): with 19 it is never below 0.05, so no difference could ever be found."""
+    with pytest.raises(TooFewResamples, match=r"^samples=19 is too few for a paired test: give at least 20 \("):
+        paired_test(REFS, CANDS_A, CANDS_B, samples=19)
+    with pytest.raises(TooFewResamples):
+        Resampling(Chrf(), samples=1).paired_of([], [])  # before anything else is looked at
+    assert issubclass(TooFewResamples, BleuError)
+    smallest = paired_test(REFS, CANDS_A, CANDS_B, samples=20)
+    assert smallest.p_value == 1 / 21 and smallest.significant  # 20 can: this B is clearly better
+    assert bootstrap_ci(REFS, CANDS_A, samples=10).samples == 10  # an interval is no test: as before
 
 
 # --- fixed numbers for a seed ------------------------------------------------------------------------------------
@@ -225,5 +237,27 @@ def test_p_values_read_as_they_are_never_rounded_across_the_threshold() -> None:
     assert p_text(0.05) == "p = 0.050"
     assert p_text(0.5) == "p = 0.500"
     interval = bleu_xl.Interval(0.5, 0.4, 0.6, 0.95, 1000, 12345)
-    result = bleu_xl.PairedResult(0.2, 0.8, 1 / 1001, interval, interval, 1000, 12345)
+    result = bleu_xl.PairedResult(0.2, 0.8, 1 / 1001, interval, interval, 1000, 12345, pairs=50)
     assert result.verdict() == "B is better than A; the difference is unlikely to be chance, p < 0.001"
+
+
+HEDGE = "too few for this verdict to be trusted (compare 50 or more)"
+
+
+def test_a_bootstrap_verdict_on_fewer_than_50_pairs_says_it_is_not_to_be_trusted() -> None:
+    """benchmarks/equal_systems.py: on 5 to 30 pairs the paired bootstrap calls equally good systems different
+    11% to 21% of the time, not 5%."""
+    few = paired_test(REFS[:49], CANDS_A[:49], CANDS_B[:49])
+    assert (few.pairs, few.too_few_pairs) == (49, True)
+    assert few.verdict("Prompt A", "Prompt B") == (
+        f"Prompt B is better than Prompt A; the difference is unlikely to be chance, {few.p_text}; only 49 pairs "
+        f"were compared, {HEDGE}"
+    )
+    assert (
+        paired_test(REFS[:12], CANDS_A[:12], CANDS_A[:12]).verdict().endswith(f"only 12 pairs were compared, {HEDGE}")
+    )
+    enough = paired_test(REFS[:50], CANDS_A[:50], CANDS_B[:50])
+    assert (enough.pairs, enough.too_few_pairs) == (50, False) and HEDGE not in enough.verdict()
+    # approximate randomization holds its level on few pairs (3% to 6% there): its verdict stands as it is
+    randomized = bleu_xl.Randomization(trials=1000).paired(REFS[:12], CANDS_A[:12], CANDS_B[:12])
+    assert (randomized.pairs, randomized.too_few_pairs) == (12, False) and HEDGE not in randomized.verdict()

@@ -131,6 +131,25 @@ def test_metrics_are_chosen_by_name_each_with_its_own_settings() -> None:
     assert [metric.key for metric in metrics_named(["chrf", "bleu"])] == ["chrf", "bleu"]
 
 
+@pytest.mark.parametrize(
+    ("names", "setting", "owner"),
+    [
+        ([], {"normalized": True}, "TER"),
+        (["bleu,chrf"], {"asian_support": False}, "TER"),  # given, even at its default: it would do nothing
+        (["ter"], {"max_n": 4}, "BLEU"),
+        (["bleu2"], {"smoothing": "none", "word_order": 2}, "chrF"),
+        (["chrf"], {"case_sensitive": True}, "TER"),
+        (["ter"], {"beta": 3}, "chrF"),
+    ],
+)
+def test_a_setting_of_a_metric_not_named_is_refused_not_dropped(names: list[str], setting: dict, owner: str) -> None:
+    name = next(n for n in setting if n not in ("smoothing",))
+    with pytest.raises(BleuError, match=f"^{name} is a setting of {owner}, which is not among the metrics chosen"):
+        metrics_named(names, **setting)
+    with pytest.raises(TypeError, match="no metric has a setting 'max_N'"):
+        metrics_named(["bleu"], max_N=4)
+
+
 @pytest.mark.parametrize("metric", [Bleu(), Bleu(4, "none"), Chrf(), Chrf(4, 2, 3)], ids=lambda m: m.name)
 def test_every_metric_is_one_object_every_face_can_take(metric: Metric) -> None:
     """Settings checked when made, equal settings equal metrics, picklable (the process pool sends them), and the

@@ -12,7 +12,7 @@ from sacrebleu.metrics import CHRF, TER
 from sacrebleu.significance import PairedTest
 
 from benchmarks.synthetic import make_pairs
-from bleu_xl import Bleu, BleuError, Chrf, Randomization, paired_test
+from bleu_xl import Bleu, BleuError, Chrf, Randomization, TooFewResamples, paired_test
 from bleu_xl.core.bootstrap import score_of_sums, statistics_columns
 from bleu_xl.core.column_sums import PLAIN
 from bleu_xl.core.metrics.ter import Ter
@@ -127,6 +127,9 @@ def test_a_swap_moves_a_pairs_statistics_to_the_other_side() -> None:
 def test_settings_are_checked_when_made() -> None:
     with pytest.raises(BleuError, match="trials must be a whole number of at least 1"):
         Randomization(trials=0)
+    with pytest.raises(TooFewResamples, match=r"^trials=19 is too few for a paired test: give at least 20"):
+        Randomization(trials=19)  # p = (c + 1) / 20 is never below 0.05
+    assert Randomization(trials=20).trials == 20
     with pytest.raises(BleuError, match="seed"):
         Randomization(seed=None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="metric must be a metric object"):

@@ -14,13 +14,27 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
-from bleu_xl import BleuError, Resampling, Ter, TerReferences, corpus_ter, metrics_named, ter, ter_changes
+from bleu_xl import (
+    BleuError,
+    BleuXlError,
+    Resampling,
+    Ter,
+    TerOptionsError,
+    TerReferences,
+    corpus_ter,
+    metrics_named,
+    ter,
+    ter_changes,
+)
 from bleu_xl.core.metrics.ter_align import alignment, obvious_alignment
 from bleu_xl.core.metrics.ter_tokenizer import TerTokenizer, ter_words
 
 ROOT = Path(__file__).resolve().parents[2]
 WMT22 = ROOT.parent / "shared" / "data" / "wmt22-sample"
 OPTIONS = list(itertools.product([False, True], repeat=4))  # normalized, no_punct, asian_support, case_sensitive
+#: asian_support alone does nothing in sacrebleu's TER (it acts with normalized or no_punct): refused.
+ASIAN_ALONE = [options for options in OPTIONS if options[2] and not (options[0] or options[1])]
+ACCEPTED = [options for options in OPTIONS if options not in ASIAN_ALONE]
 
 PIECES = [
     *"aAbBcCxyz",
@@ -112,7 +126,7 @@ def test_words_equal_sacrebleu_tokenizer(options: tuple[bool, ...]) -> None:
         assert TerTokenizer(*options).reference(text) == reference, repr(text)
 
 
-@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("options", ACCEPTED)
 def test_sentence_and_corpus_equal_sacrebleu(options: tuple[bool, ...]) -> None:
     rng = random.Random(sum(options))
     pairs = _pairs(len(options) * 7 + sum(options), 12)
@@ -179,6 +193,22 @@ def test_wmt22_sample_equals_sacrebleu(options: tuple[bool, ...]) -> None:
             assert (ours.edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length), (system.name, ref)
 
 
+@pytest.mark.parametrize("options", ASIAN_ALONE)
+def test_asian_support_alone_is_refused_since_it_changes_no_score(options: tuple[bool, ...]) -> None:
+    """sacrebleu's TER reads every text alike with asian_support alone and without it: only the signature would
+    differ, so the switch is refused rather than left to say it split CJK text."""
+    without = (options[0], options[1], False, options[3])
+    for text in _texts(random.Random(5), 60):
+        assert TercomTokenizer(*options)(text) == TercomTokenizer(*without)(text)
+    with pytest.raises(
+        TerOptionsError, match=r"^asian_support does nothing alone: give normalized too \(or no_punct\)$"
+    ):
+        Ter(**_settings(options))
+    with pytest.raises(TerOptionsError):
+        ter("東京", "京都", asian_support=True)
+    assert issubclass(TerOptionsError, BleuError) and issubclass(TerOptionsError, BleuXlError)
+
+
 # --- the fast alignment and the obvious one ------------------------------------------------------------------------
 
 _WORD = st.sampled_from(["a", "b", "c", "d", "e"])
@@ -238,7 +268,7 @@ def test_changes_show_the_candidates_own_words() -> None:
 
 
 def test_metric_object() -> None:
-    (metric,) = metrics_named(["ter"], normalized=True, max_n=4)
+    (metric,) = metrics_named(["ter"], normalized=True)
     assert metric == Ter(normalized=True)
     assert not metric.higher_is_better and metric.highest is None
     assert (
@@ -273,3 +303,46 @@ def test_bootstrap_resamples_ter() -> None:
     result = resampling.paired(refs, bad, good)
     assert result.difference < 0 and result.significant
     assert result.verdict("bad", "good").startswith("good is better than bad (it scores lower, and lower is better)")
+
+
+# --- text TER reads as one word --------------------------------------------------------------------------------------
+
+UNSPACED = {
+    "2024年5月にNikeの新しいｼｭｰｽﾞを発売します": "Chinese or Japanese",  # a date, a Latin brand, half-width katakana
+    "我们在2024年推出了3款新产品": "Chinese or Japanese",  # digits between the characters
+    "ありがとうございました": "Chinese or Japanese",  # kana alone: no setting splits it
+    "จัดส่งฟรีทุกคำสั่งซื้อ วันนี้เท่านั้น": "Thai",
+    "ສົ່ງຟຣີທຸກຄໍາສັ່ງຊື້": "Lao",
+    "ပို့ဆောင်ခအခမဲ့": "Burmese",
+    "ដឹកជញ្ជូនឥតគិតថ្លៃ": "Khmer",
+}
+SPACED = ["Free delivery on every order", "모든 주문 무료 배송", "東京タワー", "Sony ソニー", "l'été, à Zürich", ""]
+
+
+def test_text_written_without_spaces_is_found_as_ter_reads_it() -> None:
+    """A word of six or more characters of a script without spaces between words: TER scores such a pair all or
+    nothing, exactly as sacrebleu does (the numbers are not touched)."""
+    plain, split = Ter(), Ter(normalized=True, asian_support=True)
+    for text, script in UNSPACED.items():
+        assert plain.unspaced_script(text) == script, text
+        assert split.unspaced_script(text) == (None if script == "Chinese or Japanese" else script), text
+        assert plain.sentence_score(text, text[:-1]).ter * 100 == TER().sentence_score(text[:-1], [text]).score
+    for text in SPACED:
+        assert plain.unspaced_script(text) is None and split.unspaced_script(text) is None, text
+    assert plain.sentence_score("我们在2024年推出了3款新产品", "我们在2024年推出了三款新产品").ter == 1.0
+    assert not any(metric.misreads_unspaced_text for metric in metrics_named(["bleu,chrf"]))
+    assert metrics_named(["bleu"])[0].unspaced_script("我们在2024年推出了3款新产品") is None
+
+
+def test_the_note_says_what_splits_each_script() -> None:
+    from bleu_xl import render
+
+    both = render(Ter().unspaced_note({"Thai", "Chinese or Japanese", "Khmer"}))
+    assert both == (
+        "written without spaces between words (Chinese or Japanese, Thai, Khmer): TER reads such a sentence as one "
+        "word or a few, so its scores are all or nothing (as sacrebleu's are); normalized with asian_support makes "
+        "each Chinese character a word; no TER setting splits Thai or Khmer: chrF (or BLEU) scores them by characters"
+    )
+    assert render(Ter().unspaced_note({"Lao"})).endswith(
+        "; no TER setting splits Lao: chrF (or BLEU) scores it by characters"
+    )

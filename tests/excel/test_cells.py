@@ -50,6 +50,14 @@ def test_a_paired_test_whose_resamples_never_vary_is_an_error_cell() -> None:
     assert cells.paired_cells([["a b"]], [["a b"]], [["x"]], 99).message.startswith("every resample gives")
 
 
+def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell() -> None:
+    refs, a, b = [["a b c"], ["d e f"]], [["a b"], ["d e"]], [["a b c"], ["d f"]]
+    assert cells.paired_cells(refs, a, b, 19) == cell_values.CellError(
+        "#VALUE!", "samples=19 is too few for a paired test: give at least 20 (with fewer, p can never fall below 0.05)"
+    )
+    assert len(cells.paired_cells(refs, a, b, 20)[0]) == 4
+
+
 def test_a_single_candidate_cell_is_not_spread_over_a_column_of_references() -> None:
     for result in (
         cells.paired_cells([["a b"], ["c d"]], [["a b"], ["x"]], [["a b"]], 100),

@@ -108,6 +108,7 @@ TER_CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("TER", (REF, col(INTACTO, SHORT, None, "l'été, à Zürich — 東京タワー!"), True, OMITTED, True, OMITTED)),
     ("TER", (CAT_REFS, col("on the mat the cat is", "le chat"), OMITTED, True, OMITTED, True)),  # several references
     ("TER", (REF, INTACTO, "maybe", OMITTED, OMITTED, OMITTED)),
+    ("TER", (REF, INTACTO, OMITTED, OMITTED, True, OMITTED)),  # asian_support alone does nothing: refused
     ("TER", (REF, INTACTO, OMITTED, NA, OMITTED, OMITTED)),
     ("TER_CORPUS", (col(REF, REF, None), col(INTACTO, SHORT, "no reference"), OMITTED, OMITTED, OMITTED, OMITTED)),
     ("TER_CORPUS", (col(REF, REF), col(INTACTO, ErrorCell("#DIV/0!")), OMITTED, OMITTED, OMITTED, OMITTED)),

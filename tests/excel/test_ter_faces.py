@@ -49,6 +49,7 @@ EXPECTED: list[dict[str, Any]] = [
         ]
     },
     {"raised": "ValueError", "message": "normalized must be TRUE or FALSE"},
+    {"raised": "ValueError", "message": "asian_support does nothing alone: give normalized too (or no_punct)"},
     {"value": [[NOT_AVAILABLE]]},
     {"value": [[sacre_corpus([REF, REF], [INTACTO, SHORT])]]},
     {"value": [[{"type": "Error", "errorType": "Div0"}]]},

@@ -263,7 +263,7 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
     beside = rectangle(written(plan_scores("Pairs", marketing, metric=METRICS["chrF2"]), marketing))
     results = rectangle(written(plan_scores("Pairs", marketing, metric=METRICS["chrF2"], new_sheet=True)))
     users = [["Reference", "Candidate"], ["my own", "table"]]
-    first, second, refused, again, on_results, over_users = through_pyodide(
+    first, second, refused, again, on_results, over_users, unspaced = through_pyodide(
         [
             {"book": book_json("m.xlsx", {"Pairs": marketing}), "args": ["chrF2", False, "", ""]},
             {"book": book_json("t.xlsx", {"Start": [["x"]], "Rank": rank}, 1, "B7"), "args": ["BLEU-2", True, "", ""]},
@@ -271,6 +271,7 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
             {"book": book_json("m.xlsx", {"Pairs": beside}), "args": ["chrF2", False, "", ""]},  # a second run
             {"book": book_json("m.xlsx", {"Pairs": marketing, "My scores": results}, 1), "args": ["chrF2", True]},
             {"book": book_json("m.xlsx", {"Pairs": marketing, "Bleu-XL Scores": users}), "args": ["chrF2", True]},
+            {"book": book_json("th.xlsx", {"TH": UNSPACED}), "args": ["TER", False, "", ""]},
         ]
     )
 
@@ -301,6 +302,7 @@ def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -
 
     assert refused["actions"] == [] and refused["printed"].startswith("bleu-xl: nothing written: sheet 'AB': 2 columns")
     assert '"Candidate column"' in refused["printed"]
+    assert UNSPACED_NOTE in unspaced["printed"]  # the bundle carries TER's rule on unspaced text
 
     # run again beside the table: the same cells as the first run, over the range the first run wrote, cleared first
     assert values_written(again["actions"]) == cells and "chrF2: 5 scored, 1 blank, 0 with a note" in again["printed"]
@@ -416,12 +418,50 @@ def test_a_header_row_under_a_title_and_one_repeated_below_are_never_scored() ->
     assert "BLEU-2: 2 scored, 1 blank, 0 with a note" in plan.lines
 
 
+#: Japanese with a date, a Latin brand and half-width katakana, Chinese with digits, Thai, and English.
+UNSPACED = [
+    ["Reference", "Candidate"],
+    ["2024年5月にNikeの新しいシューズを発売します", "2024年5月にNikeの新しいｼｭｰｽﾞを発売します"],
+    ["我们在2024年推出了3款新产品", "我们在2024年推出了三款新产品"],
+    ["จัดส่งฟรีทุกคำสั่งซื้อ", "จัดส่งฟรีทุกคำสั่ง"],
+    ["Free delivery on every order", "Free delivery on all orders"],
+]
+UNSPACED_NOTE = (
+    "bleu-xl: note: TER: rows 2, 3, 4 are written without spaces between words (Chinese or Japanese, Thai): TER reads "
+    "such a sentence as one word or a few, so its scores are all or nothing (as sacrebleu's are); normalized with "
+    "asian support makes each Chinese character a word; no TER setting splits Thai: chrF (or BLEU) scores it by "
+    "characters"
+)
+
+
+def test_ter_on_text_without_spaces_is_noted_in_the_pane_and_the_summary() -> None:
+    """The scores stay sacrebleu's; the pane and the summary say why they are all or nothing, and a second run
+    clears that summary with the rest of what the first wrote."""
+    plan = plan_scores("TH", UNSPACED, metric=METRICS["TER"])
+    assert UNSPACED_NOTE in plan.lines
+    assert columns_of(plan)["TER"] == [bleu_xl.ter(r, c).ter for r, c in UNSPACED[1:]]
+    summary = dict(zip(columns_of(plan)[SUMMARY_TITLE], next(w.values[1:] for w in plan.columns if not w.header)))
+    assert summary["Notes"] == "'" + UNSPACED_NOTE.removeprefix("bleu-xl: note: ")  # text, as Excel keeps it
+    again = plan_scores("TH", written(plan, UNSPACED), metric=METRICS["BLEU-2"])
+    assert again.clear is not None and not any(line.startswith("bleu-xl: note") for line in again.lines)
+    assert "Notes" not in written(again, written(plan, UNSPACED))[1 + list(summary).index("Notes")]
+    assert not any(
+        line.startswith("bleu-xl: note") for line in plan_scores("TH", UNSPACED, metric=METRICS["chrF2"]).lines
+    )
+
+
 def test_the_counts_agree_with_the_note_column() -> None:
     """A row scored against one of its two references is scored and has a note: the counts say both."""
     grid = [["Reference 1", "Reference 2", "Candidate"], ["le chat", "un chat", "le chat"], ["le chat", "", "un chat"]]
     plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"])
     assert columns_of(plan)["note"] == [None, "1 of 2 references"]
     assert "BLEU-2: 2 scored, 0 blank, 1 with a note (1 of them scored against fewer references)" in plan.lines
+    said = (
+        "row 3 is scored against fewer than the sheet's 2 references (the others blank): the note column says how many"
+    )
+    assert f"bleu-xl: note: {said}" in plan.lines  # in the pane, and in the summary
+    summary = dict(zip(columns_of(plan)[SUMMARY_TITLE], next(w.values[1:] for w in plan.columns if not w.header)))
+    assert summary["Notes"] == "'" + said  # text, as Excel keeps it
 
 
 def test_the_words_that_changed_and_the_notes_are_written_as_text() -> None:

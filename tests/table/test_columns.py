@@ -484,7 +484,7 @@ def test_a_reference_given_as_text_no_candidate_could_use_is_refused_by_the_libr
             score_table(table, layout, metrics=[metric], workers=1)
         assert said in str(raised.value) and Setting("reference_text") in raised.value.parts
         with pytest.raises(InputError):
-            compare_table(table, layout, "Other", metric=metric, samples=10)
+            compare_table(table, layout, "Other", metric=metric, samples=20)
     table = sheet(rows)
     layout = find_layout(table, TableOptions(reference_text="!!!"))
     assert score_table(table, layout, metrics=[Chrf()], workers=1).value(0) is not None  # chrF counts punctuation

@@ -168,7 +168,14 @@ def test_compare_sheet_formulas_and_cached_values() -> None:
     )
     assert tuple(sheet.cell(CF + 3, c).value for c in range(8, 11)) == cached(ci_a.low, ci_a.score, ci_a.high)
     assert tuple(sheet.cell(CF + 4, c).value for c in range(8, 11)) == cached(ci_b.low, ci_b.score, ci_b.high)
-    assert sheet[f"H{CF + 6}"].value.endswith("p < 0.001") and result.p_value < 0.001
+    # 12 pairs: the bootstrap's verdict says it is not to be trusted, from a cell that counts them
+    assert ws[f"G{CF + 5}"].value == "Pairs compared" and sheet[f"H{CF + 5}"].value == len(template_data.COMPARE)
+    assert ws[f"H{CF + 5}"].value == "=" + template.pairs_formula("tblCompare")
+    assert sheet[f"H{CF + 6}"].value == (
+        "B is better than A; the difference is unlikely to be chance, p < 0.001; only 12 pairs were compared, too few "
+        "for this verdict to be trusted (compare 50 or more)"
+    )
+    assert result.p_value < 0.001 and result.verdict() == sheet[f"H{CF + 6}"].value
 
 
 def test_spill_sheet_follows_its_table_and_caches_no_zeros() -> None:
@@ -361,7 +368,10 @@ def test_samples_are_tables_with_hand_checked_values(name: str) -> None:
 
 def test_verdict_text() -> None:
     """The p-values themselves are checked in tests/core/test_bootstrap.py."""
-    verdict = template.verdict_text
+
+    def verdict(values: list, pairs: int = 50) -> str:
+        return template.verdict_text(values, pairs)
+
     assert verdict([0.2, 0.7, 0.5, 0.0]) == "B is better than A; the difference is unlikely to be chance, p < 0.001"
     near = verdict([0.2, 0.7, 0.5, 50 / 1001])
     assert near == "B is better than A; the difference is unlikely to be chance, p < 0.05"
@@ -369,14 +379,22 @@ def test_verdict_text() -> None:
     assert verdict([0.3, 0.2, -0.1, 0.2]) == "A scores higher than B, but the difference may well be chance, p = 0.200"
     assert verdict([0.5, 0.5, 0.0, 1.0]) == "A and B score the same (p = 1.000)"
     assert verdict([""]) == verdict(["", None, None, None]) == ""
-    assert verdict(["#VALUE! candidate A has no words"]) == "No verdict: #VALUE! candidate A has no words"
+    assert verdict(["#VALUE! candidate A has no words"], 3) == "No verdict: #VALUE! candidate A has no words"
+    hedge = "; only 49 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
+    assert (
+        verdict([0.2, 0.7, 0.5, 0.0], 49)
+        == f"B is better than A; the difference is unlikely to be chance, p < 0.001{hedge}"
+    )
+    assert verdict([0.5, 0.5, 0.0, 1.0], 1).endswith(
+        "(p = 1.000); only 1 pair was compared, too few for this verdict to be trusted (compare 50 or more)"
+    )
 
 
 def test_no_p_value_text_crosses_the_threshold() -> None:
     """For every bootstrap p-value (k/1001) the printed value sits on the same side of 0.05 as the verdict."""
     for k in range(1, 1002):
         p = k / 1001
-        text = template.verdict_text([0.2, 0.3, 0.1, p])
+        text = template.verdict_text([0.2, 0.3, 0.1, p], 60)
         shown = text.rsplit("p ", 1)[1]
         significant = "unlikely to be chance" in text
         assert significant == (p < 0.05), p
@@ -389,7 +407,7 @@ def test_no_p_value_text_crosses_the_threshold() -> None:
 def test_verdict_formula_is_locale_safe() -> None:
     ws = load(TEMPLATE)["Compare"]
     formula = ws[f"H{CF + 6}"].value
-    assert formula == "=" + template.verdict_formula(f"H{CF}:K{CF}", f"H{CF}", f"J{CF}", f"K{CF}")
+    assert formula == "=" + template.verdict_formula(f"H{CF}:K{CF}", f"H{CF}", f"J{CF}", f"K{CF}", f"H{CF + 5}")
     assert formula.startswith(f"=IF(COUNT(H{CF}:K{CF})<4,")
     assert '"p = "&FIXED(K4,3)' in formula
 

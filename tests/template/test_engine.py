@@ -171,7 +171,8 @@ def test_engine_recalculates_compare_sheet(recalculated) -> None:
     ]
     assert list(recalculated[f"COMPARE!H{CF + 3}:J{CF + 3}"][0]) == [ci_a.low, ci_a.score, ci_a.high]
     expected = [result.score_a, result.score_b, result.difference, result.p_value]
-    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(expected)
+    assert recalculated[f"COMPARE!H{CF + 5}"][0][0] == result.pairs == len(template_data.COMPARE)
+    assert recalculated[f"COMPARE!H{CF + 6}"][0][0] == template.verdict_text(expected, 12) == result.verdict()
 
 
 def _with_compare_rows(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path:
@@ -200,20 +201,22 @@ def test_no_verdict_unless_the_paired_test_gives_four_numbers(tmp_path: Path, ro
     path = _with_compare_rows(tmp_path, rows)
     values = recalculate(path, tmp_path)
     paired = [values[f"COMPARE!H{CF}:K{CF}"][0][0]]
-    assert values[f"COMPARE!H{CF + 6}"][0][0] == verdict == template.verdict_text(paired)
+    assert values[f"COMPARE!H{CF + 6}"][0][0] == verdict == template.verdict_text(paired, 0)
 
 
 def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
     import formulas
 
-    func = formulas.Parser().ast("=" + template.verdict_formula("A1:D1", "A1", "C1", "D1"))[1].compile()
-    assert list(func.inputs) == ["A1", "A1:D1", "C1", "D1"]
+    func = formulas.Parser().ast("=" + template.verdict_formula("A1:D1", "A1", "C1", "D1", "E1"))[1].compile()
+    assert list(func.inputs) == ["A1", "A1:D1", "C1", "D1", "E1"]
     cases = [(0.5, 0.0), (0.5, 1 / 1001), (-0.2, 0.01), (0.1, 0.3), (-0.1, 0.5), (0.0, 1.0), (0.1, 50 / 1001)]
     cases += [(0.1, 0.0495), (0.1, 0.05), (0.1, 0.0494)]
-    for diff, p in cases:
-        row = [0.4, 0.4 + diff, diff, p]
-        assert func(row[0], np.array([row], dtype=object), diff, p) == template.verdict_text(row), (diff, p)
+    for pairs in (1, 12, 49, 50, 600):  # a verdict on fewer than 50 says it is not to be trusted
+        for diff, p in cases:
+            row = [0.4, 0.4 + diff, diff, p]
+            got = func(row[0], np.array([row], dtype=object), diff, p, pairs)
+            assert got == template.verdict_text(row, pairs), (diff, p, pairs)
     blank = np.array([[sh.EMPTY] * 4], dtype=object)
-    assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY) == ""
+    assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY, 0) == ""
     error = np.array([["#VALUE! no words", sh.EMPTY, sh.EMPTY, sh.EMPTY]], dtype=object)
-    assert func("#VALUE! no words", error, sh.EMPTY, sh.EMPTY) == "No verdict: #VALUE! no words"
+    assert func("#VALUE! no words", error, sh.EMPTY, sh.EMPTY, 3) == "No verdict: #VALUE! no words"

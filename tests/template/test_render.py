@@ -58,3 +58,40 @@ def test_libreoffice_prints_every_text_whole(tmp_path: Path) -> None:
     for variant in template_data.RANK_VARIANTS:
         if variant.isascii():  # a machine without CJK fonts prints those glyphs as boxes
             assert variant in rank, variant
+
+
+def test_libreoffice_counts_the_pairs_and_gives_the_verdict_the_template_caches(tmp_path: Path) -> None:
+    """The Compare sheet's "Pairs compared" and verdict formulas as LibreOffice computes them: the template with
+    bleu-xl's cells (which LibreOffice does not have) replaced by the numbers they cached, and no cached value left
+    for the rest (openpyxl saves none), so that LibreOffice computes them; a candidate B left blank is one pair
+    fewer, and the verdict on 11 pairs says so."""
+    import csv
+
+    from openpyxl.worksheet.formula import ArrayFormula
+
+    from bleu_xl.template import build as template
+    from tests.helpers import libreoffice
+    from tests.template.checks import CF, CL, load
+
+    cached = load(TEMPLATE, data_only=True)["Compare"]
+    book = load(TEMPLATE)
+    for name in book.sheetnames:
+        if name != "Compare":
+            del book[name]
+    sheet = book["Compare"]
+    for row in sheet.iter_rows():
+        for cell in row:
+            formula = cell.value.text if isinstance(cell.value, ArrayFormula) else cell.value
+            if isinstance(formula, str) and any(f"{udf}(" in formula for udf in ("BLEU2", "BLEU2_PAIRED", "BLEU2_CI")):
+                cell.value = cached[cell.coordinate].value
+    sheet[f"C{CL}"].value = sheet[f"E{CL}"].value = None  # the last candidate B blank: its BLEU-2 B blank too
+    path = tmp_path / "compare.xlsx"
+    book.save(path)
+    out = libreoffice(tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76", path) / "compare.csv"
+    rows = list(csv.reader(out.read_text(encoding="utf-8").splitlines()))
+    pairs, verdict = rows[CF + 4][7], rows[CF + 5][7]
+    assert sheet[f"H{CF + 5}"].value == "=" + template.pairs_formula("tblCompare") and pairs == "11"
+    paired = [cached.cell(CF, c).value for c in range(8, 12)]
+    assert verdict == template.verdict_text(paired, 11) and verdict.endswith(
+        "only 11 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
+    )

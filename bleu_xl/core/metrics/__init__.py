@@ -4,6 +4,7 @@ chooses by name. Standard library only."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 from ..errors import BleuError, Setting
@@ -35,7 +36,10 @@ METRIC_NAMES = ("bleu", "bleu2", "chrf", "ter")
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
     """The metrics of ``names`` (each may hold several, comma-separated: ``["bleu2,chrf"]``), in order, each once,
     each with the ``settings`` that are its own (``max_n=4`` goes to BLEU, ``word_order=2`` to chrF,
-    ``normalized=True`` to TER); ``bleu`` when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2."""
+    ``normalized=True`` to TER); ``bleu`` when none is named. ``bleu2`` is ``bleu`` with ``max_n`` 2.
+
+    A setting of a metric not named is refused (:class:`BleuError`), never dropped: ``normalized=True`` without
+    TER would otherwise change nothing, silently; a name no metric has a setting of is a ``TypeError``."""
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
@@ -52,7 +56,28 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
         if metric in metrics:
             raise BleuError(Setting("metric"), f" names {metric.name} twice")
         metrics.append(metric)
+    _check_settings_used(settings, tuple(metrics))
     return tuple(metrics)
+
+
+def _check_settings_used(settings: dict[str, Any], metrics: tuple[Metric[Any, Any, Any], ...]) -> None:
+    """Refuse a setting that no chosen metric has: it would be given and do nothing."""
+    owners = {field.name: kind for kind in KNOWN.values() for field in fields(kind)}  # type: ignore[arg-type]
+    for name in settings:
+        owner = owners.get(name)
+        if owner is None:
+            raise TypeError(f"no metric has a setting {name!r} (the settings are {', '.join(owners)})")
+        if not any(isinstance(metric, owner) for metric in metrics):
+            chosen = ", ".join(metric.name for metric in metrics)
+            raise BleuError(
+                Setting(name),
+                f" is a setting of {owner.label}, which is not among the metrics chosen ({chosen}): name "
+                f"{owner.key} in ",
+                Setting("metric"),
+                ", or leave ",
+                Setting(name),
+                " out",
+            )
 
 
 def _listing() -> str:

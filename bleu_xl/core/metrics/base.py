@@ -11,11 +11,11 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence, Sized
+from collections.abc import Collection, Hashable, Iterable, Sequence, Sized
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
-from ..errors import BleuError
+from ..errors import BleuError, Part
 
 __all__ = [
     "ColumnKind",
@@ -119,6 +119,9 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     higher_is_better: ClassVar[bool] = True
     #: The highest score there is (``None``: none; TER exceeds 1 for a candidate longer than its reference).
     highest: ClassVar[float | None] = 1.0
+    #: Whether the metric may read a text written without spaces between words (Chinese, Thai...) as far fewer
+    #: words than it holds (TER does; BLEU and chrF read every script): then :meth:`unspaced_script` says which.
+    misreads_unspaced_text: ClassVar[bool] = False
 
     @property
     @abstractmethod
@@ -182,6 +185,16 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
     def detail_values(self, score: ScoreT) -> list[Any]:
         """A score's values in the order of :meth:`details` (``None``: a blank cell): numbers, and for a
         :attr:`ColumnKind.CHANGES` column an object whose ``str`` is its text and whose ``parts`` are its runs."""
+
+    def unspaced_script(self, text: str) -> str | None:
+        """The script of ``text`` when this metric reads a phrase of it as one word (a script written without spaces
+        between words that its settings do not split), else ``None``: never, unless
+        :attr:`misreads_unspaced_text`."""
+        return None
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        """What to say, after the rows they are in, of texts in ``scripts`` that :meth:`unspaced_script` found."""
+        return ()
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Metric[Any, Any, Any]:

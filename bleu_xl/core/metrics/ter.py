@@ -19,13 +19,14 @@ Scores are fractions (sacrebleu's number / 100). Standard library only (it runs 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError
+from ..errors import BleuError, Part, Setting
 from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
+from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Change",
     "Ter",
     "TerChanges",
+    "TerOptionsError",
     "TerReferences",
     "TerScore",
     "TerStats",
@@ -266,10 +268,25 @@ class TerReferences:
         return TerStats(best.edits, self.average, changes)
 
 
+class TerOptionsError(BleuError):
+    """TER's switches in a combination that does not do what it says: ``asian_support`` alone (sacrebleu's TER acts
+    on it only with ``normalized``, which makes each CJK character a word, or ``no_punct``, which then removes CJK
+    punctuation too; alone it would change nothing but the signature)."""
+
+
 def _check_options(tokenizer: TerTokenizer) -> None:
     for name, value in zip(TER_OPTIONS, tokenizer):
         if not isinstance(value, bool):
             raise BleuError(f"{name} must be True or False, not {value!r}")
+    if tokenizer.asian_support and not (tokenizer.normalized or tokenizer.no_punct):
+        raise TerOptionsError(
+            Setting("asian_support"),
+            " does nothing alone: give ",
+            Setting("normalized"),
+            " too (or ",
+            Setting("no_punct"),
+            ")",
+        )
 
 
 def _prepared(reference: ReferenceLike | TerReferences, tokenizer: TerTokenizer) -> TerReferences:
@@ -350,9 +367,18 @@ class Ter(Metric[TerReferences, TerStats, TerScore]):
     label: ClassVar[str] = "TER"
     higher_is_better: ClassVar[bool] = False
     highest: ClassVar[float | None] = None
+    misreads_unspaced_text: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         _check_options(self.tokenizer)
+
+    def unspaced_script(self, text: str) -> str | None:
+        """Chinese or Japanese (unless ``normalized`` with ``asian_support`` splits it), Thai, Lao, Burmese or Khmer,
+        when ``text`` holds a phrase TER reads as one word (:mod:`.ter_scripts`)."""
+        return unspaced_script(text, self.tokenizer)
+
+    def unspaced_note(self, scripts: Collection[str]) -> tuple[Part, ...]:
+        return unspaced_note(scripts)
 
     @property
     def tokenizer(self) -> TerTokenizer:

@@ -69,10 +69,18 @@ def _write_text(
             write_json_document(out, about, header, rows)
 
 
-def write_result(result: Result, file: OutputFile, target: OutputTarget, *, input_name: str, sheet: Sheet) -> CutCells:
-    """Write the scored rows to ``file`` as ``target`` says: ``xlsx``, ``csv``, ``json`` (one document: what was
-    scored, the first metric's corpus score and signature, each metric's, the columns used, then the rows) or
-    ``jsonl`` (an object a line).
+def write_result(
+    result: Result,
+    file: OutputFile,
+    target: OutputTarget,
+    *,
+    input_name: str,
+    sheet: Sheet,
+    notes: Sequence[str] = (),
+) -> CutCells:
+    """Write the scored rows to ``file`` as ``target`` says: ``xlsx`` (with ``notes`` on its Summary sheet),
+    ``csv``, ``json`` (one document: what was scored, the first metric's corpus score and signature, each
+    metric's, the columns used, the counts, the ``notes``, then the rows) or ``jsonl`` (an object a line).
 
     Returns the cells cut to fit Excel's limit of text in a cell (a workbook only; CSV and JSON keep them whole).
     """
@@ -82,7 +90,9 @@ def write_result(result: Result, file: OutputFile, target: OutputTarget, *, inpu
 
         target.check_size(len(result.rows) + 1, len(header))
         with file.open(binary=True) as out:
-            return write_scored_workbook(out, result, header, output_rows(result), input_name=input_name, source=sheet)
+            return write_scored_workbook(
+                out, result, header, output_rows(result), input_name=input_name, source=sheet, notes=notes
+            )
     about = {
         "input": input_name,
         "sheet": sheet.workbook_sheet,
@@ -99,16 +109,25 @@ def write_result(result: Result, file: OutputFile, target: OutputTarget, *, inpu
             "blank": result.blank,
             "with_note": result.problems,
         },
+        "notes": list(notes),
     }
     _write_text(file, target, sheet, header, output_rows(result), about)
     return CutCells()
 
 
 def write_comparison(
-    file: OutputFile, target: OutputTarget, table: Sheet, layout: Layout, comparison: Comparison, *, input_name: str
+    file: OutputFile,
+    target: OutputTarget,
+    table: Sheet,
+    layout: Layout,
+    comparison: Comparison,
+    *,
+    input_name: str,
+    notes: Sequence[str] = (),
 ) -> CutCells:
-    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores, and the paired test on a
-    Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test too."""
+    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores, and the paired test and
+    the ``notes`` on a Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test
+    and the notes too."""
     input_header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     name = comparison.metric.name
     header = _headers(input_header, [f"{name} {comparison.a_name}", f"{name} {comparison.b_name}"])
@@ -118,7 +137,7 @@ def write_comparison(
         target.check_size(len(comparison.rows) + 1, len(header))
         with file.open(binary=True) as out:
             return write_comparison_workbook(
-                out, header, comparison, input_name=input_name, layout=layout, source=table
+                out, header, comparison, input_name=input_name, layout=layout, source=table, notes=notes
             )
     width = len(input_header)
 
@@ -135,6 +154,7 @@ def write_comparison(
         "columns": columns,
         "signature": comparison.signature,
         "comparison": comparison.as_dict(),
+        "notes": list(notes),
     }
     _write_text(file, target, table, header, rows(), about)
     return CutCells()

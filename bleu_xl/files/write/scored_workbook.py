@@ -223,9 +223,10 @@ def write_scored_workbook(
     *,
     input_name: str,
     source: Sheet | None = None,
+    notes: Sequence[str] = (),
 ) -> CutCells:
-    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart; returns the cells cut to
-    fit Excel's limit of text in a cell.
+    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart (and the ``notes``, the
+    command's notes about what was read and scored); returns the cells cut to fit Excel's limit of text in a cell.
 
     Input cells keep their type: numbers (a whole number as one, ``1`` not ``1.0``), booleans, errors, and dates as
     dates. Each number or date keeps its own cell's number format (``source``'s, by the input's rows); one without
@@ -252,9 +253,14 @@ def write_scored_workbook(
     ]
 
     def summary(book: Workbook, sheet: Worksheet, formats: dict[str, Format]) -> None:
-        _write_summary(book, sheet, result, facts, formats)
+        _write_summary(book, sheet, result, facts, notes_fact(notes), formats)
 
     return _write_workbook(out, table, summary)
+
+
+def notes_fact(notes: Sequence[str]) -> list[Fact]:
+    """The notes as a Summary's last fact, one a line (none: no fact)."""
+    return [("Notes", "\n".join(notes), None)] if notes else []
 
 
 def _write_header(sheet: Worksheet, col: int, name: str, bold: Format, cuts: CutCells) -> None:
@@ -306,9 +312,10 @@ def _write_facts(book: Workbook, summary: Worksheet, facts: list[Fact], bold: Fo
 
 
 def _write_summary(
-    book: Workbook, summary: Worksheet, result: Result, read: list[Fact], formats: dict[str, Format]
+    book: Workbook, summary: Worksheet, result: Result, read: list[Fact], notes: list[Fact], formats: dict[str, Format]
 ) -> None:
-    """The corpus score, signature and counts as label/value pairs, the score distribution, and its chart beside."""
+    """The corpus score, signature, counts and notes as label/value pairs, the score distribution, and its chart
+    beside."""
     score_format, count_format = formats["score"], formats["count"]
     corpora: list[Fact] = []
     for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures()):
@@ -323,6 +330,7 @@ def _write_summary(
         ("Scored pairs", result.scored, count_format),
         ("Blank candidates", result.blank, count_format),
         ("Rows with a note", result.problems, count_format),
+        *notes,
     ]
     bold = formats["bold"]
     _write_facts(book, summary, facts, bold)
@@ -366,10 +374,11 @@ def write_comparison_workbook(
     input_name: str,
     layout: Layout,
     source: Sheet | None = None,
+    notes: Sequence[str] = (),
 ) -> CutCells:
     """The input rows with both columns' scores (``header`` names them all), formatted as a scored workbook is, and a
     Summary sheet with the paired test: each interval as two numbers (low, high), the p-value shown as the verdict
-    says it. Returns the cells cut to fit a cell."""
+    says it, and the ``notes``. Returns the cells cut to fit a cell."""
     width = len(header) - 2
 
     def rows() -> Iterator[list[Any]]:
@@ -414,6 +423,7 @@ def write_comparison_workbook(
             ("Resamples" if result.test == "bs" else "Randomization trials", result.samples, count_format),
             ("Seed", result.seed, count_format),
             ("Signature", comparison.signature, None),
+            *notes_fact(notes),
         ]
         _write_facts(book, sheet, facts, formats["bold"])
 
