@@ -94,7 +94,7 @@ SHEETS = ["Start here", "Rank", "Sorted", "Spill", "Pairs", "Compare", "xlwings.
 def build_template(path: Path, variants: Sequence[str] = tuple(RANK_VARIANTS)) -> None:
     """The ranking workbook: Start here, Rank, Sorted, Spill, Pairs, Compare and xlwings.conf sheets.
 
-    ``variants``: the candidates of the Rank table (tests build it with 500 to see that everything follows).
+    ``variants``: the candidates of the Rank table (tests build it with 200 to see that everything follows).
     """
     book = new_book(path)
     f = cell_formats(book)
