@@ -62,7 +62,7 @@ def wait_gone(workers: set[int]) -> None:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
-    process = start_scoring(tmp_path, 150_000)
+    process = start_scoring(tmp_path, 50_000)
     workers = wait_for_workers(process)
     process.send_signal(signal.SIGTERM)
     stderr = process.communicate(timeout=60)[1]  # no hang: nothing holds stderr open
@@ -74,7 +74,7 @@ def test_sigterm_while_scoring_stops_every_worker(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
-    process = start_scoring(tmp_path, 150_000)
+    process = start_scoring(tmp_path, 50_000)
     workers = wait_for_workers(process)
     process.kill()  # SIGKILL: no handler runs in the parent
     process.communicate(timeout=60)
