@@ -23,6 +23,10 @@ from bleu_xl.template.data import SAMPLES
 
 from .dists import Dists, Venv, as_on_windows
 
+#: One test process builds the checkout and its environment once for every release test (pytest -n, --dist
+#: loadgroup).
+pytestmark = pytest.mark.xdist_group("release")
+
 WHEEL = f"bleu_xl-{__version__}-py3-none-any.whl"
 FILES = {
     "READ ME FIRST.txt",
@@ -125,11 +129,14 @@ def test_install_ps1_installs_the_wheel_beside_it_and_its_dry_run_changes_nothin
     assert steps == ["1", "2", "3", "4", "5", "5"]  # step 5 says what it does, or that -NoAddin left it out
 
 
-def test_the_python_side_of_the_installer_dry_run_from_the_bundle_s_wheel(unpacked: Path, tmp_path: Path) -> None:
+def test_the_python_side_of_the_installer_dry_run_from_the_bundle_s_wheel(
+    unpacked: Path, dists: Dists, venv: Venv, tmp_path: Path
+) -> None:
     """What install.ps1 does with Python, in the unzipped folder: pip installs the wheel beside the script into a
-    fresh environment, then each ``bleu-xl excel-setup`` call of the script runs with --dry-run."""
+    fresh environment (the session's, made from this very wheel), then each ``bleu-xl excel-setup`` call of the
+    script runs with --dry-run."""
     (wheel,) = unpacked.glob("bleu_xl-*.whl")
-    venv = Venv(tmp_path / "venv", wheel)
+    assert wheel.read_bytes() == dists.wheel.read_bytes()  # the environment's wheel, byte for byte
     home = tmp_path / "home"
     home.mkdir()
     calls = re.findall(r"& \$BleuXl (excel-setup [^\r\n]+)", (unpacked / "install.ps1").read_text(encoding="ascii"))

@@ -10,10 +10,16 @@ import tarfile
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from bleu_xl import __version__
 from bleu_xl.lite import bundle as lite_bundle
 
 from .dists import ROOT, Dists, Venv, as_on_windows, clean_env, wheel_metadata
+
+#: One test process builds the checkout and its environment once for every release test (pytest -n, --dist
+#: loadgroup).
+pytestmark = pytest.mark.xdist_group("release")
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
