@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import random
 import warnings
+from types import ModuleType
 
 import pytest
-from nltk.translate import bleu_score as nltk_bleu
 from sacrebleu.metrics import BLEU
 
 from benchmarks.synthetic import make_pairs
@@ -102,7 +102,16 @@ def test_corpus_with_two_references_agrees_with_sacrebleu(pairs) -> None:
     assert abs(ours.bleu - res.score / 100) < 1e-12
 
 
+def _nltk_bleu() -> ModuleType:
+    """NLTK's BLEU module, imported where a test needs it: the import takes seconds, which every test process paid
+    while collecting the tests."""
+    from nltk.translate import bleu_score
+
+    return bleu_score
+
+
 def test_multi_reference_brevity_penalty_agrees_with_nltk() -> None:
+    nltk_bleu = _nltk_bleu()
     rng = random.Random(3)
     checked = 0
     for _ in range(2000):
@@ -119,6 +128,7 @@ def test_multi_reference_brevity_penalty_agrees_with_nltk() -> None:
 
 
 def test_multi_reference_sentence_bleu_agrees_with_nltk() -> None:
+    nltk_bleu = _nltk_bleu()
     checked = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
