@@ -64,20 +64,22 @@ def main() -> int:
     form = [args.metric, False, "", ""]
     run = {"script": "score_this_table", "book": workbook, "args": form, "cells": {}}
     job = {
+        "kind": "script",
         "driver": lite_driver.__file__,
         "bundle": str(BUNDLE),
         "xlwings": str(Path(xlwings.__file__).parent),
         "runs": [run] * args.runs,
     }
     start = time.perf_counter()
-    done = subprocess.run(
-        [node, str(PYODIDE / "run_script.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=1800
+    done = subprocess.run(  # one job, one line of report: the Pyodide the tests use (tests/pyodide/serve.mjs)
+        [node, str(PYODIDE / "serve.mjs")], input=json.dumps(job) + "\n", capture_output=True, text=True, timeout=1800
     )
     whole = time.perf_counter() - start
-    if done.returncode != 0:
-        print(done.stderr, file=sys.stderr)
+    answer = json.loads(done.stdout or "{}")
+    if done.returncode != 0 or "report" not in answer:
+        print(done.stderr or answer.get("error"), file=sys.stderr)
         return 1
-    reports = json.loads(done.stdout)["runs"]
+    reports = answer["report"]["runs"]
     pyodide = [report["seconds"] for report in reports]
     writes = sum(1 for action in reports[0]["actions"] if action["func"] == "setValues")
     print(reports[0]["printed"].splitlines()[1])

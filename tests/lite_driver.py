@@ -66,7 +66,8 @@ def unsafe_members(module):
 
 
 async def run(bundle_path, payloads):
-    configure()
+    if "xlwings" not in sys.modules:  # a Pyodide that ran other jobs has it configured already
+        configure()
     import xlwings
     from xlwings.pro import udfs_officejs
 

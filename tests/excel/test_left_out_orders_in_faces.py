@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,10 +15,10 @@ import pytest
 
 from tests import lite_driver
 from tests import xlwings_classic as xc
+from tests.pyodide_runs import SHARED, in_pyodide
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "install" / "xlwings-lite" / "main.py"
-PYODIDE = ROOT / "tests" / "pyodide"
 
 THAI_REF = "จัดส่งฟรีสำหรับทุกคำสั่งซื้อในสัปดาห์นี้"
 THAI_NEAR = THAI_REF.replace("ฟรี", "")
@@ -136,19 +135,8 @@ def test_xlwings_lite_shows_0_2_through_office_js() -> None:
     _check_office_js(json.loads(done.stdout)["results"])
 
 
+@SHARED
 def test_xlwings_lite_shows_0_2_under_real_pyodide() -> None:
-    node = shutil.which("node")
-    if not (node and (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
-        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
-    import xlwings
-
-    job = {**_job(), "driver": lite_driver.__file__, "xlwings": str(Path(xlwings.__file__).parent)}
-    done = subprocess.run(
-        [node, str(PYODIDE / "run_bundle.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = in_pyodide("bundle", _job())
     assert "emscripten" in report["platform"]
     _check_office_js(report["results"])

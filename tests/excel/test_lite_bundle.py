@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -28,10 +27,10 @@ from bleu_xl.lite import bundle as lite
 from tests import lite_driver
 from tests import xlwings_classic as xc
 from tests.helpers import INTACTO, REF, SHORT
+from tests.pyodide_runs import SHARED, in_pyodide
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "install" / "xlwings-lite"
-PYODIDE = ROOT / "tests" / "pyodide"
 CALLER = "[bleu2_ranking.xlsx]Rank!D6"  # office.js sends the calling cell's address with every call
 XLWINGS_VERSION = "0.37.8"  # pinned in pyproject.toml
 
@@ -387,21 +386,9 @@ def _same(got: Any, want: Any, tolerance: float) -> bool:
     return got == want
 
 
+@SHARED
 def test_under_real_pyodide_the_same_registration_and_calls(cpython_report: dict[str, Any]) -> None:
-    node = shutil.which("node")
-    installed = (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()
-    if not (node and installed):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
-        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
-    import xlwings
-
-    job = {**_job(), "driver": lite_driver.__file__, "xlwings": str(Path(xlwings.__file__).parent)}
-    done = subprocess.run(
-        [node, str(PYODIDE / "run_bundle.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = in_pyodide("bundle", _job())
     assert "emscripten" in report["platform"]
     assert report["xlwings"] == XLWINGS_VERSION and report["unsafe"] == []
     _check_metadata(report["meta"])

@@ -3,7 +3,7 @@
 Its rules are tested directly; the script itself is registered by xlwings' own ``custom_scripts_meta`` and run by
 xlwings' own ``custom_scripts_call`` under real Pyodide (reading formulas on demand needs Pyodide), on the
 template's own sheets as Office.js would report them right after opening: every cell that calls bleu-xl shows
-``#NAME?``. The Lite client's reads are answered by a stand-in (tests/pyodide/run_script.mjs); the writes the
+``#NAME?``. The Lite client's reads are answered by a stand-in (tests/pyodide/serve.mjs); the writes the
 script queues are checked here, cell by cell.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 import subprocess
 import sys
 import warnings
@@ -20,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import openpyxl
-import pytest
 from openpyxl.worksheet.formula import ArrayFormula
 
 from bleu_xl.excel.functions import FUNCTIONS
@@ -28,11 +26,11 @@ from bleu_xl.lite import bundle as lite_bundle
 from bleu_xl.lite.reenter import SCRIPT_NAME, FormulaRun, calls_bleu_xl, formula_runs
 
 from .. import lite_driver
+from ..pyodide_runs import SHARED, in_pyodide
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BUNDLE = ROOT / "install" / "xlwings-lite" / "main.py"
 TEMPLATE = ROOT / "workbooks" / "bleu2_ranking.xlsx"
-PYODIDE = ROOT / "tests" / "pyodide"
 NAMES = [function.name for function in FUNCTIONS]
 
 
@@ -174,28 +172,11 @@ def _book_json(names: list[str]) -> dict[str, Any]:
     }
 
 
+@SHARED
 def test_under_real_pyodide_the_script_enters_again_every_formula_that_calls_bleu_xl() -> None:
-    node = shutil.which("node")
-    if not (node and (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
-        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
-    import xlwings
-
     sheets = _sheets()
-    job = {
-        "driver": lite_driver.__file__,
-        "bundle": str(BUNDLE),
-        "xlwings": str(Path(xlwings.__file__).parent),
-        "script": "reenter_formulas",
-        "book": _book_json(list(sheets)),
-        "cells": sheets,
-    }
-    done = subprocess.run(
-        [node, str(PYODIDE / "run_script.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    job = {"script": "reenter_formulas", "book": _book_json(list(sheets)), "cells": sheets}
+    report = in_pyodide("script", job)
 
     entered: dict[tuple[str, int, int], str] = {}
     names = list(sheets)

@@ -1,23 +1,14 @@
 """The xlwings Lite script run as xlwings Lite runs it: a workbook as the Lite client sends it, the script called by
-xlwings' own ``custom_scripts_call`` under real Pyodide in Node (``tests/pyodide/run_script.mjs``), and the cells
-its actions write."""
+xlwings' own ``custom_scripts_call`` under real Pyodide in Node (``tests/pyodide_runs.py``), and the cells its
+actions write."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
-import pytest
+from ..pyodide_runs import BUNDLE, in_pyodide
 
-from .. import lite_driver
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-BUNDLE = ROOT / "install" / "xlwings-lite" / "main.py"
-PYODIDE = ROOT / "tests" / "pyodide"
+__all__ = ["BUNDLE", "book_json", "rectangle", "through_pyodide", "values_written"]
 
 
 def book_json(
@@ -64,21 +55,5 @@ def rectangle(rows: list[list[Any]]) -> list[list[Any]]:
 def through_pyodide(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each run (``book``, the form's ``args``) of the script "Score this table", one after the other in one
     Pyodide as xlwings Lite keeps one: what each printed and the actions it queued."""
-    node = shutil.which("node")
-    if not (node and (PYODIDE / "node_modules" / "pyodide" / "pyodide.mjs").exists()):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Node or Pyodide is missing: .ci/run installs Pyodide with npm (tests/pyodide)")
-        pytest.skip("Pyodide is not installed: npm install --prefix tests/pyodide --no-audit --no-fund")
-    import xlwings
-
-    job = {
-        "driver": lite_driver.__file__,
-        "bundle": str(BUNDLE),
-        "xlwings": str(Path(xlwings.__file__).parent),
-        "runs": [{**run, "script": "score_this_table", "cells": {}} for run in runs],
-    }
-    done = subprocess.run(
-        [node, str(PYODIDE / "run_script.mjs")], input=json.dumps(job), capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)["runs"]
+    job = {"runs": [{**run, "script": "score_this_table", "cells": {}} for run in runs]}
+    return in_pyodide("script", job)["runs"]

@@ -27,6 +27,7 @@ from bleu_xl.lite.scoring_script import METRICS, RESULT_SHEET, SCRIPT_NAME, Plan
 from bleu_xl.lite.table import SUMMARY_TITLE, Area, TableArea
 
 from .. import lite_driver
+from ..pyodide_runs import SHARED
 from .script_runs import BUNDLE, book_json, rectangle, through_pyodide, values_written
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -256,6 +257,7 @@ def test_the_bundle_offers_the_form_app_mode_renders() -> None:
     assert all(hints[name].__metadata__[0]["help"] for name in ("metric", "new_sheet", "candidate_column"))
 
 
+@SHARED
 def test_under_real_pyodide_every_written_cell_is_the_librarys(tmp_path: Path) -> None:
     marketing = office_grid(SAMPLES / "marketing_en.xlsx", "Pairs")
     rank = office_grid(TEMPLATE, "Rank")

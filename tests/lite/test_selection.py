@@ -12,6 +12,7 @@ from bleu_xl.lite.scoring_script import METRICS, Plan, plan_scores
 from bleu_xl.lite.table import Area, TableArea, selected_area
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS
 
+from ..pyodide_runs import SHARED
 from .script_runs import book_json, through_pyodide, values_written
 
 LAST_ROW, LAST_COLUMN = EXCEL_MAX_ROWS - 1, EXCEL_MAX_COLS - 1
@@ -129,6 +130,7 @@ def test_a_selection_that_holds_no_row_of_the_table_is_refused(address: str) -> 
         plan_scores("S", GRID, metric=METRICS["BLEU-2"], selection=selected_area(address, "S"))
 
 
+@SHARED
 def test_under_real_pyodide_the_script_scores_the_selection_or_refuses() -> None:
     sheets = {"Q1, 2024": GRID, "Bob's": GRID}
     args = ["BLEU-2", False, "", "", False]
