@@ -414,7 +414,7 @@ def write_comparison_workbook(
             *_input_facts(input_name, source),
             *reference_facts(layout, source),
             *scores,
-            ("Difference (B - A)", result.difference, score_format),
+            (f"Difference ({b} - {a})", result.difference, score_format),
             ("p-value", result.p_value, p_format),
             ("Verdict", comparison.verdict, None),
             ("Null hypothesis", f"A and B are equally good against these references ({test})", None),
