@@ -185,7 +185,7 @@ def compare_command(
         echo(f"{column}: corpus {name} {value:.4f}{between}")
     draws = f"{result.samples} resamples" if result.test == "bs" else f"{result.samples} randomization trials"
     echo(
-        f"difference (B - A) {result.difference:+.4f}, {result.p_text} "
+        f"difference ({comparison.b_name} - {comparison.a_name}) {result.difference:+.4f}, {result.p_text} "
         f"({comparison.used} pairs, {comparison.skipped} skipped, {draws}, seed {seed})"
     )
     echo(comparison.verdict)

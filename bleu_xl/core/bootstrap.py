@@ -317,7 +317,10 @@ class Resampling:
             resampled_b.append(score_of_sums(metric, drawn[width:]))
         observed = abs(score_b - score_a)
         diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
-        if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
+        # Pairs all alike: every resample gives the observed difference, and p is 1 / (samples + 1). Fifty such pairs
+        # (fifty buttons, each right on one side and wrong on the other) are a clear verdict, as every randomization
+        # trial finds; on fewer, as on one pair, nothing can be told.
+        if observed and max(diffs) == min(diffs) and few_pairs("bs", len(stats_a)):
             raise BleuError("every resample gives the same difference (too few distinct pairs): nothing to test")
         mean = math.fsum(diffs) / self.samples
         c = sum(1 for d in diffs if d - mean >= observed)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import Part, Setting, python_spelling, render
+from ..core.errors import BleuError, Part, Setting, python_spelling, render
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..excel.cell_values import EXCEL_MAX_TEXT
 from ..files.read.limits import DEFAULT_LIMITS
@@ -93,7 +93,7 @@ def cut_note(cuts: CutCells, output: str) -> tuple[Part, ...]:
 
 
 def as_metrics(metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]]) -> tuple[Metric[Any, Any, Any], ...]:
-    """One metric or several, as a tuple (at least one; each a metric object)."""
+    """One metric or several, as a tuple (at least one; each a metric object; no two of one name: BleuError)."""
     if isinstance(metrics, Metric):
         chosen: tuple[Any, ...] = (metrics,)
     elif isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
@@ -102,6 +102,10 @@ def as_metrics(metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]])
         chosen = tuple(metrics)
     if not chosen or not all(isinstance(metric, Metric) for metric in chosen):
         raise TypeError(f"metrics must be a metric object or a sequence of them (bleu_xl.Bleu(), ...), not {metrics!r}")
+    names = [metric.name for metric in chosen]
+    for name in names:
+        if names.count(name) > 1:  # its columns would be told apart by nothing but "(2)"
+            raise BleuError(Setting("metrics"), f" names {name} twice")
     return chosen
 
 

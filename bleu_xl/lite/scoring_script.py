@@ -21,9 +21,9 @@ from ..core.metrics import Bleu, Chrf, Metric, Ter
 from ..core.metrics.base import ColumnKind
 from ..excel.cell_values import ERROR_TEXTS
 from ..table.columns import find_layout
-from ..table.layout import Layout
+from ..table.layout import Layout, reference_shown
 from ..table.scoring import Result, distinct_names, score_table
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, TableOptions, column_letter
 from .table import (
     SOURCE_LABEL,
     SUMMARY_TITLE,
@@ -185,7 +185,7 @@ def plan_scores(
     notes = [render(note, spelt) for note in result.notes]  # rows scored against fewer references, TER misreading
     plan.lines += [f"bleu-xl: note: {note}" for note in notes]
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result, rows_read, notes)
+        _on_own_sheet(plan, name, sheet, layout, result, rows_read, notes)
     else:
         _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read, notes)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
@@ -262,16 +262,16 @@ def _result_writes(
 
 
 def _summary_facts(
-    result: Result, layout: Layout, name: str, rows_read: str, notes: Sequence[str]
+    result: Result, layout: Layout, rows: list[list[Any]], name: str, rows_read: str, notes: Sequence[str]
 ) -> list[tuple[str, Any]]:
-    """The summary's facts: labels and values (the sheet's name, the reference and the rows read as text, as
-    typed), and the notes on the scores, one a line, when there are any."""
+    """The summary's facts: labels and values (the sheet's name, the reference as the scored workbook names it and
+    the rows read as text, as typed), and the notes on the scores, one a line, when there are any."""
     metric = result.metrics[0]
     corpus = result.corpus
     noted = [("Notes", _as_text("\n".join(notes)))] if notes else []
     return [
         (SOURCE_LABEL, _as_text(name)),
-        ("Reference", _as_text(layout.reference_source)),
+        *((label, _as_text(text)) for label, text in reference_shown(layout, rows)),
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
         ("Rows", len(result.rows)),
@@ -348,7 +348,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet, rows_read, notes)
+    facts = _summary_facts(result, layout, rows, plan.sheet, rows_read, notes)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -371,13 +371,15 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str, notes: Sequence[str]) -> None:
+def _on_own_sheet(
+    plan: Plan, name: str, sheet: Sheet, layout: Layout, result: Result, rows_read: str, notes: Sequence[str]
+) -> None:
     """Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside."""
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name, rows_read, notes)
+    facts = _summary_facts(result, layout, sheet.rows, name, rows_read, notes)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]

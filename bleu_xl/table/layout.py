@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import Part, Setting
+from ..excel.cell_values import CellError, cell_text
 from .sheet import EXCEL_MAX_ROWS, InputError, column_index, column_letter
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "column_setting",
     "fold",
     "header_listing",
+    "reference_shown",
     "resolve_column",
     "shortened",
 ]
@@ -210,3 +212,18 @@ def header_listing(headers: Sequence[str]) -> str:
     named = [f"{column_letter(i)} {shortened(h, 40)!r}" for i, h in enumerate(headers) if h]
     more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
     return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
+
+
+def reference_shown(layout: Layout, rows: list[list[Any]] | None) -> list[tuple[str, str]]:
+    """How a summary names the references, as (label, text) pairs: the text, when one serves every candidate, and
+    the cell it was read from, if any; else the columns that hold them. ``rows``: the sheet's (``None``: not at
+    hand, the cells are named instead of read)."""
+    if layout.reference_text is not None:
+        where = [] if layout.reference_cell is None else [("Reference cell", layout.reference_cell)]
+        return [("Reference", layout.reference_text), *where]
+    if layout.shared_row is not None and rows is not None:
+        texts = [cell_text(layout.cell(rows, layout.shared_row, c)) for c in layout.reference_cols]
+        shown = "\n".join(t.text if isinstance(t, CellError) else t for t in texts if t is not None)
+        cells = "Reference cells" if len(layout.reference_cols) > 1 else "Reference cell"
+        return [("Reference", shown), (cells, layout.shared_cells())]
+    return [("Reference", layout.reference_source)]

@@ -3767,7 +3767,10 @@ class Resampling:
             resampled_b.append(score_of_sums(metric, drawn[width:]))
         observed = abs(score_b - score_a)
         diffs = [abs(b - a) for a, b in zip(resampled_a, resampled_b)]
-        if observed and max(diffs) == min(diffs):  # one pair, or pairs all alike: p would be 1 / (samples + 1)
+        # Pairs all alike: every resample gives the observed difference, and p is 1 / (samples + 1). Fifty such pairs
+        # (fifty buttons, each right on one side and wrong on the other) are a clear verdict, as every randomization
+        # trial finds; on fewer, as on one pair, nothing can be told.
+        if observed and max(diffs) == min(diffs) and few_pairs("bs", len(stats_a)):
             raise BleuError("every resample gives the same difference (too few distinct pairs): nothing to test")
         mean = math.fsum(diffs) / self.samples
         c = sum(1 for d in diffs if d - mean >= observed)
@@ -5367,6 +5370,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import Part, Setting
+from ..excel.cell_values import CellError, cell_text
 from .sheet import EXCEL_MAX_ROWS, InputError, column_index, column_letter
 
 __all__ = [
@@ -5377,6 +5381,7 @@ __all__ = [
     "column_setting",
     "fold",
     "header_listing",
+    "reference_shown",
     "resolve_column",
     "shortened",
 ]
@@ -5562,6 +5567,21 @@ def header_listing(headers: Sequence[str]) -> str:
     named = [f"{column_letter(i)} {shortened(h, 40)!r}" for i, h in enumerate(headers) if h]
     more = f" and {len(named) - LISTED_HEADERS:,} more" if len(named) > LISTED_HEADERS else ""
     return ", ".join(named[:LISTED_HEADERS]) + more if named else "(none)"
+
+
+def reference_shown(layout: Layout, rows: list[list[Any]] | None) -> list[tuple[str, str]]:
+    \"\"\"How a summary names the references, as (label, text) pairs: the text, when one serves every candidate, and
+    the cell it was read from, if any; else the columns that hold them. ``rows``: the sheet's (``None``: not at
+    hand, the cells are named instead of read).\"\"\"
+    if layout.reference_text is not None:
+        where = [] if layout.reference_cell is None else [("Reference cell", layout.reference_cell)]
+        return [("Reference", layout.reference_text), *where]
+    if layout.shared_row is not None and rows is not None:
+        texts = [cell_text(layout.cell(rows, layout.shared_row, c)) for c in layout.reference_cols]
+        shown = "\\n".join(t.text if isinstance(t, CellError) else t for t in texts if t is not None)
+        cells = "Reference cells" if len(layout.reference_cols) > 1 else "Reference cell"
+        return [("Reference", shown), (cells, layout.shared_cells())]
+    return [("Reference", layout.reference_source)]
 """,
     'table/merged.py': """\
 \"\"\"Merged cells as the column rules read them: a reference merged over several rows is the reference of each row it
@@ -7279,9 +7299,9 @@ from ..core.metrics import Bleu, Chrf, Metric, Ter
 from ..core.metrics.base import ColumnKind
 from ..excel.cell_values import ERROR_TEXTS
 from ..table.columns import find_layout
-from ..table.layout import Layout
+from ..table.layout import Layout, reference_shown
 from ..table.scoring import Result, distinct_names, score_table
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, TableOptions, column_letter
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, TableOptions, column_letter
 from .table import (
     SOURCE_LABEL,
     SUMMARY_TITLE,
@@ -7443,7 +7463,7 @@ def plan_scores(
     notes = [render(note, spelt) for note in result.notes]  # rows scored against fewer references, TER misreading
     plan.lines += [f"bleu-xl: note: {note}" for note in notes]
     if new_sheet:
-        _on_own_sheet(plan, name, layout, result, rows_read, notes)
+        _on_own_sheet(plan, name, sheet, layout, result, rows_read, notes)
     else:
         _beside(plan, grid, sheet.rows, layout, result, ours, last, rows_read, notes)
     fewer = len(result.fewer_references())  # scored, and noted: the counts agree with the note column
@@ -7520,16 +7540,16 @@ def _result_writes(
 
 
 def _summary_facts(
-    result: Result, layout: Layout, name: str, rows_read: str, notes: Sequence[str]
+    result: Result, layout: Layout, rows: list[list[Any]], name: str, rows_read: str, notes: Sequence[str]
 ) -> list[tuple[str, Any]]:
-    \"\"\"The summary's facts: labels and values (the sheet's name, the reference and the rows read as text, as
-    typed), and the notes on the scores, one a line, when there are any.\"\"\"
+    \"\"\"The summary's facts: labels and values (the sheet's name, the reference as the scored workbook names it and
+    the rows read as text, as typed), and the notes on the scores, one a line, when there are any.\"\"\"
     metric = result.metrics[0]
     corpus = result.corpus
     noted = [("Notes", _as_text("\\n".join(notes)))] if notes else []
     return [
         (SOURCE_LABEL, _as_text(name)),
-        ("Reference", _as_text(layout.reference_source)),
+        *((label, _as_text(text)) for label, text in reference_shown(layout, rows)),
         (f"Corpus {metric.name}", float(corpus) if corpus is not None else None),
         ("Signature", result.signature()),
         ("Rows", len(result.rows)),
@@ -7606,7 +7626,7 @@ def _beside(
     writes = _result_writes(result, top, first, [index.get(r) for r in spans], taken)
     if layout.header_row is None:  # no header row: the values alone, from the first data row
         writes = [ColumnWrite(w.row, w.column, w.values[1:], w.number_format, w.data_bar, False) for w in writes]
-    facts = _summary_facts(result, layout, plan.sheet, rows_read, notes)
+    facts = _summary_facts(result, layout, rows, plan.sheet, rows_read, notes)
     block = _block(top, max(top, last), first, len(writes), len(facts))
     writes += _summary(facts, block, top, first + len(writes) + 1)
     plan.clear = ours
@@ -7629,13 +7649,15 @@ def _refuse_taken(grid: list[list[Any]], writes: Sequence[ColumnWrite], ours: Ar
                 )
 
 
-def _on_own_sheet(plan: Plan, name: str, layout: Layout, result: Result, rows_read: str, notes: Sequence[str]) -> None:
+def _on_own_sheet(
+    plan: Plan, name: str, sheet: Sheet, layout: Layout, result: Result, rows_read: str, notes: Sequence[str]
+) -> None:
     \"\"\"Write the table's columns and the results on the script's own sheet, as the scored workbook's Scores sheet
     holds them, the summary beside.\"\"\"
     header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     width = len(header)
     data = result.rows
-    facts = _summary_facts(result, layout, name, rows_read, notes)
+    facts = _summary_facts(result, layout, sheet.rows, name, rows_read, notes)
     block = _block(0, len(data), width, len(result.columns), len(facts))
     for c in range(width):
         cells = [_as_text(row[c]) if c < len(row) else None for row in data]

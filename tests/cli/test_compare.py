@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import openpyxl
+import pytest
 
 import bleu_xl
 from bleu_xl import paired_test
@@ -87,6 +88,19 @@ def test_compare_command(tmp_path: Path) -> None:
     assert scores.freeze_panes == "A2"
     bad = run("compare", str(path), "--a", "Prompt A", "--b", "Nope")
     assert bad.exit_code == 2 and "no candidate B column 'Nope'" in bad.output
+
+
+def test_the_difference_is_named_by_the_columns_as_the_scores_and_verdict_are(tmp_path: Path) -> None:
+    """Columns named A and B given the other way round (--a 'Prompt B'): the difference says which it subtracts."""
+    path = _compare_file(tmp_path)
+    done = run("compare", str(path), "--a", "Prompt B", "--b", "Prompt A", "-o", str(tmp_path / "c.xlsx"))
+    assert done.exit_code == 0, done.output
+    expected = paired_test(REFS, CANDS_B, CANDS_A)
+    assert expected.difference < 0
+    assert f"difference (Prompt A - Prompt B) {expected.difference:+.4f}, " in done.stdout
+    assert "Prompt B is better than Prompt A" in done.stdout
+    summary = {r[0].value: r[1].value for r in openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"].iter_rows()}
+    assert summary["Difference (Prompt A - Prompt B)"] == pytest.approx(expected.difference)
 
 
 def test_compare_names_its_sheet_and_both_columns(tmp_path: Path) -> None:

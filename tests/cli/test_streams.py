@@ -142,6 +142,21 @@ def test_a_standard_output_that_is_not_utf8_gets_the_data_in_utf8(tmp_path: Path
     assert done.returncode == 0 and b"r\\xe1pida" in done.stdout  # the summary, escaped
 
 
+def test_standard_output_in_a_code_page_gets_the_whole_output_or_nothing(tmp_path: Path) -> None:
+    """A cell cp1252 cannot write, after rows enough to fill any buffer: nothing of the table reaches standard
+    output, as nothing reaches a file."""
+    from tests.helpers import run
+
+    path = tmp_path / "late.csv"
+    path.write_text("Reference,Candidate\n" + "Entrega rápida,Entrega rápida hoje\n" * 5000 + "東京,東京\n")
+    done = run("score", str(path), "-o", "-", "-q", "--output-encoding", "cp1252")
+    assert done.exit_code == 2 and done.stdout_bytes == b""
+    assert "a cell cannot be written in cp1252 ('東京')" in done.stderr
+    fine = run("score", str(csv_input(tmp_path)), "-o", "-", "-q", "--output-encoding", "cp1252")
+    assert fine.exit_code == 0
+    assert fine.stdout_bytes.decode("cp1252").splitlines()[1].startswith('"Entrega rápida hoje"')
+
+
 def test_arguments_python_kept_as_surrogates_are_decoded_not_split(tmp_path: Path) -> None:
     """Row 14: in the POSIX locale without UTF-8 mode, "rápida" reaches Python as r, two surrogates, pida."""
     source = csv_input(tmp_path)

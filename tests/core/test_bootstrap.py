@@ -220,6 +220,19 @@ def test_a_paired_test_whose_resamples_never_vary_is_refused_not_called_signific
     with pytest.raises(BleuError, match="every resample gives the same difference"):
         paired_test(["a b"], ["a b"], ["x"], samples=99)  # one pair: p would be 1 / 100
     assert paired_test(["a b"], ["x"], ["x"], samples=99).p_value == 1.0  # the same: nothing to refuse
+    with pytest.raises(BleuError, match="every resample gives the same difference"):
+        paired_test(["a b"] * 49, ["a b"] * 49, ["x"] * 49, samples=99)  # too few pairs to say anything
+
+
+def test_many_pairs_alike_where_one_side_wins_every_time_are_a_clear_verdict() -> None:
+    # Fifty buttons, each right in B and wrong in A: every resample agrees, as every randomization trial does.
+    refs = [f"word{i}" for i in range(50)]
+    wrong = [f"other{i}" for i in range(50)]
+    for metric in (bleu_xl.Bleu(), bleu_xl.Ter()):
+        result = Resampling(metric, samples=99).paired(refs, wrong, refs)
+        assert result.p_value == 1 / 100 and result.significant
+        assert result.verdict().startswith("B is better than A")
+        assert bleu_xl.Randomization(metric, trials=99).paired(refs, wrong, refs).significant
 
 
 # --- p-values as text --------------------------------------------------------------------------------------------

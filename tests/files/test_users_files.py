@@ -153,6 +153,19 @@ def test_stdin_legacy_workbook_and_sheet_on_text_are_one_line() -> None:
     assert text.exit_code == 2 and "--sheet applies to workbooks" in text.stderr
 
 
+def test_an_encoding_given_for_a_workbook_is_refused_as_a_sheet_for_text_is(tmp_path: Path) -> None:
+    """A workbook has no encoding to give: --encoding there was dropped without a word."""
+    book = tmp_path / "copy.xlsx"
+    workbook = xlsxwriter.Workbook(str(book))
+    workbook.add_worksheet("Copy").write_row(0, 0, ["Reference", "Candidate"])
+    workbook.worksheets()[0].write_row(1, 0, [REF, CAND])
+    workbook.close()
+    for source, given in ((str(book), None), ("-", book.read_bytes())):
+        done = run("score", source, "--encoding", "cp1252", "-o", str(tmp_path / "out.csv"), input=given)
+        assert done.exit_code == 2 and "--encoding applies to text files, and this is a workbook" in done.stderr
+    assert not (tmp_path / "out.csv").exists()
+
+
 # --- .json is one document, .jsonl one object a line -------------------------------------------------------------
 
 

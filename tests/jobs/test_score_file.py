@@ -122,3 +122,12 @@ def test_settings_of_the_wrong_kind_are_refused_before_anything_runs(sample: Pat
         score_file(sample, output=tmp_path / "h.csv", header_row=True)
     with pytest.raises(TypeError, match="metric object"):
         score_file(sample, output=tmp_path / "m.csv", metrics=Bleu)  # the class, not a metric
+
+
+def test_two_metrics_of_one_name_are_refused_as_the_command_refuses_them(sample: Path, tmp_path: Path) -> None:
+    """Their columns would be 'TER' and 'TER (2)', told apart by nothing in the output."""
+    for metrics in ([Bleu(), Bleu()], [bleu_xl.Ter(), bleu_xl.Ter(normalized=True)]):
+        with pytest.raises(bleu_xl.BleuError, match=f"metrics names {metrics[0].name} twice"):
+            score_file(sample, output=tmp_path / "twice.csv", metrics=metrics)
+    assert not (tmp_path / "twice.csv").exists()
+    assert score_file(sample, output=tmp_path / "two.csv", metrics=[Bleu(), Bleu(max_n=4)]).counts["scored"] == 5

@@ -513,3 +513,27 @@ def test_no_text_goes_where_older_xlwings_clients_made_a_date_of_it() -> None:
         assert not any(map(_dated_by_old_clients, values)), values
         assert expected <= set(constants) and not any(str(v).startswith("=") for v in constants), constants
         assert len(values_written(actions)) == len(values) + len(constants)  # every cell written once
+
+
+def summary_of(plan: Plan, grid: list[list[Any]]) -> dict[str, Any]:
+    """The summary's facts as the sheet shows them after the plan, by label."""
+    after = written(plan, grid)
+    for r, row in enumerate(after):
+        if SUMMARY_TITLE in row:
+            c = row.index(SUMMARY_TITLE)
+            return {line[c]: line[c + 1] for line in after[r + 1 :] if len(line) > c + 1 and line[c]}
+    raise AssertionError("no summary written")
+
+
+def test_the_summary_names_a_reference_typed_once_by_its_text_as_the_scored_workbook_does() -> None:
+    typed_once = [["Reference", "Candidate"], ["free delivery this week", "free delivery"], ["", "delivery this week"]]
+    for new_sheet in (False, True):
+        plan = plan_scores("S", typed_once, metric=METRICS["BLEU-2"], new_sheet=new_sheet)
+        facts = summary_of(plan, [] if new_sheet else typed_once)
+        assert (facts["Reference"], facts["Reference cell"]) == ("free delivery this week", "A2")
+    labelled = [["Reference", "le chat noir"], ["", ""], ["#", "Candidate"], [1, "le chat"], [2, "le chien"]]
+    facts = summary_of(plan_scores("S", labelled, metric=METRICS["chrF2"]), labelled)
+    assert (facts["Reference"], facts["Reference cell"]) == ("le chat noir", "B1")
+    columns = [["Reference", "Candidate"], ["le chat", "le chat"], ["un chien", "un chat"]]
+    facts = summary_of(plan_scores("S", columns, metric=METRICS["TER"]), columns)
+    assert facts["Reference"] == "Reference" and "Reference cell" not in facts

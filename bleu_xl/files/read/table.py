@@ -177,11 +177,19 @@ def read_table(
         with _stdin(options.sheet, encoding=options.encoding, delimiter=options.delimiter, limits=limits) as given:
             if isinstance(given, Sheet):
                 return _text_table(given, options)
+            _refuse_encoding("-", options)
             return _as_stdin(given, lambda: _table_bounded(given, options, limits, "-"))
     if kind == "workbook":
+        _refuse_encoding(display_name(path), options)
         return _table_bounded(file, options, limits, display_name(path))
     first = _text_file(file, display_name(path), options.encoding, options.delimiter, limits)  # checked above
     return _text_table(first, options)
+
+
+def _refuse_encoding(shown: str, options: TableOptions) -> None:
+    """A workbook holds its text as Unicode: an encoding given for it would be dropped without a word."""
+    if options.encoding is not None:
+        raise InputError(f"{shown}: ", Setting("encoding"), " applies to text files, and this is a workbook")
 
 
 def _text_table(sheet: Sheet, options: TableOptions) -> tuple[Sheet, Layout]:

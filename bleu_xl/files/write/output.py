@@ -3,11 +3,13 @@ file beside the target, renamed into place only when complete, never replacing a
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import functools
 import hashlib
 import io
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -133,20 +135,27 @@ class OutputFile:
             if binary:
                 yield raw
                 return
-            # The data in the encoding asked for, whatever the terminal's locale says standard output is.
+            # The data in the encoding asked for, whatever the terminal's locale says standard output is. One that
+            # cannot write every character (a code page) is written aside first, so that a cell it cannot write,
+            # however late, leaves standard output empty, as it leaves no file.
             sys.stdout.flush()
-            out = io.TextIOWrapper(raw, encoding=encoding, errors="strict", newline="")
-            try:
-                yield out
-                out.flush()
-            except UnicodeEncodeError as exc:
-                raise InputError(
-                    f"standard output: a cell cannot be written in {encoding} ({exc.object[exc.start : exc.end]!r}); "
-                    "use ",
-                    Setting("output_encoding", "utf-8"),
-                ) from None
-            finally:
-                out.detach()
+            with contextlib.ExitStack() as stack:
+                spool = None if _writes_every_character(encoding) else stack.enter_context(tempfile.TemporaryFile())
+                out = io.TextIOWrapper(raw if spool is None else spool, encoding=encoding, errors="strict", newline="")
+                try:
+                    yield out
+                    out.flush()
+                    if spool is not None:
+                        spool.seek(0)
+                        shutil.copyfileobj(spool, raw)
+                except UnicodeEncodeError as exc:
+                    raise InputError(
+                        f"standard output: a cell cannot be written in {encoding} "
+                        f"({exc.object[exc.start : exc.end]!r}); use ",
+                        Setting("output_encoding", "utf-8"),
+                    ) from None
+                finally:
+                    out.detach()
             return
         with self.open_path(encoding=encoding) as tmp:
             mode = {} if binary else {"encoding": encoding, "newline": "", "errors": "strict"}
@@ -188,6 +197,11 @@ class OutputFile:
             raise
         finally:
             self.release()
+
+
+def _writes_every_character(encoding: str) -> bool:
+    """Whether ``encoding`` can write any text (UTF-8, UTF-16, UTF-32 and their variants), unlike a code page."""
+    return codecs.lookup(encoding).name.startswith("utf")
 
 
 def _name_max(folder: Path) -> int:

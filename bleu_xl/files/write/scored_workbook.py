@@ -20,7 +20,7 @@ from ...core.bootstrap import NEAR_SIGNIFICANCE, SIGNIFICANCE
 from ...core.metrics.base import ColumnKind
 from ...excel.cell_values import CellError, cell_text, fit_cell
 from ...table.compare import Comparison
-from ...table.layout import Layout
+from ...table.layout import Layout, reference_shown
 from ...table.scoring import Result
 from ...table.sheet import CellFormats, Sheet, column_letter
 from .xlsx_rows import DATE_FORMATS, CellStyle, CutCells, exact_escapes, register_format, stream_rows
@@ -289,15 +289,7 @@ def _input_facts(input_name: str, source: Sheet | None) -> list[Fact]:
 def reference_facts(layout: Layout, source: Sheet | None) -> list[Fact]:
     """How a Summary names the references: the text, when one serves every candidate (and the cell it was read
     from, if any), else the columns that hold them."""
-    if layout.reference_text is not None:
-        where = [] if layout.reference_cell is None else [("Reference cell", layout.reference_cell, None)]
-        return [("Reference", layout.reference_text, None), *where]
-    if layout.shared_row is not None and source is not None:
-        texts = [cell_text(layout.cell(source.rows, layout.shared_row, c)) for c in layout.reference_cols]
-        shown = "\n".join(t.text if isinstance(t, CellError) else t for t in texts if t is not None)
-        cells = "Reference cells" if len(layout.reference_cols) > 1 else "Reference cell"
-        return [("Reference", shown, None), (cells, layout.shared_cells(), None)]
-    return [("Reference", layout.reference_source, None)]
+    return [(label, text, None) for label, text in reference_shown(layout, None if source is None else source.rows)]
 
 
 def _write_facts(book: Workbook, summary: Worksheet, facts: list[Fact], bold: Format) -> None:
@@ -414,7 +406,7 @@ def write_comparison_workbook(
             *_input_facts(input_name, source),
             *reference_facts(layout, source),
             *scores,
-            ("Difference (B - A)", result.difference, score_format),
+            (f"Difference ({b} - {a})", result.difference, score_format),
             ("p-value", result.p_value, p_format),
             ("Verdict", comparison.verdict, None),
             ("Null hypothesis", f"A and B are equally good against these references ({test})", None),
