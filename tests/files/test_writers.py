@@ -160,6 +160,11 @@ INJECTIONS = [
     "\rCR",
     "-1 +cmd|' /C calc'!A0",  # a number and a space first: still a formula that runs
     '-5 =HYPERLINK("http://x")',
+    "-2 + 3",  # sums Excel works out when it opens the file: 1
+    "-1 -2",
+    "+4 * 2",
+    "-10 / 2 off",
+    "-1 2",  # no word: not copy
 ]
 #: Copy that opens with a number and its sign: text to a spreadsheet, written as it is (no ' to show).
 COPY = ["-20% this weekend", "+3 colours, free returns", "-5 stars? Not here.", "-1.5 kg lighter"]

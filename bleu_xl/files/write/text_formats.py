@@ -35,9 +35,12 @@ PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+|\d{1,3}(?:[,. \u00a0]\d{3})+)(?:[.,]\d+)
 #: Copy that opens with a number and its sign, then a space and words (``-20% this weekend``, ``+3 colours``): a
 #: spreadsheet reads it as text, not as a formula to run; and it holds none of what would let a formula do
 #: anything (a call's parentheses, a link to another program ``|`` or sheet ``!``, another workbook ``[``, ``=``,
-#: ``@``, a string's quotes, a line break or tab), so no such text can hide one (``-1 +cmd|' /C calc'!A0``).
+#: ``@``, a string's quotes, a line break or tab), so no such text can hide one (``-1 +cmd|' /C calc'!A0``), nor
+#: an operator that would make it sums Excel works out (``-2 + 3`` shows 1, ``-1 -2`` shows -3): the rest is words,
+#: with a letter.
 NUMBER_THEN_WORDS = re.compile(
-    r"[+-](?:[0-9]+|[0-9]{1,3}(?:[,.][0-9]{3})+)(?:[.,][0-9]+)?%? [^=@()\[\]{}|!\"\x00-\x1f\x7f]*"
+    r"[+-](?:[0-9]+|[0-9]{1,3}(?:[,.][0-9]{3})+)(?:[.,][0-9]+)?%? "
+    r"(?=.*?[^\W\d_])[^=@()\[\]{}|!\"+\-*/^&<>\x00-\x1f\x7f]*"
 )
 
 
