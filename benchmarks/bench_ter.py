@@ -2,12 +2,15 @@
 the bit-parallel alignment earns against the obvious one (every distance in the beam) that a property test holds it
 equal to.
 
-Run: python benchmarks/bench_ter.py [--pairs 3000] [--runs 5] [--wmt22 FOLDER]
+Run: python benchmarks/bench_ter.py [--pairs 3000] [--runs 5] [--wmt22 FOLDER] [--lengths]
 Every pair is scored against its own reference; contenders are interleaved chunk by chunk (250 pairs) within each
 run, each chunk scored once untimed right before its timed pass (as bench_chrf.py does). Each figure is the median
 (and the best) of the runs, in pairs per second. The edits are checked equal before anything is timed. With
 --wmt22, the pairs are real ones: each line of the WMT22 sample's French reference with the same line of each French
 system (the CJK sets are left out: without asian_support a CJK sentence is one word, which says nothing of speed).
+With --lengths, the seconds one pair takes at 100 to 500 words a side, the slowest of a few kinds of pair (real
+text, the same words shuffled, its halves swapped, two words repeated): why TER refuses texts of more than
+bleu_xl.core.metrics.ter.MAX_WORDS words.
 """
 
 from __future__ import annotations
@@ -57,12 +60,51 @@ def _time(contenders: dict[str, Callable[[list], object]], chunks: list[list], r
     return times
 
 
+def lengths(folder: Path | None) -> None:
+    """The slowest pair of each kind at each length, aligned as ``bleu_xl.ter`` aligns them (past MAX_WORDS, which
+    ``ter`` refuses, by the same alignment)."""
+    import random
+
+    from bleu_xl.core.metrics.ter import MAX_WORDS
+
+    pairs = wmt22_pairs(folder) if folder else make_pairs(3000, seed=1, min_len=14, max_len=26)
+    reference = " ".join(r for r, _ in pairs).split()
+    system = " ".join(c for _, c in pairs).split()
+    rng = random.Random(1)
+    tokenizer = TerTokenizer()
+    print(f"one pair, seconds (bleu-xl refuses more than {MAX_WORDS} words a side)")
+    print(f"{'words':>6} {'real':>8} {'shuffled':>9} {'swapped':>8} {'two words':>10} {'slowest':>8}")
+    for n in sorted({100, MAX_WORDS, 300, 500}):
+        ref = reference[:n]
+        kinds = {
+            "real": system[:n],
+            "shuffled": rng.sample(ref, len(ref)),
+            "swapped": ref[n // 2 :] + ref[: n // 2],
+            "two words": [rng.choice("ab") for _ in range(n)],
+        }
+        seconds = {}
+        for kind, candidate in kinds.items():
+            words = (
+                tokenizer(" ".join(candidate)),
+                tokenizer.reference(" ".join(ref if kind != "two words" else kinds["two words"][::-1])),
+            )
+            start = time.perf_counter()
+            alignment(*words)
+            seconds[kind] = time.perf_counter() - start
+        cells = " ".join(f"{seconds[k]:{w}.2f}" for k, w in zip(kinds, (8, 9, 8, 10)))
+        print(f"{n:6} {cells} {max(seconds.values()):8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--wmt22", type=Path, help="the WMT22 sample's folder: score its French pairs instead")
+    parser.add_argument("--lengths", action="store_true", help="the seconds one long pair takes, by its length")
     args = parser.parse_args()
+    if args.lengths:
+        lengths(args.wmt22)
+        return
 
     pairs = wmt22_pairs(args.wmt22) if args.wmt22 else make_pairs(args.pairs, seed=1, min_len=14, max_len=26)
     words = sum(len(r.split()) for r, _ in pairs) / len(pairs)

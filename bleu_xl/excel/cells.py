@@ -239,7 +239,13 @@ def each_pair(
                 prepared = prepare(metric, refs)
             except BleuError as error:
                 prepared = value_error(str(error))
-        results.append(prepared if type(prepared) is CellError else make(prepared, cand))
+        if type(prepared) is CellError:
+            results.append(prepared)
+            continue
+        try:
+            results.append(make(prepared, cand))
+        except BleuError as error:  # a candidate the metric cannot score (longer than TER aligns)
+            results.append(value_error(str(error)))
     return results
 
 

@@ -2776,6 +2776,9 @@ sacrebleu by the tests (it is not sacrebleu's code):
 - A corpus adds up the pairs' edits and their (average) reference lengths, then divides once.
 - A reference with no words: the edits are the candidate's words and the length 0, so a pair scores 1 (0 when
   the candidate has no words either).
+- A text of more than :data:`MAX_WORDS` words (a candidate or a reference) is refused (:class:`TerTooLong`): the
+  search for shifts takes time that grows faster than the square of the words, seconds a pair past it, minutes
+  for a page (sacrebleu has no bound; benchmarks/README.md has the figures).
 
 Scores are fractions (sacrebleu's number / 100). Standard library only (it runs in Pyodide).
 \"\"\"
@@ -2794,6 +2797,7 @@ from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
 
 __all__ = [
+    "MAX_WORDS",
     "TER_OPTIONS",
     "TER_VERSION",
     "Change",
@@ -2803,6 +2807,7 @@ __all__ = [
     "TerReferences",
     "TerScore",
     "TerStats",
+    "TerTooLong",
     "corpus_ter",
     "ter",
     "ter_changes",
@@ -2814,6 +2819,20 @@ TER_VERSION = "ter-1"
 #: TER's settings, all switches off by default (sacrebleu's ``TER()``).
 TER_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 DEFAULT_TOKENIZER = TerTokenizer()
+#: The most words TER aligns in one text: a sentence or a paragraph, not a page (see the module's docstring).
+MAX_WORDS = 200
+
+
+class TerTooLong(BleuError):
+    \"\"\"A text with more words than TER aligns in bounded time (:data:`MAX_WORDS`).\"\"\"
+
+
+def _check_length(words: Sequence[str], side: str) -> None:
+    if len(words) > MAX_WORDS:
+        raise TerTooLong(
+            f"the {side} has {len(words):,} words: TER aligns texts of at most {MAX_WORDS} (its search for shifts "
+            "takes time that grows faster than the square of the words); split it into sentences"
+        )
 
 
 def _yes(value: bool) -> str:
@@ -3013,6 +3032,8 @@ class TerReferences:
             raise BleuError("no reference given")
         self.texts = texts
         self.words = [tokenizer.reference(text) for text in texts]  # a text that is not a string: a TypeError
+        for words in self.words:
+            _check_length(words, "reference")
         self.average = sum(map(len, self.words)) / len(self.words)
 
     def __len__(self) -> int:
@@ -3021,6 +3042,7 @@ class TerReferences:
     def stats(self, candidate: str) -> TerStats:
         \"\"\"The fewest edits against any one reference (the first on ties), the average reference length.\"\"\"
         words = self.tokenizer(candidate)
+        _check_length(words, "candidate")
         best: Alignment | None = None
         closest = 0
         for index, ref in enumerate(self.words):
@@ -4367,7 +4389,13 @@ def each_pair(
                 prepared = prepare(metric, refs)
             except BleuError as error:
                 prepared = value_error(str(error))
-        results.append(prepared if type(prepared) is CellError else make(prepared, cand))
+        if type(prepared) is CellError:
+            results.append(prepared)
+            continue
+        try:
+            results.append(make(prepared, cand))
+        except BleuError as error:  # a candidate the metric cannot score (longer than TER aligns)
+            results.append(value_error(str(error)))
     return results
 
 

@@ -142,8 +142,9 @@ def test_the_changes_column_is_rich_text_in_openpyxl_and_libreoffice(tmp_path: P
 
 def test_changes_past_a_cells_limit_are_cut_and_counted(tmp_path: Path) -> None:
     source = tmp_path / "long.csv"
-    # A candidate that fits a cell, whose changes do not.
-    source.write_text(f"Reference,Candidate\nx,{' '.join(['mot'] * 8192)}\n", encoding="utf-8")
+    # A reference and a candidate that fit a cell, whose changes do not (they share no word).
+    reference, candidate = (" ".join([letter * 110] * 150) for letter in "ab")
+    source.write_text(f"Reference,Candidate\n{reference},{candidate}\n", encoding="utf-8")
     done = run("score", str(source), "--metric", "ter", "-o", str(tmp_path / "long.xlsx"), "-q")
     assert "cell F2 held more text than a workbook cell holds" in done.stderr
     value = openpyxl.load_workbook(tmp_path / "long.xlsx", rich_text=True)["Scores"]["F2"].value

@@ -346,3 +346,22 @@ def test_the_note_says_what_splits_each_script() -> None:
     assert render(Ter().unspaced_note({"Lao"})).endswith(
         "; no TER setting splits Lao: chrF (or BLEU) scores it by characters"
     )
+
+
+def test_a_text_past_the_words_ter_aligns_is_refused_on_either_side() -> None:
+    """The search for shifts grows faster than the square of the words (seconds a pair past 200, minutes for a page):
+    a text longer than MAX_WORDS is refused, naming its side, and one of MAX_WORDS is scored as sacrebleu scores it."""
+    from bleu_xl.core.metrics.ter import MAX_WORDS, TerTooLong
+
+    words = [f"w{i % 40}" for i in range(MAX_WORDS)]
+    fits, past = " ".join(words), " ".join([*words, "w"])
+    for reference, candidate, side in (
+        (past, "w1", "reference"),
+        ("w1", past, "candidate"),
+        ([fits, past], "w1", "reference"),
+    ):
+        with pytest.raises(TerTooLong, match=f"^the {side} has {MAX_WORDS + 1} words"):
+            ter(reference, candidate)
+    assert issubclass(TerTooLong, BleuError)
+    edited = " ".join(word if i % 10 else "x" for i, word in enumerate(words))
+    assert ter(fits, edited).ter == pytest.approx(TER().sentence_score(edited, [fits]).score / 100)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sacrebleu.metrics import TER
 
+from bleu_xl.core.metrics.ter import MAX_WORDS
 from bleu_xl.excel import cells
 from bleu_xl.excel.cell_values import Blank, CellError
 
@@ -136,9 +137,23 @@ def test_corpus_leaves_out_pairs_with_a_blank_side() -> None:
 
 
 def test_changes_too_long_for_a_cell_are_cut_with_an_ellipsis() -> None:
-    long = " ".join(["mot"] * 9000)
-    text = cells.ter_changes_cells("x", long)
+    """A reference and a candidate that each fit a cell, and share no word: their changes do not fit one."""
+    reference, candidate = (" ".join([letter * 110] * 150) for letter in "ab")
+    text = cells.ter_changes_cells(reference, candidate)
     assert text.endswith("…") and len(text) == 32_767
+
+
+def test_a_text_longer_than_ter_aligns_is_an_error_of_its_cell() -> None:
+    """TER's search for shifts takes time that grows faster than the square of the words: past 200 words a cell is
+    #VALUE! with the reason, on either side, and the cells beside it are scored."""
+    long = " ".join(["mot"] * (MAX_WORDS + 1))
+    for reference, candidate, side in ((long, "mot", "reference"), ("mot", long, "candidate")):
+        result = cells.ter_cells(reference, candidate)
+        assert isinstance(result, CellError) and result.code == "#VALUE!"
+        said = f"the {side} has {MAX_WORDS + 1} words: TER aligns texts of at most {MAX_WORDS}"
+        assert result.message.startswith(said)
+    assert cells.ter_cells([["mot"], ["mot"]], [["mot"], [long]])[0] == [0.0]
+    assert cells.ter_cells(" ".join(["mot"] * MAX_WORDS), "mot") == pytest.approx(1 - 1 / MAX_WORDS)
 
 
 def test_ter_references_are_cached_by_text_and_switches() -> None:

@@ -12,6 +12,9 @@ sacrebleu by the tests (it is not sacrebleu's code):
 - A corpus adds up the pairs' edits and their (average) reference lengths, then divides once.
 - A reference with no words: the edits are the candidate's words and the length 0, so a pair scores 1 (0 when
   the candidate has no words either).
+- A text of more than :data:`MAX_WORDS` words (a candidate or a reference) is refused (:class:`TerTooLong`): the
+  search for shifts takes time that grows faster than the square of the words, seconds a pair past it, minutes
+  for a page (sacrebleu has no bound; benchmarks/README.md has the figures).
 
 Scores are fractions (sacrebleu's number / 100). Standard library only (it runs in Pyodide).
 """
@@ -30,6 +33,7 @@ from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
 
 __all__ = [
+    "MAX_WORDS",
     "TER_OPTIONS",
     "TER_VERSION",
     "Change",
@@ -39,6 +43,7 @@ __all__ = [
     "TerReferences",
     "TerScore",
     "TerStats",
+    "TerTooLong",
     "corpus_ter",
     "ter",
     "ter_changes",
@@ -50,6 +55,20 @@ TER_VERSION = "ter-1"
 #: TER's settings, all switches off by default (sacrebleu's ``TER()``).
 TER_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 DEFAULT_TOKENIZER = TerTokenizer()
+#: The most words TER aligns in one text: a sentence or a paragraph, not a page (see the module's docstring).
+MAX_WORDS = 200
+
+
+class TerTooLong(BleuError):
+    """A text with more words than TER aligns in bounded time (:data:`MAX_WORDS`)."""
+
+
+def _check_length(words: Sequence[str], side: str) -> None:
+    if len(words) > MAX_WORDS:
+        raise TerTooLong(
+            f"the {side} has {len(words):,} words: TER aligns texts of at most {MAX_WORDS} (its search for shifts "
+            "takes time that grows faster than the square of the words); split it into sentences"
+        )
 
 
 def _yes(value: bool) -> str:
@@ -249,6 +268,8 @@ class TerReferences:
             raise BleuError("no reference given")
         self.texts = texts
         self.words = [tokenizer.reference(text) for text in texts]  # a text that is not a string: a TypeError
+        for words in self.words:
+            _check_length(words, "reference")
         self.average = sum(map(len, self.words)) / len(self.words)
 
     def __len__(self) -> int:
@@ -257,6 +278,7 @@ class TerReferences:
     def stats(self, candidate: str) -> TerStats:
         """The fewest edits against any one reference (the first on ties), the average reference length."""
         words = self.tokenizer(candidate)
+        _check_length(words, "candidate")
         best: Alignment | None = None
         closest = 0
         for index, ref in enumerate(self.words):
