@@ -22,7 +22,7 @@ from ..core.metrics.base import ColumnKind
 from ..excel.cell_values import ERROR_TEXTS
 from ..table.columns import find_layout
 from ..table.layout import Layout, reference_shown
-from ..table.scoring import Result, distinct_names, score_table
+from ..table.scoring import Result, distinct_names, result_header, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, TableOptions, column_letter
 from .table import (
     SOURCE_LABEL,
@@ -238,7 +238,7 @@ def _result_writes(
     writes = []
     metric_names = {metric.name for metric in result.metrics}
     for k, column in enumerate(result.columns):
-        header = f"{column.name} (bleu-xl)" if column.name in taken else column.name
+        header = result_header(column.name, taken)
         cells = [None if i is None else values[i][k] for i in rows]
         if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
             cells = [None if v is None else str(v) for v in cells]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "rank_within_reference",
     "ranked_groups",
     "result_columns",
+    "result_header",
     "score_chunk",
     "score_table",
 ]
@@ -250,6 +251,14 @@ class Result:
     def signature(self) -> str:
         """The first metric's signature."""
         return self.signatures()[0]
+
+
+def result_header(name: str, input_headers: Collection[str]) -> str:
+    """A result column's header beside the input's columns: its name, with `` (bleu-xl)`` when an input column has
+    that name in any case (a scored template's own "Rank" beside bleu-xl's "rank": Excel tells headers apart by
+    neither, and a reader by neither would take one for the other)."""
+    folded = {header.casefold() for header in input_headers}
+    return f"{name} (bleu-xl)" if name.casefold() in folded else name
 
 
 def distinct_names(names: Sequence[str]) -> list[str]:

@@ -2674,9 +2674,9 @@ from .ter_tokenizer import TerTokenizer
 __all__ = ["CHINESE_OR_JAPANESE", "SCRIPTS", "UNSPACED_WORD", "unspaced_note", "unspaced_script"]
 
 #: A word (as TER reads a text) that holds this many characters of a script written without spaces is likely more
-#: than a word: Chinese words are mostly two characters, so a call to action of four (立即购买, "buy now": 立即 and
-#: 购买) is already two, which TER scores all or nothing against 马上购买. A single long word (a name such as 東京タワー)
-#: is noted too: a note too many costs less than misleading scores unsaid.
+#: than a word: Chinese words are mostly two characters, so a call to action of four (立即购买, "buy now": 立即
+#: and 购买) is already two, which TER scores all or nothing against 马上购买. A single long word (a name such as
+#: 東京タワー) is noted too: a note too many costs less than misleading scores unsaid.
 UNSPACED_WORD = 4
 
 CHINESE_OR_JAPANESE = "Chinese or Japanese"
@@ -6580,7 +6580,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -6605,6 +6605,7 @@ __all__ = [
     "rank_within_reference",
     "ranked_groups",
     "result_columns",
+    "result_header",
     "score_chunk",
     "score_table",
 ]
@@ -6821,6 +6822,14 @@ class Result:
     def signature(self) -> str:
         \"\"\"The first metric's signature.\"\"\"
         return self.signatures()[0]
+
+
+def result_header(name: str, input_headers: Collection[str]) -> str:
+    \"\"\"A result column's header beside the input's columns: its name, with `` (bleu-xl)`` when an input column has
+    that name in any case (a scored template's own "Rank" beside bleu-xl's "rank": Excel tells headers apart by
+    neither, and a reader by neither would take one for the other).\"\"\"
+    folded = {header.casefold() for header in input_headers}
+    return f"{name} (bleu-xl)" if name.casefold() in folded else name
 
 
 def distinct_names(names: Sequence[str]) -> list[str]:
@@ -7330,7 +7339,7 @@ from ..core.metrics.base import ColumnKind
 from ..excel.cell_values import ERROR_TEXTS
 from ..table.columns import find_layout
 from ..table.layout import Layout, reference_shown
-from ..table.scoring import Result, distinct_names, score_table
+from ..table.scoring import Result, distinct_names, result_header, score_table
 from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, TableOptions, column_letter
 from .table import (
     SOURCE_LABEL,
@@ -7546,7 +7555,7 @@ def _result_writes(
     writes = []
     metric_names = {metric.name for metric in result.metrics}
     for k, column in enumerate(result.columns):
-        header = f"{column.name} (bleu-xl)" if column.name in taken else column.name
+        header = result_header(column.name, taken)
         cells = [None if i is None else values[i][k] for i in rows]
         if column.kind == ColumnKind.CHANGES:  # the words that changed (TER's), as plain marked text
             cells = [None if v is None else str(v) for v in cells]

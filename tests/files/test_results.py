@@ -48,3 +48,11 @@ def test_every_output_column_has_its_own_name(tmp_path: Path) -> None:
     assert run("score", str(path), "-o", str(csv_out), "-q").exit_code == 0
     header = csv_out.read_text(encoding="utf-8-sig").splitlines()[0]
     assert header.count('"Notes') == 3 and '"Notes (3)"' in header
+
+
+def test_a_result_column_named_like_an_input_column_in_another_case_is_told_apart(tmp_path: Path) -> None:
+    """The template's own "Rank" beside bleu-xl's "rank" (by TER): Excel tells headers apart by neither case."""
+    source = tmp_path / "ranked.csv"
+    source.write_text("Reference,Candidate,Rank\nthe cat sat,the cat sat,1\nthe cat sat,a cat sat,2\n", "utf-8")
+    header = run("score", str(source), "--metric", "ter", "-o", "-", "--format", "csv", "-q").stdout.splitlines()[0]
+    assert header.lstrip("\ufeff").startswith('"Reference","Candidate","Rank","TER","rank (bleu-xl)",')

@@ -19,9 +19,9 @@ from .ter_tokenizer import TerTokenizer
 __all__ = ["CHINESE_OR_JAPANESE", "SCRIPTS", "UNSPACED_WORD", "unspaced_note", "unspaced_script"]
 
 #: A word (as TER reads a text) that holds this many characters of a script written without spaces is likely more
-#: than a word: Chinese words are mostly two characters, so a call to action of four (立即购买, "buy now": 立即 and
-#: 购买) is already two, which TER scores all or nothing against 马上购买. A single long word (a name such as 東京タワー)
-#: is noted too: a note too many costs less than misleading scores unsaid.
+#: than a word: Chinese words are mostly two characters, so a call to action of four (立即购买, "buy now": 立即
+#: and 购买) is already two, which TER scores all or nothing against 马上购买. A single long word (a name such as
+#: 東京タワー) is noted too: a note too many costs less than misleading scores unsaid.
 UNSPACED_WORD = 4
 
 CHINESE_OR_JAPANESE = "Chinese or Japanese"

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...table.compare import Comparison
 from ...table.layout import Layout
-from ...table.scoring import Result, distinct_names
+from ...table.scoring import Result, distinct_names, result_header
 from ...table.sheet import Sheet, column_letter
 from .output import OutputFile
 from .scored_workbook import CutCells
@@ -46,8 +46,7 @@ def _column(layout: Layout, index: int) -> dict[str, str | None]:
 def _headers(input_header: list[str], result_names: Sequence[str]) -> list[str]:
     """The input's headers, then the result columns' (one named like an input column, as in a scored template
     that already has "BLEU-2", gets a suffix), all distinct for JSON keys and CSV headers."""
-    taken = set(input_header)
-    return distinct_names(input_header + [f"{name} (bleu-xl)" if name in taken else name for name in result_names])
+    return distinct_names(input_header + [result_header(name, input_header) for name in result_names])
 
 
 def _write_text(
