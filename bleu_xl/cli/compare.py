@@ -41,7 +41,7 @@ __all__ = ["compare_command"]
 )
 @click.option(
     "--samples",
-    type=click.IntRange(1, 1_000_000),
+    type=click.IntRange(max=1_000_000),  # fewer than 20: the library's refusal, which says why
     help="Bootstrap resamples (default 1000) or randomization trials (default 10000); at least 20.",
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resamples or trials.")

@@ -259,5 +259,7 @@ def parse_level(value: Any) -> float:
     return float(value)
 
 
-def parse_samples(value: Any) -> int:
-    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
+def parse_samples(value: Any, low: int = 1) -> int:
+    """Bootstrap resamples, ``low`` to :data:`MAX_SAMPLES` (a paired test takes more than an interval); blank or
+    omitted gives 1,000."""
+    return parse_whole(value, 1000, "samples", low, MAX_SAMPLES)

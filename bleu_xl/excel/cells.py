@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from ..core.bootstrap import Resampling
+from ..core.bootstrap import MIN_PAIRED_DRAWS, Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
 from ..core.metrics import Bleu, Chrf, Metric, Ter
@@ -432,7 +432,8 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
     if not rows:
         return BLANK
     prepared, cands_a, cands_b = zip(*rows)
-    result = Resampling(BLEU_2, samples=parse_samples(samples)).paired(prepared, cands_a, cands_b)
+    draws = parse_samples(samples, MIN_PAIRED_DRAWS)
+    result = Resampling(BLEU_2, samples=draws).paired(prepared, cands_a, cands_b)
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 

@@ -73,8 +73,8 @@ def paired_test_of(
     if test not in TESTS:
         raise BleuError(f"test must be one of {', '.join(map(repr, TESTS))}, not {test!r}")
     count = DEFAULT_SAMPLES[test] if samples is None else samples
-    check_settings(metric, count, "samples", seed)
     check_paired_draws(count, "samples")  # the bootstrap's own check comes only when it runs: before the input is read
+    check_settings(metric, count, "samples", seed)
     return Resampling(metric, samples=count, seed=seed) if test == "bs" else Randomization(metric, count, seed)
 
 

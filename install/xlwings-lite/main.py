@@ -3699,8 +3699,10 @@ class TooFewResamples(BleuError):
 
 
 def check_paired_draws(count: int, count_name: str) -> None:
-    \"\"\"Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`).\"\"\"
-    if count < MIN_PAIRED_DRAWS:
+    \"\"\"Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`),
+    none or a negative number included: checked before :func:`check_settings`, so that the message gives the
+    minimum a paired test takes, not the 1 an interval takes. What is no whole number is left to that check.\"\"\"
+    if isinstance(count, int) and not isinstance(count, bool) and count < MIN_PAIRED_DRAWS:
         raise TooFewResamples(
             Setting(count_name, count),
             f" is too few for a paired test: give at least {MIN_PAIRED_DRAWS} (with fewer, p can never fall below "
@@ -3876,6 +3878,7 @@ def paired_test(
 ) -> PairedResult:
     \"\"\"Paired bootstrap resampling (Koehn 2004): is B's corpus BLEU really different from A's? (:class:`Bootstrap`'s
     settings by name; the module docstring states the null hypothesis.)\"\"\"
+    check_paired_draws(settings.get("samples", Bootstrap.samples), "samples")
     return Bootstrap(**settings).paired(references, candidates_a, candidates_b)
 """,
     'excel/__init__.py': """\
@@ -4146,8 +4149,10 @@ def parse_level(value: Any) -> float:
     return float(value)
 
 
-def parse_samples(value: Any) -> int:
-    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
+def parse_samples(value: Any, low: int = 1) -> int:
+    \"\"\"Bootstrap resamples, ``low`` to :data:`MAX_SAMPLES` (a paired test takes more than an interval); blank or
+    omitted gives 1,000.\"\"\"
+    return parse_whole(value, 1000, "samples", low, MAX_SAMPLES)
 """,
     'excel/cells.py': """\
 \"\"\"Spreadsheet semantics shared by every Excel face: cell values to text, blanks, error cells, ranges, results.
@@ -4167,7 +4172,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from ..core.bootstrap import Resampling
+from ..core.bootstrap import MIN_PAIRED_DRAWS, Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
 from ..core.metrics import Bleu, Chrf, Metric, Ter
@@ -4584,7 +4589,8 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
     if not rows:
         return BLANK
     prepared, cands_a, cands_b = zip(*rows)
-    result = Resampling(BLEU_2, samples=parse_samples(samples)).paired(prepared, cands_a, cands_b)
+    draws = parse_samples(samples, MIN_PAIRED_DRAWS)
+    result = Resampling(BLEU_2, samples=draws).paired(prepared, cands_a, cands_b)
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 

@@ -202,20 +202,23 @@ def test_compare_file_checks_its_test_before_reading(tmp_path: Path) -> None:
     with pytest.raises(BleuXlError, match="test must be one of 'bs', 'ar', not 'paired'"):
         compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test="paired")
     for test in ("bs", "ar"):
-        with pytest.raises(TooFewResamples, match=r"^samples=19 is too few for a paired test"):
-            compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test=test, samples=19)
+        for samples in (19, 0, -1):  # the minimum given is the paired test's, never 1
+            with pytest.raises(
+                TooFewResamples, match=rf"^samples={samples} is too few for a paired test: give at least 20"
+            ):
+                compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test=test, samples=samples)
     compared = compare_file(_compare_file(tmp_path), candidate_col="Prompt A", b_col="Prompt B", test="ar", samples=50)
     assert (compared.comparison.result.test, compared.comparison.result.samples) == ("ar", 50)
 
 
 def test_fewer_than_20_resamples_or_trials_are_refused_in_one_line(tmp_path: Path) -> None:
     """With fewer than 20 draws a p-value is never below 0.05: refused before the input is read."""
-    for test in ("bs", "ar"):
-        done = run("compare", str(tmp_path / "in.csv"), "--a", "A", "--b", "B", "--test", test, "--samples", "19")
+    for test, samples in (("bs", "19"), ("ar", "19"), ("bs", "0"), ("ar", "-3")):
+        done = run("compare", str(tmp_path / "in.csv"), "--a", "A", "--b", "B", "--test", test, "--samples", samples)
         assert (done.exit_code, done.stdout) == (2, ""), done.output
         assert done.stderr == (
-            "bleu-xl: error: --samples 19 is too few for a paired test: give at least 20 (with fewer, p can never "
-            "fall below 0.05)\n"
+            f"bleu-xl: error: --samples {samples} is too few for a paired test: give at least 20 (with fewer, p can "
+            "never fall below 0.05)\n"
         )
 
 

@@ -50,11 +50,13 @@ def test_a_paired_test_whose_resamples_never_vary_is_an_error_cell() -> None:
     assert cells.paired_cells([["a b"]], [["a b"]], [["x"]], 99).message.startswith("every resample gives")
 
 
-def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell() -> None:
+def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell_that_gives_the_minimum() -> None:
     refs, a, b = [["a b c"], ["d e f"]], [["a b"], ["d e"]], [["a b c"], ["d f"]]
-    assert cells.paired_cells(refs, a, b, 19) == cell_values.CellError(
-        "#VALUE!", "samples=19 is too few for a paired test: give at least 20 (with fewer, p can never fall below 0.05)"
-    )
+    for samples in (19, 1, 0, -5):
+        assert cells.paired_cells(refs, a, b, samples) == cell_values.CellError(
+            "#VALUE!", "samples must be a whole number from 20 to 100000"
+        )
+    assert cells.ci_cells(refs, a, 0.95, 1)[0][0] <= cells.ci_cells(refs, a, 0.95, 1)[0][1]  # an interval takes 1
     assert len(cells.paired_cells(refs, a, b, 20)[0]) == 4
 
 
