@@ -14,7 +14,7 @@ from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..core.randomization import Randomization
 from .layout import Layout, resolve_column
 from .scoring import check_reference_text, pairs_of, score_chunk
-from .sheet import InputError, Sheet, column_letter
+from .sheet import InputError, Sheet, check_column_given, column_letter
 from .unspaced import unspaced_note, unspaced_rows
 
 __all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "paired_test_of"]
@@ -97,6 +97,7 @@ def compare_table(
     paired_test = paired_test_of(test, metric, samples, seed)
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, (metric,))
+    check_column_given(b_col, "b_col")
     b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
     if b_index == layout.candidate_col:
         raise InputError(

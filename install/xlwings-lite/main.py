@@ -5229,6 +5229,7 @@ __all__ = [
     "InputError",
     "Sheet",
     "TableOptions",
+    "check_column_given",
     "column_index",
     "column_letter",
 ]
@@ -5362,6 +5363,9 @@ class TableOptions:
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
             raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+        check_column_given(self.candidate_col, "candidate_col")
+        for spec in self.reference_cols:
+            check_column_given(spec, "reference_cols")
         header_row = self.header_row
         if header_row is not None and (
             isinstance(header_row, bool) or not isinstance(header_row, int) or header_row < 1
@@ -5390,6 +5394,13 @@ class TableOptions:
         else:
             what = ("the reference column by letter (", *reference, "), or its text (", Setting("reference_text"), ")")
         raise InputError("with ", Setting("no_header", True), " every row is data: give ", *what)
+
+
+def check_column_given(spec: str | None, setting: str) -> None:
+    \"\"\"Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them.\"\"\"
+    if isinstance(spec, str) and not spec.strip():
+        raise InputError(Setting(setting), f" {spec!r} names no column: give the column's letter or its header")
 
 
 def column_letter(index: int) -> str:
