@@ -68,8 +68,8 @@ def announce(read: ReadTable, compared: int | None = None, flags: dict[str, str]
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["xlsx", "csv", "json", "jsonl"]),
-    help="Output format (default: from -o, else xlsx).",
+    type=click.Choice(["xlsx", "csv", "tsv", "json", "jsonl"]),
+    help="Output format (default: from -o, else xlsx); tsv is CSV with tabs, for -o - too.",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option(
