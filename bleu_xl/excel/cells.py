@@ -38,7 +38,6 @@ from .cell_values import (
     parse_max_n,
     parse_samples,
     parse_smoothing,
-    parse_switch,
     parse_whole,
     parse_word_order,
     setting,
@@ -360,10 +359,10 @@ def ter_metric(
 ) -> Ter:
     """TER's settings as typed in cells: four switches, TRUE or FALSE (all FALSE by default, sacrebleu's)."""
     return Ter(
-        parse_switch(normalized, "normalized"),
-        parse_switch(no_punct, "no_punct"),
-        parse_switch(asian_support, "asian_support"),
-        parse_switch(case_sensitive, "case_sensitive"),
+        parse_flag(normalized, "normalized"),
+        parse_flag(no_punct, "no_punct"),
+        parse_flag(asian_support, "asian_support"),
+        parse_flag(case_sensitive, "case_sensitive"),
     )
 
 

@@ -4119,19 +4119,10 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any, name: str) -> bool:
-    \"\"\"TRUE or FALSE typed in a cell (a number is TRUE unless 0, as in Excel); a number that is not one, NaN or
-    an infinity, is neither, and refused.\"\"\"
-    value = setting(value, name, False)
-    if isinstance(value, str):
-        return value.strip().upper() in ("TRUE", "1", "YES")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise CellProblem(f"{name} must be TRUE or FALSE")
-    return bool(value)
-
-
-def parse_switch(value: Any, name: str) -> bool:
-    \"\"\"A switch typed in a cell: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in any case); blank or omitted
-    is FALSE; anything else is refused, never read as either.\"\"\"
+    \"\"\"A flag typed in a cell, as every function reads one: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in
+    any case); blank or omitted is FALSE. Anything else (``"maybe"``, ``"yes"``, 2, NaN) is refused, never read as
+    either: a word or a number in a flag's place is more likely a mistake (another argument's value) than a
+    choice.\"\"\"
     value = setting(value, name, False)
     if isinstance(value, bool):
         return value
@@ -4195,7 +4186,6 @@ from .cell_values import (
     parse_max_n,
     parse_samples,
     parse_smoothing,
-    parse_switch,
     parse_whole,
     parse_word_order,
     setting,
@@ -4517,10 +4507,10 @@ def ter_metric(
 ) -> Ter:
     \"\"\"TER's settings as typed in cells: four switches, TRUE or FALSE (all FALSE by default, sacrebleu's).\"\"\"
     return Ter(
-        parse_switch(normalized, "normalized"),
-        parse_switch(no_punct, "no_punct"),
-        parse_switch(asian_support, "asian_support"),
-        parse_switch(case_sensitive, "case_sensitive"),
+        parse_flag(normalized, "normalized"),
+        parse_flag(no_punct, "no_punct"),
+        parse_flag(asian_support, "asian_support"),
+        parse_flag(case_sensitive, "case_sensitive"),
     )
 
 
