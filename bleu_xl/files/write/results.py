@@ -99,8 +99,13 @@ def write_result(
         "signature": result.signature(),
         "corpus": result.corpus.as_dict() if result.corpus else None,
         "metrics": [
-            {"name": metric.name, "signature": signature, "corpus": corpus.as_dict() if corpus else None}
-            for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures())
+            {
+                "name": metric.name,
+                "signature": signature,
+                "corpus": corpus.as_dict() if corpus else None,
+                "scored": result.covered(k),
+            }
+            for k, (metric, corpus, signature) in enumerate(zip(result.metrics, result.corpora, result.signatures()))
         ],
         "counts": {
             "rows": len(result.rows),

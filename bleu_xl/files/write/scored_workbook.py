@@ -315,11 +315,16 @@ def _write_summary(
             (f"Corpus {metric.name}", float(corpus) if corpus is not None else None, score_format),
             ("Signature" if len(result.metrics) == 1 else f"Signature {metric.name}", signature, None),
         ]
+    groups = result.scored_groups()
+    scored: list[Fact] = [
+        ("Scored pairs" if len(groups) == 1 else f"Scored pairs ({', '.join(names)})", count, count_format)
+        for names, count in groups
+    ]
     facts: list[Fact] = [
         *read,
         *corpora,
         ("Rows", len(result.rows), count_format),
-        ("Scored pairs", result.scored, count_format),
+        *scored,
         ("Blank candidates", result.blank, count_format),
         ("Rows with a note", result.problems, count_format),
         *notes,
