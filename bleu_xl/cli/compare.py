@@ -58,8 +58,8 @@ __all__ = ["compare_command"]
 @click.option(
     "-o",
     "--output",
-    help="Also write the rows with both columns' scores: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
-    ".json (one document, with the test) or .jsonl.",
+    help="Also write the rows with both columns' scores and a note on each row left out of the test: .xlsx (with "
+    "the test on a Summary sheet), .csv, .tsv, .json (one document, with the test) or .jsonl.",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option(
