@@ -41,7 +41,7 @@ __all__ = ["compare_command"]
 )
 @click.option(
     "--samples",
-    type=click.IntRange(1, 1_000_000),
+    type=click.IntRange(max=1_000_000),  # fewer than 20: the library's refusal, which says why
     help="Bootstrap resamples (default 1000) or randomization trials (default 10000); at least 20.",
 )
 @click.option("--seed", default=12345, show_default=True, type=int, help="Seed of the resamples or trials.")
@@ -58,8 +58,8 @@ __all__ = ["compare_command"]
 @click.option(
     "-o",
     "--output",
-    help="Also write the rows with both columns' scores: .xlsx (with the test on a Summary sheet), .csv, .tsv, "
-    ".json (one document, with the test) or .jsonl.",
+    help="Also write the rows with both columns' scores and a note on each row left out of the test: .xlsx (with "
+    "the test on a Summary sheet), .csv, .tsv, .json (one document, with the test) or .jsonl.",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option(

@@ -68,8 +68,8 @@ def announce(read: ReadTable, compared: int | None = None, flags: dict[str, str]
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["xlsx", "csv", "json", "jsonl"]),
-    help="Output format (default: from -o, else xlsx).",
+    type=click.Choice(["xlsx", "csv", "tsv", "json", "jsonl"]),
+    help="Output format (default: from -o, else xlsx); tsv is CSV with tabs, for -o - too.",
 )
 @click.option("--raw", is_flag=True, help="CSV: write text exactly as read, without the ' before a leading = + - @.")
 @click.option(
@@ -165,11 +165,16 @@ def score_command(
 
 
 def _counts(result: Any) -> str:
-    """The rows scored, blank and with a note, as the note column shows them: a row scored against some of its
-    references only is scored and has a note (``1 of 2 references``), said in brackets."""
+    """The metrics and the rows each scored, then the rows blank and with a note, as the note column shows them: a
+    row scored against some of its references only is scored and has a note (``1 of 2 references``), said in
+    brackets. Metrics that scored as many rows share their count (``BLEU-2, chrF2: 3 scored, ...``); those that
+    did not each have theirs (``BLEU-2: 0 scored; chrF2, TER: 3 scored; 0 blank, 3 with a note``)."""
     fewer = len(result.fewer_references())
     some = f" ({fewer:,} of them scored against fewer references)" if fewer else ""
-    return f"{result.scored:,} scored, {result.blank:,} blank, {result.problems:,} with a note{some}"
+    groups = result.scored_groups()
+    scored = "; ".join(f"{', '.join(names)}: {count:,} scored" for names, count in groups)
+    rest = "," if len(groups) == 1 else ";"
+    return f"{scored}{rest} {result.blank:,} blank, {result.problems:,} with a note{some}"
 
 
 def _coverage(covered: int, candidates: int) -> str:
@@ -210,12 +215,11 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
     out = console(err)
     result = scored.result
     where = "standard output" if scored.target.to_stdout else scored.output
-    names = ", ".join(metric.name for metric in result.metrics)
 
     def line(text: str) -> None:  # whole, however long (a path): never wrapped at the console's width
         out.print(Text(printable(text)), soft_wrap=True)
 
-    line(f"{names}: {_counts(result)}")
+    line(_counts(result))
     scored_rows = [i for i in range(len(result.rows)) if result.value(i) is not None]
     if scored_rows:
         first = result.metrics[0]

@@ -225,8 +225,10 @@ class TooFewResamples(BleuError):
 
 
 def check_paired_draws(count: int, count_name: str) -> None:
-    """Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`)."""
-    if count < MIN_PAIRED_DRAWS:
+    """Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`),
+    none or a negative number included: checked before :func:`check_settings`, so that the message gives the
+    minimum a paired test takes, not the 1 an interval takes. What is no whole number is left to that check."""
+    if isinstance(count, int) and not isinstance(count, bool) and count < MIN_PAIRED_DRAWS:
         raise TooFewResamples(
             Setting(count_name, count),
             f" is too few for a paired test: give at least {MIN_PAIRED_DRAWS} (with fewer, p can never fall below "
@@ -402,4 +404,5 @@ def paired_test(
 ) -> PairedResult:
     """Paired bootstrap resampling (Koehn 2004): is B's corpus BLEU really different from A's? (:class:`Bootstrap`'s
     settings by name; the module docstring states the null hypothesis.)"""
+    check_paired_draws(settings.get("samples", Bootstrap.samples), "samples")
     return Bootstrap(**settings).paired(references, candidates_a, candidates_b)

@@ -42,8 +42,8 @@ class Randomization:
     seed: int = 12345
 
     def __post_init__(self) -> None:
-        check_settings(self.metric, self.trials, "trials", self.seed)
         check_paired_draws(self.trials, "trials")
+        check_settings(self.metric, self.trials, "trials", self.seed)
 
     def paired(
         self,

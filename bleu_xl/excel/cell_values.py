@@ -229,19 +229,10 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any, name: str) -> bool:
-    """TRUE or FALSE typed in a cell (a number is TRUE unless 0, as in Excel); a number that is not one, NaN or
-    an infinity, is neither, and refused."""
-    value = setting(value, name, False)
-    if isinstance(value, str):
-        return value.strip().upper() in ("TRUE", "1", "YES")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise CellProblem(f"{name} must be TRUE or FALSE")
-    return bool(value)
-
-
-def parse_switch(value: Any, name: str) -> bool:
-    """A switch typed in a cell: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in any case); blank or omitted
-    is FALSE; anything else is refused, never read as either."""
+    """A flag typed in a cell, as every function reads one: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in
+    any case); blank or omitted is FALSE. Anything else (``"maybe"``, ``"yes"``, 2, NaN) is refused, never read as
+    either: a word or a number in a flag's place is more likely a mistake (another argument's value) than a
+    choice."""
     value = setting(value, name, False)
     if isinstance(value, bool):
         return value
@@ -259,5 +250,7 @@ def parse_level(value: Any) -> float:
     return float(value)
 
 
-def parse_samples(value: Any) -> int:
-    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
+def parse_samples(value: Any, low: int = 1) -> int:
+    """Bootstrap resamples, ``low`` to :data:`MAX_SAMPLES` (a paired test takes more than an interval); blank or
+    omitted gives 1,000."""
+    return parse_whole(value, 1000, "samples", low, MAX_SAMPLES)

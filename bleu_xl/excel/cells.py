@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from ..core.bootstrap import Resampling
+from ..core.bootstrap import MIN_PAIRED_DRAWS, Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
 from ..core.metrics import Bleu, Chrf, Metric, Ter
@@ -38,7 +38,6 @@ from .cell_values import (
     parse_max_n,
     parse_samples,
     parse_smoothing,
-    parse_switch,
     parse_whole,
     parse_word_order,
     setting,
@@ -360,10 +359,10 @@ def ter_metric(
 ) -> Ter:
     """TER's settings as typed in cells: four switches, TRUE or FALSE (all FALSE by default, sacrebleu's)."""
     return Ter(
-        parse_switch(normalized, "normalized"),
-        parse_switch(no_punct, "no_punct"),
-        parse_switch(asian_support, "asian_support"),
-        parse_switch(case_sensitive, "case_sensitive"),
+        parse_flag(normalized, "normalized"),
+        parse_flag(no_punct, "no_punct"),
+        parse_flag(asian_support, "asian_support"),
+        parse_flag(case_sensitive, "case_sensitive"),
     )
 
 
@@ -432,7 +431,8 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
     if not rows:
         return BLANK
     prepared, cands_a, cands_b = zip(*rows)
-    result = Resampling(BLEU_2, samples=parse_samples(samples)).paired(prepared, cands_a, cands_b)
+    draws = parse_samples(samples, MIN_PAIRED_DRAWS)
+    result = Resampling(BLEU_2, samples=draws).paired(prepared, cands_a, cands_b)
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 

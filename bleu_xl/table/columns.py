@@ -189,8 +189,6 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     reference_text, header_row, no_header = options.reference_text, options.header_row, options.no_header
     if reference_text is not None and reference_cols:
         raise InputError("give either ", Setting("reference_text"), " or ", Setting("reference_cols"), ", not both")
-    if header_row is not None and no_header:
-        raise InputError("give either ", Setting("header_row"), " or ", Setting("no_header"), ", not both")
     rows = sheet.rows
     if not any(header_text(v) for row in rows for v in row):
         raise NoColumnsFound(f"sheet {sheet.name!r} is empty")

@@ -12,12 +12,13 @@ from ..core.column_sums import PLAIN, ColumnSums
 from ..core.errors import BleuError, Part, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..core.randomization import Randomization
+from ..excel.cell_values import Blank, CellError
 from .layout import Layout, resolve_column
-from .scoring import check_reference_text, pairs_of, score_chunk
-from .sheet import InputError, Sheet, column_letter
+from .scoring import Outcome, check_reference_text, pairs_of, score_chunk
+from .sheet import InputError, Sheet, check_column_given, column_letter
 from .unspaced import unspaced_note, unspaced_rows
 
-__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "paired_test_of"]
+__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "left_out_note", "paired_test_of"]
 
 #: Each test's number of draws when none is given: sacrebleu's 1,000 resamples and 10,000 trials.
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10_000}
@@ -27,8 +28,9 @@ DEFAULT_SAMPLES = {"bs": 1000, "ar": 10_000}
 class Comparison:
     """Two candidate columns (A, the layout's candidate column, and B) compared row by row against the same
     references under one metric: the paired test, how many rows took part, and each row's score on both sides
-    (``rows``: the data rows, as the sheet holds them, and ``row_numbers``, as Excel numbers them), and what the user
-    should know about the scores (``notes``: rows the metric read as far fewer words than they hold)."""
+    (``rows``: the data rows, as the sheet holds them, and ``row_numbers``, as Excel numbers them), why a row was
+    left out of the test (``left_out``: its note, ``None`` for a row compared), and what the user should know
+    about the scores (``notes``: rows the metric read as far fewer words than they hold)."""
 
     result: PairedResult
     used: int
@@ -43,6 +45,7 @@ class Comparison:
     metric: Metric[Any, Any, Any] = BLEU_2
     row_numbers: Sequence[int] = ()  # each of ``rows`` as Excel numbers it
     notes: list[tuple[Part, ...]] = field(default_factory=list)
+    left_out: list[str | None] = field(default_factory=list)  # per row of ``rows``
 
     @property
     def verdict(self) -> str:
@@ -73,8 +76,8 @@ def paired_test_of(
     if test not in TESTS:
         raise BleuError(f"test must be one of {', '.join(map(repr, TESTS))}, not {test!r}")
     count = DEFAULT_SAMPLES[test] if samples is None else samples
-    check_settings(metric, count, "samples", seed)
     check_paired_draws(count, "samples")  # the bootstrap's own check comes only when it runs: before the input is read
+    check_settings(metric, count, "samples", seed)
     return Resampling(metric, samples=count, seed=seed) if test == "bs" else Randomization(metric, count, seed)
 
 
@@ -97,6 +100,7 @@ def compare_table(
     paired_test = paired_test_of(test, metric, samples, seed)
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, (metric,))
+    check_column_given(b_col, "b_col")
     b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
     if b_index == layout.candidate_col:
         raise InputError(
@@ -135,12 +139,13 @@ def compare_table(
     def name(index: int) -> str:
         return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
 
+    a_name, b_name = name(layout.candidate_col), name(b_index)
     return Comparison(
         result,
         len(usable),
         len(pairs_a) - len(usable),
-        name(layout.candidate_col),
-        name(b_index),
+        a_name,
+        b_name,
         b_index,
         scores(outcomes_a),
         scores(outcomes_b),
@@ -149,4 +154,24 @@ def compare_table(
         metric,
         row_numbers,
         notes,
+        [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)],
     )
+
+
+def left_out_note(a_name: str, a: Outcome, b_name: str, b: Outcome) -> str | None:
+    """Why a row was left out of the test, named by the columns (``left out of the test: A is blank``): a row whose
+    other side has a score shows it, and a reader who averages that column must see that the test did not count
+    it. ``None`` for a row compared (both sides scored)."""
+    if isinstance(a, MetricScore) and isinstance(b, MetricScore):
+        return None
+    if isinstance(a, Blank) and isinstance(b, Blank):
+        why = f"{a_name} and {b_name} are blank"
+    elif isinstance(a, CellError) and a == b:  # the reference's problem, the same on both sides
+        why = a.message or a.code
+    else:
+        why = "; ".join(
+            f"{side} is blank" if isinstance(outcome, Blank) else f"{side}: {outcome.message or outcome.code}"
+            for side, outcome in ((a_name, a), (b_name, b))
+            if isinstance(outcome, (Blank, CellError))
+        )
+    return f"left out of the test: {why}"

@@ -156,6 +156,15 @@ class Result:
         """How many rows the ``k``-th metric's corpus score covers: the rows it scored."""
         return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
 
+    def scored_groups(self) -> list[tuple[tuple[str, ...], int]]:
+        """The metrics' names grouped by how many rows each scored, the first metric's group first: one group when
+        they all scored as many (BLEU scores no reference of punctuation alone, chrF and TER do), so that a count
+        of the first metric's is never said of the others."""
+        groups: dict[int, list[str]] = {}
+        for k, metric in enumerate(self.metrics):
+            groups.setdefault(self.covered(k), []).append(metric.name)
+        return [(tuple(names), count) for count, names in groups.items()]
+
     @functools.cached_property
     def reference_columns(self) -> int:
         """How many references each row has when it reads them from its own cells (0 when one reference serves

@@ -23,6 +23,7 @@ __all__ = [
     "InputError",
     "Sheet",
     "TableOptions",
+    "check_column_given",
     "column_index",
     "column_letter",
 ]
@@ -156,11 +157,44 @@ class TableOptions:
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
             raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+        check_column_given(self.candidate_col, "candidate_col")
+        for spec in self.reference_cols:
+            check_column_given(spec, "reference_cols")
         header_row = self.header_row
         if header_row is not None and (
             isinstance(header_row, bool) or not isinstance(header_row, int) or header_row < 1
         ):
             raise InputError(Setting("header_row"), f" {header_row!r}: give the row's number, 1 for the first")
+        if header_row is not None and self.no_header:
+            raise InputError("give either ", Setting("header_row"), " or ", Setting("no_header"), ", not both")
+        if self.no_header:
+            self._check_columns_by_letter()
+
+    def _check_columns_by_letter(self) -> None:
+        """With no header row there is no header to find a column by: the columns not given are refused before
+        anything is read, and the message says how to give them (by letter, B and A for the example unless a
+        reference column given is B)."""
+        taken = {spec.strip().upper() for spec in self.reference_cols}
+        letter = next(letter for letter in "BCD" if letter not in taken)
+        candidate = () if self.candidate_col else (Setting("candidate_col", letter),)
+        given_reference = self.reference_cols or self.reference_text is not None
+        reference = () if given_reference else (Setting("reference_cols", ("A",)),)
+        if not candidate and not reference:
+            return
+        if candidate and reference:
+            what: tuple[Part, ...] = ("the columns by letter (", *candidate, " and ", *reference, ")")
+        elif candidate:
+            what = ("the candidate column by letter (", *candidate, ")")
+        else:
+            what = ("the reference column by letter (", *reference, "), or its text (", Setting("reference_text"), ")")
+        raise InputError("with ", Setting("no_header", True), " every row is data: give ", *what)
+
+
+def check_column_given(spec: str | None, setting: str) -> None:
+    """Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them."""
+    if isinstance(spec, str) and not spec.strip():
+        raise InputError(Setting(setting), f" {spec!r} names no column: give the column's letter or its header")
 
 
 def column_letter(index: int) -> str:

@@ -3699,8 +3699,10 @@ class TooFewResamples(BleuError):
 
 
 def check_paired_draws(count: int, count_name: str) -> None:
-    \"\"\"Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`).\"\"\"
-    if count < MIN_PAIRED_DRAWS:
+    \"\"\"Refuse a paired test of fewer than :data:`MIN_PAIRED_DRAWS` resamples or trials (:class:`TooFewResamples`),
+    none or a negative number included: checked before :func:`check_settings`, so that the message gives the
+    minimum a paired test takes, not the 1 an interval takes. What is no whole number is left to that check.\"\"\"
+    if isinstance(count, int) and not isinstance(count, bool) and count < MIN_PAIRED_DRAWS:
         raise TooFewResamples(
             Setting(count_name, count),
             f" is too few for a paired test: give at least {MIN_PAIRED_DRAWS} (with fewer, p can never fall below "
@@ -3876,6 +3878,7 @@ def paired_test(
 ) -> PairedResult:
     \"\"\"Paired bootstrap resampling (Koehn 2004): is B's corpus BLEU really different from A's? (:class:`Bootstrap`'s
     settings by name; the module docstring states the null hypothesis.)\"\"\"
+    check_paired_draws(settings.get("samples", Bootstrap.samples), "samples")
     return Bootstrap(**settings).paired(references, candidates_a, candidates_b)
 """,
     'excel/__init__.py': """\
@@ -4116,19 +4119,10 @@ def parse_smoothing(value: Any) -> str:
 
 
 def parse_flag(value: Any, name: str) -> bool:
-    \"\"\"TRUE or FALSE typed in a cell (a number is TRUE unless 0, as in Excel); a number that is not one, NaN or
-    an infinity, is neither, and refused.\"\"\"
-    value = setting(value, name, False)
-    if isinstance(value, str):
-        return value.strip().upper() in ("TRUE", "1", "YES")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise CellProblem(f"{name} must be TRUE or FALSE")
-    return bool(value)
-
-
-def parse_switch(value: Any, name: str) -> bool:
-    \"\"\"A switch typed in a cell: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in any case); blank or omitted
-    is FALSE; anything else is refused, never read as either.\"\"\"
+    \"\"\"A flag typed in a cell, as every function reads one: TRUE or FALSE (or 1 or 0, or the text TRUE or FALSE in
+    any case); blank or omitted is FALSE. Anything else (``"maybe"``, ``"yes"``, 2, NaN) is refused, never read as
+    either: a word or a number in a flag's place is more likely a mistake (another argument's value) than a
+    choice.\"\"\"
     value = setting(value, name, False)
     if isinstance(value, bool):
         return value
@@ -4146,8 +4140,10 @@ def parse_level(value: Any) -> float:
     return float(value)
 
 
-def parse_samples(value: Any) -> int:
-    return parse_whole(value, 1000, "samples", 1, MAX_SAMPLES)
+def parse_samples(value: Any, low: int = 1) -> int:
+    \"\"\"Bootstrap resamples, ``low`` to :data:`MAX_SAMPLES` (a paired test takes more than an interval); blank or
+    omitted gives 1,000.\"\"\"
+    return parse_whole(value, 1000, "samples", low, MAX_SAMPLES)
 """,
     'excel/cells.py': """\
 \"\"\"Spreadsheet semantics shared by every Excel face: cell values to text, blanks, error cells, ranges, results.
@@ -4167,7 +4163,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from ..core.bootstrap import Resampling
+from ..core.bootstrap import MIN_PAIRED_DRAWS, Resampling
 from ..core.errors import BleuError
 from ..core.explain import explain
 from ..core.metrics import Bleu, Chrf, Metric, Ter
@@ -4190,7 +4186,6 @@ from .cell_values import (
     parse_max_n,
     parse_samples,
     parse_smoothing,
-    parse_switch,
     parse_whole,
     parse_word_order,
     setting,
@@ -4512,10 +4507,10 @@ def ter_metric(
 ) -> Ter:
     \"\"\"TER's settings as typed in cells: four switches, TRUE or FALSE (all FALSE by default, sacrebleu's).\"\"\"
     return Ter(
-        parse_switch(normalized, "normalized"),
-        parse_switch(no_punct, "no_punct"),
-        parse_switch(asian_support, "asian_support"),
-        parse_switch(case_sensitive, "case_sensitive"),
+        parse_flag(normalized, "normalized"),
+        parse_flag(no_punct, "no_punct"),
+        parse_flag(asian_support, "asian_support"),
+        parse_flag(case_sensitive, "case_sensitive"),
     )
 
 
@@ -4584,7 +4579,8 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
     if not rows:
         return BLANK
     prepared, cands_a, cands_b = zip(*rows)
-    result = Resampling(BLEU_2, samples=parse_samples(samples)).paired(prepared, cands_a, cands_b)
+    draws = parse_samples(samples, MIN_PAIRED_DRAWS)
+    result = Resampling(BLEU_2, samples=draws).paired(prepared, cands_a, cands_b)
     return [[result.score_a, result.score_b, result.difference, result.p_value]]
 
 
@@ -5223,6 +5219,7 @@ __all__ = [
     "InputError",
     "Sheet",
     "TableOptions",
+    "check_column_given",
     "column_index",
     "column_letter",
 ]
@@ -5356,11 +5353,44 @@ class TableOptions:
     def __post_init__(self) -> None:
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
             raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+        check_column_given(self.candidate_col, "candidate_col")
+        for spec in self.reference_cols:
+            check_column_given(spec, "reference_cols")
         header_row = self.header_row
         if header_row is not None and (
             isinstance(header_row, bool) or not isinstance(header_row, int) or header_row < 1
         ):
             raise InputError(Setting("header_row"), f" {header_row!r}: give the row's number, 1 for the first")
+        if header_row is not None and self.no_header:
+            raise InputError("give either ", Setting("header_row"), " or ", Setting("no_header"), ", not both")
+        if self.no_header:
+            self._check_columns_by_letter()
+
+    def _check_columns_by_letter(self) -> None:
+        \"\"\"With no header row there is no header to find a column by: the columns not given are refused before
+        anything is read, and the message says how to give them (by letter, B and A for the example unless a
+        reference column given is B).\"\"\"
+        taken = {spec.strip().upper() for spec in self.reference_cols}
+        letter = next(letter for letter in "BCD" if letter not in taken)
+        candidate = () if self.candidate_col else (Setting("candidate_col", letter),)
+        given_reference = self.reference_cols or self.reference_text is not None
+        reference = () if given_reference else (Setting("reference_cols", ("A",)),)
+        if not candidate and not reference:
+            return
+        if candidate and reference:
+            what: tuple[Part, ...] = ("the columns by letter (", *candidate, " and ", *reference, ")")
+        elif candidate:
+            what = ("the candidate column by letter (", *candidate, ")")
+        else:
+            what = ("the reference column by letter (", *reference, "), or its text (", Setting("reference_text"), ")")
+        raise InputError("with ", Setting("no_header", True), " every row is data: give ", *what)
+
+
+def check_column_given(spec: str | None, setting: str) -> None:
+    \"\"\"Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them.\"\"\"
+    if isinstance(spec, str) and not spec.strip():
+        raise InputError(Setting(setting), f" {spec!r} names no column: give the column's letter or its header")
 
 
 def column_letter(index: int) -> str:
@@ -5989,8 +6019,6 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     reference_text, header_row, no_header = options.reference_text, options.header_row, options.no_header
     if reference_text is not None and reference_cols:
         raise InputError("give either ", Setting("reference_text"), " or ", Setting("reference_cols"), ", not both")
-    if header_row is not None and no_header:
-        raise InputError("give either ", Setting("header_row"), " or ", Setting("no_header"), ", not both")
     rows = sheet.rows
     if not any(header_text(v) for row in rows for v in row):
         raise NoColumnsFound(f"sheet {sheet.name!r} is empty")
@@ -6726,6 +6754,15 @@ class Result:
     def covered(self, k: int = 0) -> int:
         \"\"\"How many rows the ``k``-th metric's corpus score covers: the rows it scored.\"\"\"
         return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
+
+    def scored_groups(self) -> list[tuple[tuple[str, ...], int]]:
+        \"\"\"The metrics' names grouped by how many rows each scored, the first metric's group first: one group when
+        they all scored as many (BLEU scores no reference of punctuation alone, chrF and TER do), so that a count
+        of the first metric's is never said of the others.\"\"\"
+        groups: dict[int, list[str]] = {}
+        for k, metric in enumerate(self.metrics):
+            groups.setdefault(self.covered(k), []).append(metric.name)
+        return [(tuple(names), count) for count, names in groups.items()]
 
     @functools.cached_property
     def reference_columns(self) -> int:

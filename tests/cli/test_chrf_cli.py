@@ -120,9 +120,32 @@ def test_the_summary_shows_each_metric_and_its_signature(tmp_path: Path) -> None
         "score", str(_csv(tmp_path)), "--metric", "bleu,chrf", "--word-order", "2", "-o", str(tmp_path / "o.csv")
     )
     assert done.exit_code == 0, done.output
-    assert "BLEU-2, chrF2++: 2 scored, 1 blank, 1 with a note" in done.output
+    assert "BLEU-2: 2 scored; chrF2++: 3 scored; 1 blank, 1 with a note" in done.output
     assert "corpus BLEU-2 " in done.output and "   corpus chrF2++ " in done.output
     assert "signature bleu-xl:chrf-1|nc:6|nw:2|beta:2|case:mixed|space:no|eff:yes|punct:ascii|refs:1\n" in done.output
+
+
+def test_each_metric_says_how_many_rows_it_scored_when_they_differ(tmp_path: Path) -> None:
+    """References of punctuation alone: BLEU scores none of them, chrF and TER every one. No summary says that no
+    row was scored: the terminal's counts, the Summary sheet and the JSON document give each metric's count
+    (metrics that scored as many share it); with the same counts the line is one, as before."""
+    path = tmp_path / "dots.csv"
+    path.write_text("Reference,Candidate\n...,hello\n!!!,world\n???,yes\n", encoding="utf-8")
+    book = tmp_path / "dots.xlsx"
+    done = run("score", str(path), "--metric", "bleu,chrf,ter", "-o", str(book))
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines()[0] == "BLEU-2: 0 scored; chrF2, TER: 3 scored; 0 blank, 3 with a note"
+    summary = {row[0]: row[1] for row in openpyxl.load_workbook(book)["Summary"].iter_rows(values_only=True)}
+    assert (summary["Scored pairs (BLEU-2)"], summary["Scored pairs (chrF2, TER)"]) == (0, 3)
+    assert "Scored pairs" not in summary and summary["Rows with a note"] == 3
+    document = json.loads(run("score", str(path), "--metric", "ter,chrf,bleu", "--format", "json", "-o", "-").stdout)
+    assert [(metric["name"], metric["scored"]) for metric in document["metrics"]] == [
+        ("TER", 3),
+        ("chrF2", 3),
+        ("BLEU-2", 0),
+    ]
+    same = run("score", str(path), "--metric", "chrf,ter", "-o", str(tmp_path / "same.csv"))
+    assert same.stdout.splitlines()[0] == "chrF2, TER: 3 scored, 0 blank, 0 with a note"
 
 
 @pytest.mark.parametrize(

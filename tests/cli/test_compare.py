@@ -3,6 +3,7 @@ its JSON, its workbook, and its messages."""
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -78,11 +79,13 @@ def test_compare_command(tmp_path: Path) -> None:
     assert expected.p_value < 0.001 and expected.p_text == "p < 0.001" and expected.p_text in summary["Verdict"]
     assert book["Summary"]["B11"].number_format == '"< 0.001"'  # shown as the verdict says it, not 0.0010
     scores = book["Scores"]
-    assert [c.value for c in scores[1]][-2:] == ["BLEU-2 Prompt A", "BLEU-2 Prompt B"]
-    assert scores.cell(2, 4).value == bleu_xl.score(REFS[0], CANDS_A[0]).bleu
+    assert [c.value for c in scores[1]][-3:] == ["BLEU-2 Prompt A", "BLEU-2 Prompt B", "note"]
+    assert scores.cell(2, 4).value == bleu_xl.score(REFS[0], CANDS_A[0]).bleu and scores.cell(2, 6).value is None
+    skipped = scores.cell(len(REFS) + 2, 6).value
+    assert skipped == "left out of the test: Prompt A: reference is blank; Prompt B is blank"
     # Formatted as a scored workbook is: text wrapped and wide, scores to four places with data bars, a filter.
     assert scores.column_dimensions["A"].width > 40 and scores["A2"].alignment.wrap_text
-    assert scores["D2"].number_format == "0.0000" and scores.auto_filter.ref == f"A1:E{len(REFS) + 2}"
+    assert scores["D2"].number_format == "0.0000" and scores.auto_filter.ref == f"A1:F{len(REFS) + 2}"
     bars = {str(cf.sqref) for cf in scores.conditional_formatting for r in cf.rules if r.type == "dataBar"}
     assert bars == {f"D2:D{len(REFS) + 2}", f"E2:E{len(REFS) + 2}"}
     assert scores.freeze_panes == "A2"
@@ -194,6 +197,52 @@ def test_compare_by_approximate_randomization(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "'t' is not one of 'bs', 'ar'" in wrong.output
 
 
+def test_a_row_left_out_of_the_test_says_so_in_its_note_in_every_output(tmp_path: Path) -> None:
+    """A row with one side blank is left out of the test but shows the other side's score: its note says why, so
+    that no one averages that score in unawares; rows compared have none, and the counts say how many were."""
+    path = tmp_path / "gaps.csv"
+    rows = [
+        ["Reference", "Prompt A", "Prompt B"],
+        [REF, CAND, REF],
+        [REF, "the cat", CAND],
+        [REF, "", CAND],
+        [REF, "the mat", ""],
+        ["...", "the cat", "the mat"],
+        [REF, "", ""],
+        ["the dog ran", "the dog", "a dog ran"],
+    ]
+    path.write_text("".join(",".join(f'"{cell}"' for cell in row) + "\n" for row in rows), encoding="utf-8")
+    notes = [
+        None,
+        None,
+        "left out of the test: Prompt A is blank",
+        "left out of the test: Prompt B is blank",
+        "left out of the test: reference has no words",
+        "left out of the test: Prompt A and Prompt B are blank",
+        None,
+    ]
+    compare = ("compare", str(path), "--a", "Prompt A", "--b", "Prompt B", "--samples", "20")
+    text = run(*compare, "-o", str(tmp_path / "c.csv"))
+    assert text.exit_code == 0, text.output
+    assert "(3 pairs, 4 skipped, 20 resamples, seed 12345)" in text.stdout
+    with (tmp_path / "c.csv").open(encoding="utf-8-sig", newline="") as handle:
+        written = list(csv.DictReader(handle))
+    assert [row["note"] or None for row in written] == notes
+    assert written[2]["BLEU-2 Prompt B"] != "" and written[2]["BLEU-2 Prompt A"] == ""  # B's score, and the note
+    assert run(*compare, "-o", str(tmp_path / "c.json")).exit_code == 0
+    document = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert [row["note"] for row in document["rows"]] == notes
+    assert (document["comparison"]["pairs"], document["comparison"]["skipped"]) == (3, 4)
+    assert run(*compare, "-o", str(tmp_path / "c.xlsx")).exit_code == 0
+    book = openpyxl.load_workbook(tmp_path / "c.xlsx")
+    scores = list(book["Scores"].iter_rows(values_only=True))
+    assert scores[0][-1] == "note" and [row[-1] for row in scores[1:]] == notes
+    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True)}
+    assert (summary["Pairs compared"], summary["Rows skipped"]) == (3, 4)
+    compared = bleu_xl.compare_file(path, candidate_col="Prompt A", b_col="Prompt B", samples=20)
+    assert compared.comparison.left_out == notes and compared.comparison.used == 3
+
+
 def test_compare_file_checks_its_test_before_reading(tmp_path: Path) -> None:
     import pytest
 
@@ -202,20 +251,23 @@ def test_compare_file_checks_its_test_before_reading(tmp_path: Path) -> None:
     with pytest.raises(BleuXlError, match="test must be one of 'bs', 'ar', not 'paired'"):
         compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test="paired")
     for test in ("bs", "ar"):
-        with pytest.raises(TooFewResamples, match=r"^samples=19 is too few for a paired test"):
-            compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test=test, samples=19)
+        for samples in (19, 0, -1):  # the minimum given is the paired test's, never 1
+            with pytest.raises(
+                TooFewResamples, match=rf"^samples={samples} is too few for a paired test: give at least 20"
+            ):
+                compare_file(tmp_path / "missing.xlsx", candidate_col="A", b_col="B", test=test, samples=samples)
     compared = compare_file(_compare_file(tmp_path), candidate_col="Prompt A", b_col="Prompt B", test="ar", samples=50)
     assert (compared.comparison.result.test, compared.comparison.result.samples) == ("ar", 50)
 
 
 def test_fewer_than_20_resamples_or_trials_are_refused_in_one_line(tmp_path: Path) -> None:
     """With fewer than 20 draws a p-value is never below 0.05: refused before the input is read."""
-    for test in ("bs", "ar"):
-        done = run("compare", str(tmp_path / "in.csv"), "--a", "A", "--b", "B", "--test", test, "--samples", "19")
+    for test, samples in (("bs", "19"), ("ar", "19"), ("bs", "0"), ("ar", "-3")):
+        done = run("compare", str(tmp_path / "in.csv"), "--a", "A", "--b", "B", "--test", test, "--samples", samples)
         assert (done.exit_code, done.stdout) == (2, ""), done.output
         assert done.stderr == (
-            "bleu-xl: error: --samples 19 is too few for a paired test: give at least 20 (with fewer, p can never "
-            "fall below 0.05)\n"
+            f"bleu-xl: error: --samples {samples} is too few for a paired test: give at least 20 (with fewer, p can "
+            "never fall below 0.05)\n"
         )
 
 

@@ -19,7 +19,7 @@ import xlsxwriter
 from benchmarks.synthetic import make_pairs
 from tests.files import parts
 from tests.files.parts import COMMAND, listing, one_line_refusal, run_process
-from tests.helpers import children_of
+from tests.helpers import children_of, run
 
 
 def test_endless_standard_input_stops_at_the_text_limit() -> None:
@@ -160,6 +160,8 @@ def test_a_memory_limit_too_small_to_start_the_reader_is_one_line(tmp_path: Path
     workbook.close()
     line = one_line_refusal(run_process("score", str(book), "--read-memory", "1MB", "-o", "-", "--format", "csv"))
     assert "cannot read this workbook within 1 MB" in line and "--read-memory" in line
+    one_byte = run("score", str(book), "--read-memory", "1", "-o", "-")  # in this process; the reader in a child
+    assert one_byte.exit_code == 2 and "cannot read this workbook within 1 byte / 60 s (" in one_byte.stderr
     assert "is no room to read in" in one_line_refusal(run_process("score", str(book), "--read-memory", "0"))
     assert listing(tmp_path) == ["small.xlsx"]  # no lock, no temporary file left
 

@@ -55,6 +55,37 @@ def test_the_sheet_header_row_and_columns_used_are_said_on_every_run(tmp_path: P
     assert "it is read as the header row; --no-header scores it as data" in result.stderr
 
 
+def test_a_blank_column_option_is_refused_in_one_line_in_both_commands(tmp_path: Path) -> None:
+    """--candidate-col '' names no column: never read as not given, which would let the headers choose."""
+    path = xlsx(tmp_path / "copy.xlsx", [["Reference", "Candidate", "Other"], [REF, CAND, OTHER]])
+    for option in ("--candidate-col", "--reference-col"):
+        assert refused(path, option, "") == (
+            f"bleu-xl: error: {option} '' names no column: give the column's letter or its header"
+        )
+    for a, b in (("", "C"), ("B", " ")):
+        compared = run("compare", str(path), "--a", a, "--b", b)
+        assert (compared.exit_code, compared.stdout) == (2, ""), compared.output
+        flag, value = ("--a", a) if not a else ("--b", b)
+        assert compared.stderr == (
+            f"bleu-xl: error: {flag} {value!r} names no column: give the column's letter or its header\n"
+        )
+
+
+def test_no_header_without_columns_asks_for_them_by_letter_in_both_commands(tmp_path: Path) -> None:
+    """With --no-header no header can name a column: the refusal says to give them by letter, spelt as each
+    command spells its options, not that no header was found."""
+    bare = tmp_path / "bare.csv"
+    bare.write_bytes(f'"{REF}","{CAND}","{OTHER}"\r\n'.encode())
+    wanted = "bleu-xl: error: with --no-header every row is data: give the columns by letter"
+    assert refused(bare, "--no-header") == f"{wanted} (--candidate-col B and --reference-col A)"
+    compared = run("compare", str(bare), "--no-header", "--a", "B", "--b", "C")
+    assert (compared.exit_code, compared.stdout) == (2, "")
+    assert compared.stderr == (
+        "bleu-xl: error: with --no-header every row is data: give the reference column by letter (--reference-col "
+        "A), or its text (--reference)\n"
+    )
+
+
 def test_a_column_left_out_is_said_in_a_note(tmp_path: Path) -> None:
     path = xlsx(
         tmp_path / "refs.xlsx", [["Reference 1", "Reference 2", "Candidate"], [REF, None, CAND], [REF, None, REF]]

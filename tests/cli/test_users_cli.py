@@ -74,7 +74,7 @@ def test_compare_quiet_prints_nothing_and_writes_csv_and_json(tmp_path: Path) ->
     payload = json.loads(shown.stdout)
     assert run(*COMPARE, "-q", "-o", str(tmp_path / "c.csv")).exit_code == 0
     header, _, *rest = (tmp_path / "c.csv").read_text(encoding="utf-8-sig").splitlines()
-    assert header.endswith('"BLEU-2 Candidate A","BLEU-2 Candidate B"') and len(rest) == 11
+    assert header.endswith('"BLEU-2 Candidate A","BLEU-2 Candidate B","note"') and len(rest) == 11
     assert run(*COMPARE, "-q", "-o", str(tmp_path / "c.json")).exit_code == 0
     document = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
     assert document["comparison"]["interval_a"] == payload["interval_a"] and len(document["rows"]) == 12

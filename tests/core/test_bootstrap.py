@@ -51,8 +51,11 @@ def test_seeds_are_whole_numbers() -> None:
 
 def test_a_paired_test_of_fewer_than_20_resamples_is_refused() -> None:
     """p = (c + 1) / (resamples + 1): with 19 it is never below 0.05, so no difference could ever be found."""
-    with pytest.raises(TooFewResamples, match=r"^samples=19 is too few for a paired test: give at least 20 \("):
-        paired_test(REFS, CANDS_A, CANDS_B, samples=19)
+    for samples in (19, 0, -1):
+        with pytest.raises(
+            TooFewResamples, match=rf"^samples={samples} is too few for a paired test: give at least 20"
+        ):
+            paired_test(REFS, CANDS_A, CANDS_B, samples=samples)
     with pytest.raises(TooFewResamples):
         Resampling(Chrf(), samples=1).paired_of([], [])  # before anything else is looked at
     assert issubclass(TooFewResamples, BleuError)

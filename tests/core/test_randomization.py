@@ -125,8 +125,11 @@ def test_a_swap_moves_a_pairs_statistics_to_the_other_side() -> None:
 
 
 def test_settings_are_checked_when_made() -> None:
+    for trials in (0, -1):  # the minimum a paired test takes, not the 1 a count of draws otherwise takes
+        with pytest.raises(TooFewResamples, match=rf"^trials={trials} is too few for a paired test: give at least 20"):
+            Randomization(trials=trials)
     with pytest.raises(BleuError, match="trials must be a whole number of at least 1"):
-        Randomization(trials=0)
+        Randomization(trials=20.5)  # type: ignore[arg-type]
     with pytest.raises(TooFewResamples, match=r"^trials=19 is too few for a paired test: give at least 20"):
         Randomization(trials=19)  # p = (c + 1) / 20 is never below 0.05
     assert Randomization(trials=20).trials == 20

@@ -50,11 +50,13 @@ def test_a_paired_test_whose_resamples_never_vary_is_an_error_cell() -> None:
     assert cells.paired_cells([["a b"]], [["a b"]], [["x"]], 99).message.startswith("every resample gives")
 
 
-def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell() -> None:
+def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell_that_gives_the_minimum() -> None:
     refs, a, b = [["a b c"], ["d e f"]], [["a b"], ["d e"]], [["a b c"], ["d f"]]
-    assert cells.paired_cells(refs, a, b, 19) == cell_values.CellError(
-        "#VALUE!", "samples=19 is too few for a paired test: give at least 20 (with fewer, p can never fall below 0.05)"
-    )
+    for samples in (19, 1, 0, -5):
+        assert cells.paired_cells(refs, a, b, samples) == cell_values.CellError(
+            "#VALUE!", "samples must be a whole number from 20 to 100000"
+        )
+    assert cells.ci_cells(refs, a, 0.95, 1)[0][0] <= cells.ci_cells(refs, a, 0.95, 1)[0][1]  # an interval takes 1
     assert len(cells.paired_cells(refs, a, b, 20)[0]) == 4
 
 
@@ -153,3 +155,22 @@ def test_a_setting_that_is_no_number_of_its_kind_is_a_short_error() -> None:
     for flag in (float("nan"), float("inf"), float("-inf")):
         assert str(cells.detail_cells("a b", "a b", flag)) == "#VALUE! headers must be TRUE or FALSE"
     assert cells.detail_cells("a b", "a b", 1.0)[0][0] == "BLEU2" and cells.detail_cells("a b", "a b", 0)[0][0] == 1.0
+
+
+def test_every_flag_of_every_function_reads_only_what_excel_reads_as_a_boolean() -> None:
+    """TRUE or FALSE (in any case, as text too), 1 or 0, a blank for the default: any other text or number in a
+    flag's place (``"maybe"``, ``"yes"``, the text ``"1"``, 2) is #VALUE! with the reason, never read as FALSE."""
+    header = cells.detail_cells("a b", "a b", True)
+    plain = cells.detail_cells("a b", "a b", False)
+    for flag in (True, 1, 1.0, "TRUE", "true", " True "):
+        assert cells.detail_cells("a b", "a b", flag) == header, flag
+    for flag in (False, 0, 0.0, "FALSE", "false", None, ""):
+        assert cells.detail_cells("a b", "a b", flag) == plain, flag
+    for flag in ("maybe", "yes", "no", "1", "0", "VRAI", 2, -1, 0.5):
+        assert str(cells.detail_cells("a b", "a b", flag)) == "#VALUE! headers must be TRUE or FALSE", flag
+    for position, name in enumerate(("normalized", "no_punct", "asian_support", "case_sensitive")):
+        switches: list[object] = [None] * 4
+        switches[position] = "maybe"
+        for function in (cells.ter_cells, cells.ter_corpus_cells, cells.ter_changes_cells):
+            assert str(function("a b", "a b", *switches)) == f"#VALUE! {name} must be TRUE or FALSE"
+        assert str(cells.ter_signature_cell(*switches)) == f"#VALUE! {name} must be TRUE or FALSE"

@@ -137,6 +137,7 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2", ("TRUE", True)),
     ("BLEU2_DETAIL", (REF, INTACTO, OMITTED)),
     ("BLEU2_DETAIL", (REF, col(INTACTO, None, "xyz"), True)),
+    ("BLEU2_DETAIL", (REF, INTACTO, "maybe")),  # a flag that is no boolean: refused, never read as FALSE
     ("BLEU2_CORPUS", (col(REF, REF, None, REF), col(INTACTO, SHORT, "no reference", None))),
     ("BLEU2_CORPUS", (col(REF, REF), col(INTACTO, ErrorCell("#DIV/0!")))),
     ("BLEU2_CORPUS", (col("...", REF), col(SHORT, SHORT))),
@@ -346,6 +347,10 @@ def test_office_js_results_are_the_real_values(cpython_report: dict[str, Any]) -
     }
     assert case("BLEU2_DETAIL", REF, col(INTACTO, None, "xyz"), True)["value"][0][:3] == ["BLEU2", "p1", "p1 num"]
     assert case("BLEU2_DETAIL", REF, INTACTO, OMITTED) == {"value": [[s.bleu, 0.9, 9, 10, 8 / 9, 8, 9, s.bp, 11, 10]]}
+    assert case("BLEU2_DETAIL", REF, INTACTO, "maybe") == {
+        "raised": "ValueError",
+        "message": "headers must be TRUE or FALSE",
+    }
     assert case("BLEU", REF, INTACTO, 12, OMITTED) == {
         "raised": "ValueError",
         "message": "max_n must be a whole number from 1 to 9",

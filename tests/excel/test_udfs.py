@@ -173,6 +173,14 @@ def test_detail_with_headers_and_a_column(call) -> None:
     assert rows[3] == [math.exp(1 - 11 / 1) * (1 / 2), 0.5, 1, 2, "", 0, 0, math.exp(1 - 11), 11, 1]
 
 
+def test_a_flag_that_is_no_boolean_is_refused_through_the_classic_path(call) -> None:
+    assert call("BLEU2_DETAIL", REF, INTACTO, "maybe") == "#VALUE! headers must be TRUE or FALSE"
+    assert call("BLEU2_DETAIL", REF, INTACTO, "true")[0] == cells.DETAIL_HEADERS
+    assert call("TER", REF, INTACTO, "maybe", xc.MISSING, xc.MISSING, xc.MISSING) == (
+        "#VALUE! normalized must be TRUE or FALSE"
+    )
+
+
 def test_signature(call) -> None:
     assert call("BLEU2_SIGNATURE", xc.MISSING, xc.MISSING, xc.MISSING) == signature()
     assert call("BLEU2_SIGNATURE", 4.0, "none", 2.0) == signature(4, "none", 2)

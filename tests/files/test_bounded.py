@@ -190,3 +190,15 @@ def test_dates_survive() -> None:
     when = dt.datetime(2026, 3, 1, 12, 30)
     sheet, _ = run(lambda: (Sheet("S", [[when, when.date(), when.time(), dt.timedelta(hours=30)]], ["S"]), None))
     assert sheet.rows == [[when, when.date(), when.time(), dt.timedelta(hours=30)]]
+
+
+def test_sizes_in_messages_are_said_as_people_say_them() -> None:
+    """One byte, not "1 bytes"; three significant digits in the unit that keeps them below 1,000, never "1e+03 kB";
+    KB, MB, GB and TB in the decimal units --read-memory reads."""
+    from bleu_xl.files.read.limits import size_text
+
+    shown = {1: "1 byte", 2: "2 bytes", 999: "999 bytes", 1000: "1 KB", 1500: "1.5 KB", 999_499: "999 KB"}
+    shown |= {999_999: "1 MB", 2 * 10**9: "2 GB", 2**47: "141 TB", 10**15: "1,000 TB"}
+    assert {size: size_text(size) for size in shown} == shown
+    assert ReadLimits(memory=1).describe() == "1 byte / 60 s"
+    assert ReadLimits(memory=999_999, seconds=2.5).describe() == "1 MB / 2.5 s"

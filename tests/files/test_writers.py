@@ -53,6 +53,24 @@ def test_csv_output_delimiter(tmp_path: Path) -> None:
     assert semi.read_text(encoding="utf-8-sig").splitlines()[0].startswith('"Reference";"Candidate"')
 
 
+def test_tsv_by_name_where_no_extension_says_it(tmp_path: Path) -> None:
+    """--format tsv writes what a .tsv file holds, to standard output too (plain UTF-8 there, as CSV is); beside
+    the input it is INPUT-scored.tsv, and a .csv file refuses it as it refuses any other format."""
+    source = xlsx(tmp_path / "in.xlsx", [["Reference", "Candidate"], [REF, CAND]])
+    to_file = tmp_path / "out.tsv"
+    assert run("score", str(source), "-o", str(to_file), "-q").exit_code == 0
+    piped = run("score", str(source), "-o", "-", "--format", "tsv", "-q")
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout.splitlines() == to_file.read_text(encoding="utf-8-sig").splitlines()
+    assert piped.stdout.splitlines()[0].split("\t")[:3] == ['"Reference"', '"Candidate"', '"BLEU-2"']
+    assert run("score", str(source), "--format", "tsv", "-q").exit_code == 0
+    assert (tmp_path / "in-scored.tsv").read_text(encoding="utf-8-sig") == to_file.read_text(encoding="utf-8-sig")
+    assert refused(source, "-o", str(tmp_path / "out.csv"), "--format", "tsv") == (
+        f"bleu-xl: error: {tmp_path / 'out.csv'}: a .csv file cannot hold --format tsv; change the extension or the "
+        "format"
+    )
+
+
 def test_french_excel_csv_with_semicolons_and_decimal_commas(tmp_path: Path) -> None:
     """French Excel's CSV: ';' between fields, decimal commas, cp1252; the output comes back the same way."""
     path = tmp_path / "fr.csv"

@@ -124,6 +124,22 @@ def test_settings_of_the_wrong_kind_are_refused_before_anything_runs(sample: Pat
         score_file(sample, output=tmp_path / "m.csv", metrics=Bleu)  # the class, not a metric
 
 
+def test_a_blank_column_name_is_refused_not_read_as_none_given(sample: Path, tmp_path: Path) -> None:
+    """``candidate_col=""`` names no column: read as not given, the column rules would choose one silently."""
+    for settings, name in (
+        ({"candidate_col": ""}, "candidate_col"),
+        ({"candidate_col": "  "}, "candidate_col"),
+        ({"reference_cols": ["Reference", ""]}, "reference_cols"),
+    ):
+        with pytest.raises(
+            InputError, match=rf"^{name} '\s*' names no column: give the column's letter or its header$"
+        ):
+            score_file(sample, output=tmp_path / "b.csv", **settings)
+    assert not (tmp_path / "b.csv").exists()
+    with pytest.raises(InputError, match=r"^b_col '' names no column"):
+        bleu_xl.compare_file(tmp_path / "not read.xlsx", candidate_col="Candidate", b_col="")
+
+
 def test_two_metrics_of_one_name_are_refused_as_the_command_refuses_them(sample: Path, tmp_path: Path) -> None:
     """Their columns would be 'TER' and 'TER (2)', told apart by nothing in the output."""
     for metrics in ([Bleu(), Bleu()], [bleu_xl.Ter(), bleu_xl.Ter(normalized=True)]):

@@ -230,8 +230,28 @@ def test_a_table_without_a_header_row() -> None:
     assert bleu(rows, **given) == [PAIR, score(REF, OTHER).bleu, 1.0]  # 3 in, 3 out
     numbers = [[1, 2], [REF, CAND]]  # no text over the columns: no header row
     assert layout_of(numbers, reference_cols=("A",), candidate_col="B").header_row is None
-    problem = refusal(rows, no_header=True, candidate_col="Candidate")
+    problem = refusal(rows, no_header=True, candidate_col="Candidate", reference_cols=("A",))
     assert "with no header row, give the candidate column by letter (not 'Candidate')" in str(problem)
+
+
+def test_no_header_without_the_columns_asks_for_them_by_letter() -> None:
+    """No header row, no header to find a column by: the refusal says to give the columns by letter, never that no
+    header was found; refused before the sheet is looked at."""
+    every_row = "with no_header=True every row is data: give "
+    cases = [
+        ({}, "the columns by letter (candidate_col='B' and reference_cols=('A',))"),
+        ({"reference_cols": ("A",)}, "the candidate column by letter (candidate_col='B')"),
+        ({"reference_cols": ("b",)}, "the candidate column by letter (candidate_col='C')"),
+        (
+            {"candidate_col": "B"},
+            ("the reference column by letter (reference_cols=('A',)), or its text (reference_text)"),
+        ),
+    ]
+    for given, wanted in cases:
+        with pytest.raises(InputError) as raised:
+            TableOptions(no_header=True, **given)
+        assert str(raised.value) == every_row + wanted
+    assert TableOptions(no_header=True, candidate_col="B", reference_text=REF).no_header
 
 
 def test_text_over_the_columns_given_by_letter_is_their_header_row() -> None:

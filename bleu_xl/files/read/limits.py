@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ...core.errors import Setting
 from ...table.sheet import InputError
 
-__all__ = ["DEFAULT_LIMITS", "ReadLimits", "parse_size"]
+__all__ = ["DEFAULT_LIMITS", "ReadLimits", "parse_size", "size_text"]
 
 MAX_UNCOMPRESSED = 1 << 30  # bytes a workbook may unpack to
 MAX_TEXT_BYTES = 1 << 30  # bytes of a text file or of standard input
@@ -41,7 +41,7 @@ class ReadLimits:
         memory, seconds = self.memory, self.seconds
         if isinstance(memory, bool) or not isinstance(memory, int) or not 0 < memory <= MAX_READ_MEMORY:
             raise InputError(
-                f"{memory!r} bytes: reading takes more than 0 and at most {_size_text(MAX_READ_MEMORY)} (all a "
+                f"{memory!r} bytes: reading takes more than 0 and at most {size_text(MAX_READ_MEMORY)} (all a "
                 "process can address); give a size such as 2GB (",
                 Setting("read_memory"),
                 ")",
@@ -56,17 +56,27 @@ class ReadLimits:
 
     def describe(self) -> str:
         """``2 GB / 60 s``: the limits as a message shows them."""
-        return f"{_size_text(self.memory)} / {self.seconds:g} s"
+        return f"{size_text(self.memory)} / {self.seconds:g} s"
 
 
 DEFAULT_LIMITS = ReadLimits()
 
 
-def _size_text(size: int) -> str:
-    for unit, factor in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
-        if size >= factor:
-            return f"{size / factor:.3g} {unit}"
-    return f"{size} bytes"
+#: The units a message gives a size in, as users write them (``--read-memory 500MB``): decimal, as parse_size reads
+#: KB, MB, GB and TB.
+_SHOWN_UNITS = (("KB", 10**3), ("MB", 10**6), ("GB", 10**9), ("TB", 10**12))
+
+
+def size_text(size: int) -> str:
+    """A size as a message gives it: ``1 byte``, ``999 bytes``, then three significant digits of the largest unit
+    that keeps them below 1,000 (``1.5 KB``, ``1 MB`` for 999,999 bytes, ``2 GB``, ``141 TB``)."""
+    if size < 1000:
+        return "1 byte" if size == 1 else f"{size} bytes"
+    for unit, factor in _SHOWN_UNITS:
+        shown = f"{size / factor:.3g}"
+        if float(shown) < 1000:
+            return f"{shown} {unit}"
+    return f"{size / 10**12:,.0f} TB"
 
 
 def parse_size(text: str) -> int:
@@ -78,7 +88,7 @@ def parse_size(text: str) -> int:
     size = int(float(found.group(1)) * _UNITS[unit])
     if size > MAX_READ_MEMORY:
         raise InputError(
-            f"{text!r} is more memory than a process can address (at most {_size_text(MAX_READ_MEMORY)}); give a "
+            f"{text!r} is more memory than a process can address (at most {size_text(MAX_READ_MEMORY)}); give a "
             "size such as 2GB or 500MB (",
             Setting("read_memory"),
             ")",

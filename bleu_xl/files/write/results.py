@@ -99,8 +99,13 @@ def write_result(
         "signature": result.signature(),
         "corpus": result.corpus.as_dict() if result.corpus else None,
         "metrics": [
-            {"name": metric.name, "signature": signature, "corpus": corpus.as_dict() if corpus else None}
-            for metric, corpus, signature in zip(result.metrics, result.corpora, result.signatures())
+            {
+                "name": metric.name,
+                "signature": signature,
+                "corpus": corpus.as_dict() if corpus else None,
+                "scored": result.covered(k),
+            }
+            for k, (metric, corpus, signature) in enumerate(zip(result.metrics, result.corpora, result.signatures()))
         ],
         "counts": {
             "rows": len(result.rows),
@@ -124,12 +129,12 @@ def write_comparison(
     input_name: str,
     notes: Sequence[str] = (),
 ) -> CutCells:
-    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores, and the paired test and
-    the ``notes`` on a Summary sheet), or the same rows as CSV, JSON Lines or one JSON document that holds the test
-    and the notes too."""
+    """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores and a note on each row
+    the test left out, and the paired test and the ``notes`` on a Summary sheet), or the same rows as CSV, JSON
+    Lines or one JSON document that holds the test and the notes too."""
     input_header = distinct_names([h or column_letter(i) for i, h in enumerate(layout.headers)])
     name = comparison.metric.name
-    header = _headers(input_header, [f"{name} {comparison.a_name}", f"{name} {comparison.b_name}"])
+    header = _headers(input_header, [f"{name} {comparison.a_name}", f"{name} {comparison.b_name}", "note"])
     if target.format == "xlsx":
         from .scored_workbook import write_comparison_workbook
 
@@ -141,8 +146,9 @@ def write_comparison(
     width = len(input_header)
 
     def rows() -> Iterator[list[Any]]:
-        for row, a, b in zip(comparison.rows, comparison.scores_a, comparison.scores_b):
-            yield [None if v == "" else v for v in row[:width]] + [None] * (width - len(row)) + [a, b]
+        results = zip(comparison.scores_a, comparison.scores_b, comparison.left_out)
+        for row, (a, b, note) in zip(comparison.rows, results):
+            yield [None if v == "" else v for v in row[:width]] + [None] * (width - len(row)) + [a, b, note]
 
     columns = columns_used(layout)
     columns = {"header_row": columns.pop("header_row"), "a": columns.pop("candidate"), **columns}

@@ -315,11 +315,16 @@ def _write_summary(
             (f"Corpus {metric.name}", float(corpus) if corpus is not None else None, score_format),
             ("Signature" if len(result.metrics) == 1 else f"Signature {metric.name}", signature, None),
         ]
+    groups = result.scored_groups()
+    scored: list[Fact] = [
+        ("Scored pairs" if len(groups) == 1 else f"Scored pairs ({', '.join(names)})", count, count_format)
+        for names, count in groups
+    ]
     facts: list[Fact] = [
         *read,
         *corpora,
         ("Rows", len(result.rows), count_format),
-        ("Scored pairs", result.scored, count_format),
+        *scored,
         ("Blank candidates", result.blank, count_format),
         ("Rows with a note", result.problems, count_format),
         *notes,
@@ -368,14 +373,17 @@ def write_comparison_workbook(
     source: Sheet | None = None,
     notes: Sequence[str] = (),
 ) -> CutCells:
-    """The input rows with both columns' scores (``header`` names them all), formatted as a scored workbook is, and a
-    Summary sheet with the paired test: each interval as two numbers (low, high), the p-value shown as the verdict
-    says it, and the ``notes``. Returns the cells cut to fit a cell."""
-    width = len(header) - 2
+    """The input rows with both columns' scores and a note on each row the test left out (``header`` names them
+    all), formatted as a scored workbook is, and a Summary sheet with the paired test: each interval as two numbers
+    (low, high), the p-value shown as the verdict says it, and the ``notes``. Returns the cells cut to fit a
+    cell."""
+    results = [ColumnKind.SCORE, ColumnKind.SCORE, ColumnKind.TEXT]
+    width = len(header) - len(results)
 
     def rows() -> Iterator[list[Any]]:
-        for row, a, b in zip(comparison.rows, comparison.scores_a, comparison.scores_b):
-            yield [None if v == "" else v for v in row[:width]] + [None] * (width - len(row)) + [a, b]
+        outcomes = zip(comparison.scores_a, comparison.scores_b, comparison.left_out)
+        for row, (a, b, note) in zip(comparison.rows, outcomes):
+            yield [None if v == "" else v for v in row[:width]] + [None] * (width - len(row)) + [a, b, note]
 
     table = ScoresSheet(
         header,
@@ -383,7 +391,7 @@ def write_comparison_workbook(
         len(comparison.rows),
         comparison.rows,
         comparison.row_numbers,
-        [ColumnKind.SCORE, ColumnKind.SCORE],
+        results,
         frozenset({0, 1}),
         frozenset({layout.candidate_col, comparison.b_col, *layout.reference_cols}),
         source,

@@ -11,9 +11,11 @@ from ..read.text import DELIMITERS, text_codec
 
 __all__ = ["DELIMITER_NAMES", "FORMATS", "OUTPUT_FORMATS", "OutputTarget", "delimiter_named"]
 
-#: The formats an output can have, and the format each extension says.
-FORMATS = ("xlsx", "csv", "json", "jsonl")
+#: The formats a user can ask for, and the format each extension says: TSV is CSV with tabs, as ``.tsv`` says, the
+#: name that asks for it where no extension can (standard output).
+FORMATS = ("xlsx", "csv", "tsv", "json", "jsonl")
 OUTPUT_FORMATS = {".xlsx": "xlsx", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "jsonl"}
+TSV = "tsv"
 #: A delimiter as a user may name it.
 DELIMITER_NAMES = {",": ",", ";": ";", "\\t": "\t", "\t": "\t", "tab": "\t", "|": "|"}
 STDOUT = "-"
@@ -32,15 +34,17 @@ def delimiter_named(name: str | None) -> str | None:
 class OutputTarget:
     """Where and how an output is written: ``path`` (``-`` is standard output), ``format`` (``xlsx``, ``csv``,
     ``json``, ``jsonl``), and for CSV the ``codec`` (UTF-8 with a BOM in a file, so that Excel on Windows reads it
-    as UTF-8; plain UTF-8 to standard output, for pipelines), the ``delimiter`` given (``None``: tab for ``.tsv``,
-    else the input's own, so that French Excel reads ``;``), and ``raw`` (text written exactly as read, instead of
-    neutralised against formula injection)."""
+    as UTF-8; plain UTF-8 to standard output, for pipelines), the ``delimiter`` given (``None``: tab for TSV,
+    else the input's own, so that French Excel reads ``;``), whether it is TSV (``tab_separated``: a ``.tsv`` file,
+    or the format ``tsv``), and ``raw`` (text written exactly as read, instead of neutralised against formula
+    injection)."""
 
     path: str
     format: str
     codec: str = "utf-8"
     delimiter: str | None = None
     raw: bool = False
+    tab_separated: bool = False
 
     @classmethod
     def choose(
@@ -60,6 +64,7 @@ class OutputTarget:
         if output_format is not None and output_format not in FORMATS:
             raise InputError(Setting("output_format"), f" {output_format!r}: use {', '.join(FORMATS)}")
         path, fmt = _path_and_format(input_path, output, output_format, default)
+        tab_separated = output_format == TSV or path.lower().endswith(".tsv")
         if output_encoding is not None:
             text_codec(output_encoding, "output_encoding")
             if fmt != "csv":
@@ -69,7 +74,7 @@ class OutputTarget:
         codec = output_encoding or ("utf-8" if path == STDOUT else "utf-8-sig")
         if codec.replace("_", "-").lower() in {"utf-8", "utf8"} and path != STDOUT:
             codec = "utf-8-sig"
-        return cls(path, fmt, codec, delimiter_named(delimiter), raw)
+        return cls(path, fmt, codec, delimiter_named(delimiter), raw, tab_separated)
 
     @property
     def to_stdout(self) -> bool:
@@ -81,10 +86,10 @@ class OutputTarget:
         return str(Path(path).with_suffix(".csv")) if path != STDOUT else "scores.csv"
 
     def delimiter_for(self, sheet: Sheet) -> str:
-        """The delimiter given, else tab for ``.tsv``, else the input's own delimiter (else a comma)."""
+        """The delimiter given, else tab for TSV, else the input's own delimiter (else a comma)."""
         if self.delimiter is not None:
             return self.delimiter
-        if self.path.lower().endswith((".tsv", ".tab")):
+        if self.tab_separated:
             return "\t"
         return sheet.delimiter if sheet.delimiter in DELIMITERS else ","
 
@@ -109,13 +114,14 @@ class OutputTarget:
             )
 
 
-def _path_and_format(input_path: str, output: str | None, fmt: str | None, default: str) -> tuple[str, str]:
+def _path_and_format(input_path: str, output: str | None, given: str | None, default: str) -> tuple[str, str]:
+    """The output's path and its format (TSV is CSV), from ``given`` (the format asked for) or the extension."""
+    fmt = "csv" if given == TSV else given
     if output is None:
         if input_path == STDOUT:
             return STDOUT, fmt or "csv"
         stem = Path(input_path)
-        fmt = fmt or default
-        return str(stem.with_name(f"{stem.stem}-scored.{fmt}")), fmt
+        return str(stem.with_name(f"{stem.stem}-scored.{given or default}")), fmt or default
     if output == STDOUT:
         return output, fmt or "csv"
     suffix = Path(output).suffix.lower()
@@ -123,10 +129,10 @@ def _path_and_format(input_path: str, output: str | None, fmt: str | None, defau
         raise InputError(
             f"{output}: unknown output extension {suffix or '(none)'!r}; use .xlsx, .csv, .tsv, .json or .jsonl"
         )
-    if fmt is not None and OUTPUT_FORMATS[suffix] != fmt:
+    if fmt is not None and (OUTPUT_FORMATS[suffix] != fmt or (given == TSV and suffix != ".tsv")):
         raise InputError(
             f"{output}: a {suffix} file cannot hold ",
-            Setting("output_format", fmt),
+            Setting("output_format", given),
             "; change the extension or the format",
         )
     return output, OUTPUT_FORMATS[suffix]
