@@ -35,7 +35,7 @@ from ...core.errors import BleuXlError, Part, Setting
 from ...table.sheet import InputError, Sheet
 from .limits import ReadLimits
 
-__all__ = ["ReaderFailed", "in_child", "memory_bound", "note", "run_bounded"]
+__all__ = ["ReaderFailed", "in_child", "memory_bound", "note", "room_for_a_thread", "run_bounded"]
 
 ROWS_PER_CHUNK = 65_536
 _SEPARATOR = "\x00"  # no cell of an XML part holds it, save through an _x0000_ escape (then: pickled)
@@ -43,18 +43,30 @@ _FRAME = struct.Struct("<cQ")  # kind, length
 _ROWS, _PICKLED_ROWS, _RESULT, _ERROR, _FAILURE, _NOTE = b"R", b"P", b"M", b"E", b"X", b"N"
 _EXIT_MEMORY = 86
 _GRACE = 5.0  # seconds the parent waits past the child's own alarm before it kills the child
+#: Address space a new thread needs to start for sure (its stack, its state, its first frames).
+_THREAD_ROOM = 32 << 20
 
 
 class ReaderFailed(InputError):
     """The reader died, aborted or ran out of memory or time: the file cannot be read within the limits."""
 
 
-_CHILD: dict[str, Any] = {}  # in a child: the pipe to the parent
+_CHILD: dict[str, Any] = {}  # in a child: the pipe to the parent and the address-space budget
 
 
 def in_child() -> bool:
     """True in the child process of :func:`run_bounded`, where the reader may run beside the checks."""
     return bool(_CHILD)
+
+
+def room_for_a_thread() -> bool:
+    """False in a child with too little address space left to start a thread for sure.
+
+    A child forked from a process that had other threads reuses their cached stacks, so a new thread gets its
+    stack under any limit and then fails to allocate its own state; ``threading.Thread.start`` waits for it
+    forever, and the read would end only at the deadline, reported as out of time."""
+    budget = _CHILD.get("budget", 0)
+    return not budget or budget - _address_space() >= _THREAD_ROOM
 
 
 def note(value: Any) -> None:
@@ -167,7 +179,7 @@ def _child(call: Callable[[], tuple[Sheet, Any]], fd: int, budget: int, seconds:
     try:
         _child_setup(budget, seconds)
         with os.fdopen(fd, "wb", buffering=1 << 20) as pipe:
-            _CHILD["pipe"] = pipe
+            _CHILD["pipe"], _CHILD["budget"] = pipe, budget
             try:
                 sheet, extra = call()
             except MemoryError:

@@ -24,7 +24,7 @@ from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout
 from ...table.sheet import InputError, Sheet, TableOptions
-from .bounded import in_child, note
+from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
 from .sheet_scan import scan_sheet
 
@@ -80,8 +80,8 @@ def _reader_call(file: Path, call: Any) -> Any:
 def _beside(file: Path, call: Callable[[], Any]) -> Callable[[], Any]:
     """``call()`` started now: in a thread beside the checks when in the child process (the reader releases the
     GIL, so both run at once, and a file the checks would refuse can only cost the child), else later, after
-    the checks. Returns the function that waits for its result."""
-    if not in_child():
+    the checks (also in a child with no room left for a thread). Returns the function that waits for its result."""
+    if not in_child() or not room_for_a_thread():
         return lambda: _reader_call(file, call)
     outcome: list[Any] = []
 
