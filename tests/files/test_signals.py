@@ -82,7 +82,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
 
 
 def test_sighup_while_writing_removes_the_partial_file(tmp_path: Path) -> None:
-    process = start_scoring(tmp_path, 60_000)
+    process = start_scoring(tmp_path, 30_000)
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".out.xlsx.*.partial")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.002)
