@@ -151,14 +151,20 @@ def test_sigterm_while_reading_a_workbook_stops_the_reader(tmp_path: Path) -> No
     assert listing(tmp_path) == ["big.xlsx"]
 
 
-def test_a_memory_limit_too_small_to_start_the_reader_is_one_line(tmp_path: Path) -> None:
-    """Under a tiny limit the reader cannot start: that is running out of memory, not a bug."""
-    book = tmp_path / "small.xlsx"
+def one_pair_workbook(book: Path, rows: int = 1) -> Path:
     workbook = xlsxwriter.Workbook(str(book))
     sheet = workbook.add_worksheet("Pairs")
     sheet.write_row(0, 0, ["Reference", "Candidate"])
-    sheet.write_row(1, 0, ["the cat sat", "the cat"])
+    for row in range(1, rows + 1):
+        sheet.write_row(row, 0, [f"the cat sat {row}", f"the cat {row}"])
     workbook.close()
+    return book
+
+
+def test_a_memory_limit_too_small_to_start_the_reader_is_one_line(tmp_path: Path) -> None:
+    """Under a tiny limit the reader cannot read: that is running out of memory, not a bug. (The rows are more than
+    the memory a process has allocated and not used: a single pair can be read within the smallest limit.)"""
+    book = one_pair_workbook(tmp_path / "small.xlsx", rows=5_000)
     line = one_line_refusal(run_process("score", str(book), "--read-memory", "100KB", "-o", "-", "--format", "csv"))
     assert "cannot read this workbook within 100 KB" in line and "--read-memory" in line
     assert "is no room to read in" in one_line_refusal(run_process("score", str(book), "--read-memory", "0"))
@@ -170,12 +176,7 @@ def test_a_child_forked_beside_other_threads_ends_at_once_under_a_tiny_limit(tmp
     the child inherits that thread's stack, so a thread would start there and die unable to allocate its state,
     and the read waited for it until the deadline. Now the child reads the little it can, or runs out of memory,
     at once."""
-    book = tmp_path / "small.xlsx"
-    workbook = xlsxwriter.Workbook(str(book))
-    sheet = workbook.add_worksheet("Pairs")
-    sheet.write_row(0, 0, ["Reference", "Candidate"])
-    sheet.write_row(1, 0, ["the cat sat", "the cat"])
-    workbook.close()
+    book = one_pair_workbook(tmp_path / "small.xlsx")
     stop = threading.Event()
     beside = threading.Thread(target=stop.wait)
     beside.start()
