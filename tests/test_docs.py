@@ -233,10 +233,12 @@ def test_the_pair_and_compare_examples_are_real() -> None:
     compare = re.search(r"```text\n\$ (bleu-xl compare [^\n]+)\n(.*?)```", page, flags=re.S)
     args = re.findall(r'"[^"]*"|\S+', compare.group(1))[1:]
     assert run(*[a.strip('"') for a in args]).output == compare.group(2)
-    pair = re.search(r"```text\n\$ (bleu-xl pair [^\n]+)\n(.*?)```", page, flags=re.S)
-    args = re.findall(r'"[^"]*"|\S+', pair.group(1))[1:]
-    shown = run(*[a.strip('"') for a in args]).output.splitlines()
-    assert all(line in shown for line in pair.group(2).splitlines())
+    pairs = list(re.finditer(r"```text\n\$ (bleu-xl pair [^\n]+)\n(.*?)```", page, flags=re.S))
+    assert len(pairs) == 3  # BLEU's lines, chrF's, TER's
+    for pair in pairs:
+        args = re.findall(r'"[^"]*"|\S+', pair.group(1))[1:]
+        shown = run(*[a.strip('"') for a in args]).output.splitlines()
+        assert all(line in shown for line in pair.group(2).splitlines()), pair.group(1)
     one_word = run("pair", "Shop now", "Shop").output
     left_out = re.search(r"the p2 line\s+reads `([^`]+)`", page).group(1)
     assert left_out in one_word.splitlines()

@@ -1,4 +1,4 @@
-"""``bleu-xl pair``: the whole calculation of one pair, BLEU's then chrF's."""
+"""``bleu-xl pair``: the whole calculation of one pair, BLEU's, then chrF's, then TER's."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import click
 
-from .. import Bleu, ChrfScore, chrf, explain, tokenize
+from .. import Bleu, ChrfScore, Ter, TerScore, TerTooLong, chrf, explain, render, tokenize
 from .guard import guard
-from .options import TextsCommand, chrf_options
+from .options import FLAGS, TextsCommand, chrf_options, flag_spelling, ter_options
 from .terminal import echo, printable
 
 __all__ = ["pair_command"]
@@ -27,6 +27,7 @@ __all__ = ["pair_command"]
 )
 @click.option("--smoothing", default="add1", show_default=True, type=click.Choice(Bleu.SMOOTHING_METHODS))
 @chrf_options
+@ter_options
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
 @guard()
 def pair_command(
@@ -37,10 +38,15 @@ def pair_command(
     char_order: int,
     word_order: int,
     beta: int,
+    normalized: bool,
+    no_punct: bool,
+    asian_support: bool,
+    case_sensitive: bool,
     as_json: bool,
 ) -> None:
     """Show the whole BLEU calculation of one pair (tokens, p1 to pN, BP, r, c), then its chrF: the character
-    (and, with --word-order, word) n-gram precision, recall and F.
+    (and, with --word-order, word) n-gram precision, recall and F; then its TER: the edits, the reference words
+    and the words that changed.
 
     Several references: give each with --reference, then the candidate alone. --max-n and --smoothing are the
     same settings as for score.
@@ -59,10 +65,17 @@ def pair_command(
         if len(texts) != 2:
             raise click.UsageError("give a REFERENCE and a CANDIDATE (or each reference with --reference)")
         refs, candidate = [texts[0]], texts[1]
+    ter_metric = Ter(normalized, no_punct, asian_support, case_sensitive)  # its settings refused before any output
     explanation = explain(refs if len(refs) > 1 else refs[0], candidate, max_n=max_n, smoothing=smoothing)
     s = explanation.score
     ref_tokens = [tokenize(ref) for ref in refs]
     c = chrf(refs if len(refs) > 1 else refs[0], candidate, char_order=char_order, word_order=word_order, beta=beta)
+    ter_score: TerScore | TerTooLong
+    try:
+        ter_score = ter_metric.sentence_score(refs if len(refs) > 1 else refs[0], candidate)
+    except TerTooLong as too_long:
+        ter_score = too_long
+    unspaced = sorted({script for text in (*refs, candidate) if (script := ter_metric.unspaced_script(text))})
     detail = {
         "reference_tokens": ref_tokens if len(refs) > 1 else ref_tokens[0],
         "candidate_tokens": tokenize(candidate),
@@ -70,6 +83,7 @@ def pair_command(
         "explain": explanation.summary(),
         "matched": list(explanation.matched_tokens()),
         "chrf": c.as_dict(),
+        "ter": ter_detail(ter_score, unspaced),
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
@@ -99,6 +113,7 @@ def pair_command(
     echo(f"explain: {detail['explain']}")
     click.echo(f"signature {s.signature}")
     show_chrf(c)
+    show_ter(ter_score, ter_metric, unspaced, refs)
 
 
 def show_chrf(c: ChrfScore) -> None:
@@ -116,3 +131,34 @@ def show_chrf(c: ChrfScore) -> None:
         click.echo(f"{kind} precision {part.precision:.4f}, recall {part.recall:.4f}, F{c.beta} {part.f:.4f}")
     click.echo(f"{c.name} = {c.chrf:.4f}  (precision {c.precision:.4f}, recall {c.recall:.4f})")
     click.echo(f"signature {c.signature}")
+
+
+def ter_detail(score: TerScore | TerTooLong, unspaced: list[str]) -> dict[str, object]:
+    """TER's part of ``pair --json``: the score with the words that changed, or why it was not scored."""
+    if isinstance(score, TerTooLong):
+        return {"ter": None, "not_scored": str(score)}
+    changes = score.changes
+    detail = {**score.as_dict(), "changes": changes.text if changes is not None else None}
+    if unspaced:
+        detail["note"] = render(Ter().unspaced_note(unspaced))
+    return detail
+
+
+def show_ter(score: TerScore | TerTooLong, metric: Ter, unspaced: list[str], refs: list[str]) -> None:
+    """TER's lines of ``pair``: the score as edits over reference words, the words that changed (against the
+    closest reference), the signature."""
+    if isinstance(score, TerTooLong):
+        echo(f"TER: not scored: {score}")
+        return
+    words = f"{score.ref_length:g} reference word{'' if score.ref_length == 1 else 's'}"
+    if score.refs > 1:
+        words += " on average"
+    edits = f"{score.edits} edit{'' if score.edits == 1 else 's'}"
+    click.echo(f"TER = {score.ter:.4f}  ({edits} / {words}; lower is better)")
+    if score.changes is not None:
+        number = next((i for i, ref in enumerate(refs, 1) if ref == score.changes.reference), None)
+        closest = f" (against reference {number})" if len(refs) > 1 and number is not None else ""
+        echo(f"changes{closest}: {score.changes.text}")
+    if unspaced:
+        echo(f"note: {render(metric.unspaced_note(unspaced), flag_spelling(FLAGS))}")
+    click.echo(f"signature {score.signature}")

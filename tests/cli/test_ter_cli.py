@@ -214,3 +214,43 @@ def test_ter_on_text_without_spaces_is_noted_wherever_compare_shows_its_result(t
     run(*compare, "-q", "-o", str(tmp_path / "c.json"))
     assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["notes"] == [UNSPACED_NOTE]
     assert _notes(run(*compare[:-4], "--samples", "100").stderr) == []  # BLEU-2 reads them per character
+
+
+def test_pair_shows_ter_as_sacrebleu_scores_it_with_the_words_that_changed() -> None:
+    """``pair`` ends with TER: the score as edits over reference words (sacrebleu's, several references too), the
+    words that changed against the closest reference, the signature; ``--json`` gives them under ``ter``."""
+    reference, candidate = "Free delivery on every order", "Every order ships with free delivery"
+    done = run("pair", reference, candidate)
+    assert done.exit_code == 0, done.output
+    theirs = TER().sentence_score(candidate, [reference])
+    tail = done.stdout.splitlines()[-3:]
+    assert tail[0] == f"TER = {theirs.score / 100:.4f}  (4 edits / 5 reference words; lower is better)"
+    assert tail[1] == f"changes: {ter_changes(reference, candidate).text}"
+    assert tail[2] == f"signature {Ter().sentence_score(reference, candidate).signature}"
+    refs = ["Free delivery on every order", "Every order ships free"]
+    several = run("pair", "--reference", refs[0], "--reference", refs[1], candidate, "--case-sensitive")
+    theirs = TER(case_sensitive=True).sentence_score(candidate, refs)
+    assert f"TER = {theirs.score / 100:.4f}  (" in several.stdout and "on average; lower is better" in several.stdout
+    assert "changes (against reference 2): " in several.stdout
+    detail = json.loads(run("pair", reference, candidate, "--normalized", "--json").stdout)["ter"]
+    assert detail["ter"] == pytest.approx(TER(normalized=True).sentence_score(candidate, [reference]).score / 100)
+    assert detail["edits"] == 4 and detail["normalized"] is True
+    assert detail["changes"] == ter_changes(reference, candidate, normalized=True).text
+
+
+def test_pair_says_why_ter_is_not_scored_or_misleads() -> None:
+    """Past TER's 200 words the pair's other scores still show and TER says why it is not scored; unspaced text gets
+    the note every other face gives, spelt as flags; a setting that does nothing alone is refused first."""
+    long = run("pair", "a short reference", " ".join(["word"] * 201))
+    assert long.exit_code == 0 and "BLEU-2 = " in long.stdout
+    assert long.stdout.splitlines()[-1].startswith("TER: not scored: the candidate has 201 words")
+    assert json.loads(run("pair", "a", " ".join(["w"] * 201), "--json").stdout)["ter"]["ter"] is None
+    unspaced = run("pair", "立即购买", "马上购买").stdout
+    assert "note: written without spaces between words (Chinese or Japanese)" in unspaced
+    assert "--normalized with --asian-support makes each Chinese character a word" in unspaced
+    alone = run("pair", "a b", "a b", "--asian-support")
+    assert alone.exit_code == 2 and alone.stdout == ""
+    assert (
+        alone.stderr.strip()
+        == "bleu-xl: error: --asian-support does nothing alone: give --normalized too (or --no-punct)"
+    )
