@@ -177,11 +177,6 @@ def _counts(result: Any) -> str:
     return f"{scored}{rest} {result.blank:,} blank, {result.problems:,} with a note{some}"
 
 
-def _coverage(covered: int, candidates: int) -> str:
-    """What a corpus score covers, when it is not every candidate (rows not scored are left out of it)."""
-    return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
-
-
 class _Progress:
     """Announces the table read and, on a terminal, shows a progress bar while a large table is scored."""
 
@@ -268,7 +263,7 @@ def show_summary(scored: ScoredFile, *, err: bool, top: int = 5) -> None:
         out.print(table)
     corpora = "   ".join(
         (f"corpus {metric.name} {float(corpus):.4f}" if corpus is not None else f"corpus {metric.name} -")
-        + _coverage(result.covered(k), result.candidates)
+        + result.coverage(k)
         for k, (metric, corpus) in enumerate(zip(result.metrics, result.corpora))
     )
     line(f"{corpora}   reference: {result.layout.reference_source}")

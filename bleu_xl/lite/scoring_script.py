@@ -194,7 +194,7 @@ def plan_scores(
     corpus = result.corpus
     plan.lines.append(f"{metric.name}: {counts}")
     shown = f"{float(corpus):.4f}" if corpus is not None else "-"
-    plan.lines.append(f"corpus {metric.name} {shown}   reference: {layout.reference_source}")
+    plan.lines.append(f"corpus {metric.name} {shown}{result.coverage()}   reference: {layout.reference_source}")
     plan.lines.append(f"signature {result.signature()}")
     plan.lines.append(f"written to {plan.sheet}!{plan.written}")
     return plan

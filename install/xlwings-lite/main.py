@@ -6755,6 +6755,12 @@ class Result:
         \"\"\"How many rows the ``k``-th metric's corpus score covers: the rows it scored.\"\"\"
         return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
 
+    def coverage(self, k: int = 0) -> str:
+        \"\"\"What the ``k``-th metric's corpus score covers when it is not every candidate, as every face says it after
+        the score (`` (over 2 of 6 candidates)``); empty when it covers them all, or none.\"\"\"
+        covered, candidates = self.covered(k), self.candidates
+        return "" if covered in (0, candidates) else f" (over {covered:,} of {candidates:,} candidates)"
+
     def scored_groups(self) -> list[tuple[tuple[str, ...], int]]:
         \"\"\"The metrics' names grouped by how many rows each scored, the first metric's group first: one group when
         they all scored as many (BLEU scores no reference of punctuation alone, chrF and TER do), so that a count
@@ -7548,7 +7554,7 @@ def plan_scores(
     corpus = result.corpus
     plan.lines.append(f"{metric.name}: {counts}")
     shown = f"{float(corpus):.4f}" if corpus is not None else "-"
-    plan.lines.append(f"corpus {metric.name} {shown}   reference: {layout.reference_source}")
+    plan.lines.append(f"corpus {metric.name} {shown}{result.coverage()}   reference: {layout.reference_source}")
     plan.lines.append(f"signature {result.signature()}")
     plan.lines.append(f"written to {plan.sheet}!{plan.written}")
     return plan

@@ -537,3 +537,13 @@ def test_the_summary_names_a_reference_typed_once_by_its_text_as_the_scored_work
     columns = [["Reference", "Candidate"], ["le chat", "le chat"], ["un chien", "un chat"]]
     facts = summary_of(plan_scores("S", columns, metric=METRICS["TER"]), columns)
     assert facts["Reference"] == "Reference" and "Reference cell" not in facts
+
+
+def test_the_corpus_line_says_how_many_candidates_it_covers() -> None:
+    """A reference per group, blank below it: the pane's corpus line says the rows it covers, as the command's does;
+    a table scored whole says nothing more."""
+    grid = [["Reference", "Candidate"], ["le chat", "le chat"], [None, "un chat"], ["un chien", "un chien"]]
+    plan = plan_scores("Copy", grid, metric=METRICS["BLEU-2"])
+    assert "corpus BLEU-2 1.0000 (over 2 of 3 candidates)   reference: Reference" in plan.lines
+    whole = plan_scores("Copy", [grid[0], grid[1], grid[3]], metric=METRICS["BLEU-2"])
+    assert "corpus BLEU-2 1.0000   reference: Reference" in whole.lines
