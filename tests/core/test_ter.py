@@ -241,6 +241,18 @@ def test_fast_alignment_equals_the_obvious_one_past_the_exact_bound() -> None:
         assert fast.edits == sacre.sentence_score(" ".join(hyp), [" ".join(ref)]).num_edits
 
 
+def test_fast_alignment_keeps_the_beam_of_the_last_row() -> None:
+    """A candidate much shorter than its reference: the last row's beam starts past column 0, so the only optimal
+    path (the two words kept at the start) leaves it, and sacrebleu counts one edit more than the whole table."""
+    sacre = TER()
+    for extra in (26, 40):
+        ref = ["A", "B"] + ["z"] * extra
+        fast = alignment(["A", "B"], ref)
+        assert fast == obvious_alignment(["A", "B"], ref)
+        assert fast.edits == sacre.sentence_score("A B", [" ".join(ref)]).num_edits == extra + 1
+    assert ter("A B " + "z " * 26, "A B").edits == 27
+
+
 # --- the words that changed ----------------------------------------------------------------------------------------
 
 
