@@ -362,6 +362,20 @@ def test_the_note_says_what_splits_each_script() -> None:
     )
 
 
+def test_a_text_that_is_not_a_string_is_a_type_error_as_in_bleu_and_chrf() -> None:
+    """None or a number, on either side, alone or among references: a TypeError naming the side (it was an
+    AttributeError from deep in the tokenizer)."""
+    for call, side, kind in (
+        (lambda: ter("a b", None), "candidate", "NoneType"),
+        (lambda: ter("a b", 5), "candidate", "int"),
+        (lambda: ter(["a b", None], "a b"), "reference", "NoneType"),
+        (lambda: corpus_ter(["a b"], [None]), "candidate", "NoneType"),
+        (lambda: ter_changes("a b", 2.5), "candidate", "float"),
+    ):
+        with pytest.raises(TypeError, match=rf"^a {side} must be a string, not {kind}$"):
+            call()
+
+
 def test_a_text_past_the_words_ter_aligns_is_refused_on_either_side() -> None:
     """The search for shifts grows faster than the square of the words (seconds a pair past 200, minutes for a page):
     a text longer than MAX_WORDS is refused, naming its side, and one of MAX_WORDS is scored as sacrebleu scores it."""
