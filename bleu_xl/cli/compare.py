@@ -165,6 +165,7 @@ def compare_command(
     if as_json:  # the result itself: printed whatever -q says, with every note
         payload = {
             **comparison.as_dict(),
+            "signature": comparison.signature,  # the metric's settings, as the -o document names them
             "input": compared.read.input_name,
             "sheet": compared.read.sheet.workbook_sheet,  # a text file has none
             "columns": render(compared.describe(), spell),

@@ -435,7 +435,8 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
             {
                 "label": "Metric",
                 "help": "BLEU-2 counts shared words and word pairs; chrF "
-                "shared characters (kinder to short copy and word forms).",
+                "shared characters (kinder to short copy and word forms); TER word edits per reference word (lower "
+                "is better: rank 1 has the fewest).",
             },
         ],
         "new_sheet": Annotated[

@@ -46,6 +46,7 @@ class Comparison:
     row_numbers: Sequence[int] = ()  # each of ``rows`` as Excel numbers it
     notes: list[tuple[Part, ...]] = field(default_factory=list)
     left_out: list[str | None] = field(default_factory=list)  # per row of ``rows``
+    refs: int = 1  # the most references of a pair compared, as the signature names them
 
     @property
     def verdict(self) -> str:
@@ -53,7 +54,7 @@ class Comparison:
 
     @property
     def signature(self) -> str:
-        return self.metric.signature()
+        return self.metric.signature(self.refs)
 
     def as_dict(self) -> dict[str, object]:
         """The comparison as JSON-ready data: the columns' names, the paired test, the rows used, the verdict."""
@@ -155,6 +156,7 @@ def compare_table(
         row_numbers,
         notes,
         [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)],
+        max((len(pair.references) for pair, used in zip(pairs_a, compared) if used), default=1),
     )
 
 

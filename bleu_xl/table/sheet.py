@@ -192,7 +192,12 @@ class TableOptions:
 
 def check_column_given(spec: str | None, setting: str) -> None:
     """Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
-    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them."""
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them. A column
+    given as a number (``2`` for B) is a ``TypeError`` that says so, rather than one from deep in the column rules."""
+    if spec is not None and not isinstance(spec, str):
+        raise TypeError(
+            f"{setting} must be a column's letter or header as text ({setting}='B'), not {type(spec).__name__} {spec!r}"
+        )
     if isinstance(spec, str) and not spec.strip():
         raise InputError(Setting(setting), f" {spec!r} names no column: give the column's letter or its header")
 

@@ -396,6 +396,8 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
 
     A setting of a metric not named is refused (:class:`BleuError`), never dropped: ``normalized=True`` without
     TER would otherwise change nothing, silently; a name no metric has a setting of is a ``TypeError``.\"\"\"
+    if isinstance(names, str):
+        raise TypeError(f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])")
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
@@ -2377,12 +2379,13 @@ class _Beam:
     def holds_every_path(self, forward: _Columns, backward: _Columns, distance: int) -> bool:
         \"\"\"Whether every optimal path of the whole table stays in the beam: none of the cells just outside it that a
         path leaving it would cross first (below the beam where it moves right from one row to the next, and the
-        first cell past its right end) is on an optimal path. ``forward`` are the columns of the words,
+        first cell past its right end) is on an optimal path, the last row included (its beam starts past column
+        0 when the reference is much longer than the candidate). ``forward`` are the columns of the words,
         ``backward`` those of the reversed words against the reversed reference.\"\"\"
         n, m = self.n, self.m
         lows, highs = self._bounds()
         vps, vns, rvps, rvns = forward.vps, forward.vns, backward.vps, backward.vns
-        for i in range(1, n):
+        for i in range(1, n + 1):
             vp, vn, rvp, rvn = vps[i], vns[i], rvps[n - i], rvns[n - i]
             outside = [*range(lows[i - 1], lows[i]), *range(highs[i], min(m, max(highs[i], highs[i - 1])) + 1)]
             for j in outside:
@@ -2837,6 +2840,13 @@ def _check_length(words: Sequence[str], side: str) -> None:
         )
 
 
+def _text(text: object, side: str) -> str:
+    \"\"\"``text``, refused with a ``TypeError`` when it is not a string (``None``, a number), as BLEU and chrF do.\"\"\"
+    if not isinstance(text, str):
+        raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+    return text
+
+
 def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
@@ -3033,7 +3043,7 @@ class TerReferences:
         if not texts:
             raise BleuError("no reference given")
         self.texts = texts
-        self.words = [tokenizer.reference(text) for text in texts]  # a text that is not a string: a TypeError
+        self.words = [tokenizer.reference(_text(text, "reference")) for text in texts]
         for words in self.words:
             _check_length(words, "reference")
         self.average = sum(map(len, self.words)) / len(self.words)
@@ -3043,7 +3053,7 @@ class TerReferences:
 
     def stats(self, candidate: str) -> TerStats:
         \"\"\"The fewest edits against any one reference (the first on ties), the average reference length.\"\"\"
-        words = self.tokenizer(candidate)
+        words = self.tokenizer(_text(candidate, "candidate"))
         _check_length(words, "candidate")
         best: Alignment | None = None
         closest = 0
@@ -5388,7 +5398,12 @@ class TableOptions:
 
 def check_column_given(spec: str | None, setting: str) -> None:
     \"\"\"Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
-    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them.\"\"\"
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them. A column
+    given as a number (``2`` for B) is a ``TypeError`` that says so, rather than one from deep in the column rules.\"\"\"
+    if spec is not None and not isinstance(spec, str):
+        raise TypeError(
+            f"{setting} must be a column's letter or header as text ({setting}='B'), not {type(spec).__name__} {spec!r}"
+        )
     if isinstance(spec, str) and not spec.strip():
         raise InputError(Setting(setting), f" {spec!r} names no column: give the column's letter or its header")
 
@@ -7795,7 +7810,8 @@ def declare_script(script: Callable[..., Any], book_type: type, module: str) -> 
             {
                 "label": "Metric",
                 "help": "BLEU-2 counts shared words and word pairs; chrF "
-                "shared characters (kinder to short copy and word forms).",
+                "shared characters (kinder to short copy and word forms); TER word edits per reference word (lower "
+                "is better: rank 1 has the fewest).",
             },
         ],
         "new_sheet": Annotated[

@@ -12,6 +12,7 @@ import pytest
 
 import bleu_xl
 from bleu_xl import paired_test
+from bleu_xl.core.metrics.ter import ter_signature
 from bleu_xl.template import build as template
 from tests.helpers import compared_columns, run, xlsx_sheets
 
@@ -133,6 +134,27 @@ def test_compare_json_names_its_sheet_and_columns_in_the_payload(tmp_path: Path)
     payload = json.loads(result.output)  # stdout and stderr together: still one JSON document
     assert payload["sheet"] == "Compare"
     assert payload["columns"] == "header row 1; --a B 'Prompt A', --b C 'Prompt B'; reference A 'Reference'"
+
+
+def test_the_signature_names_the_settings_and_the_references_compared(tmp_path: Path) -> None:
+    """Two reference columns: the signature says refs:2 as score's does, in --json (which named no setting at all,
+    so --normalized left no trace) and in the -o document and workbook."""
+    path = tmp_path / "two.csv"
+    path.write_text("Reference 1,Reference 2,A,B\na b c,a b,a b,a c\nx y,x z,x y,x\n", encoding="utf-8")
+    compare = ("compare", str(path), "--a", "A", "--b", "B", "--metric", "ter", "--normalized", "--samples", "20")
+    said = ter_signature(normalized=True, refs=2)
+    assert json.loads(run(*compare, "--json").stdout)["signature"] == said
+    assert run(*compare, "-q", "-o", str(tmp_path / "c.json")).exit_code == 0
+    assert json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))["signature"] == said
+    assert run(*compare, "-q", "-o", str(tmp_path / "c.xlsx")).exit_code == 0
+    summary = openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"]
+    assert [value for label, value, *_ in summary.iter_rows(values_only=True) if label == "Signature"] == [said]
+    assert (
+        bleu_xl.score_file(
+            path, candidate_col="A", metrics=bleu_xl.Ter(normalized=True), output=tmp_path / "s.csv"
+        ).signature
+        == said
+    )
 
 
 def test_compare_on_the_templates_compare_sheet(tmp_path: Path) -> None:

@@ -129,6 +129,8 @@ def test_metrics_are_chosen_by_name_each_with_its_own_settings() -> None:
     with pytest.raises(BleuError, match="bleu2 is BLEU-2"):
         metrics_named(["bleu2"], max_n=3)
     assert [metric.key for metric in metrics_named(["chrf", "bleu"])] == ["chrf", "bleu"]
+    with pytest.raises(TypeError, match=r"not one string \(wrap it in a list: \['bleu,chrf'\]\)"):
+        metrics_named("bleu,chrf")  # type: ignore[arg-type]  # read a letter at a time: "'b' is not a metric"
 
 
 @pytest.mark.parametrize(

@@ -241,6 +241,18 @@ def test_fast_alignment_equals_the_obvious_one_past_the_exact_bound() -> None:
         assert fast.edits == sacre.sentence_score(" ".join(hyp), [" ".join(ref)]).num_edits
 
 
+def test_fast_alignment_keeps_the_beam_of_the_last_row() -> None:
+    """A candidate much shorter than its reference: the last row's beam starts past column 0, so the only optimal
+    path (the two words kept at the start) leaves it, and sacrebleu counts one edit more than the whole table."""
+    sacre = TER()
+    for extra in (26, 40):
+        ref = ["A", "B"] + ["z"] * extra
+        fast = alignment(["A", "B"], ref)
+        assert fast == obvious_alignment(["A", "B"], ref)
+        assert fast.edits == sacre.sentence_score("A B", [" ".join(ref)]).num_edits == extra + 1
+    assert ter("A B " + "z " * 26, "A B").edits == 27
+
+
 # --- the words that changed ----------------------------------------------------------------------------------------
 
 
@@ -348,6 +360,20 @@ def test_the_note_says_what_splits_each_script() -> None:
     assert render(Ter().unspaced_note({"Lao"})).endswith(
         "; no TER setting splits Lao: chrF (or BLEU) scores it by characters"
     )
+
+
+def test_a_text_that_is_not_a_string_is_a_type_error_as_in_bleu_and_chrf() -> None:
+    """None or a number, on either side, alone or among references: a TypeError naming the side (it was an
+    AttributeError from deep in the tokenizer)."""
+    for call, side, kind in (
+        (lambda: ter("a b", None), "candidate", "NoneType"),
+        (lambda: ter("a b", 5), "candidate", "int"),
+        (lambda: ter(["a b", None], "a b"), "reference", "NoneType"),
+        (lambda: corpus_ter(["a b"], [None]), "candidate", "NoneType"),
+        (lambda: ter_changes("a b", 2.5), "candidate", "float"),
+    ):
+        with pytest.raises(TypeError, match=rf"^a {side} must be a string, not {kind}$"):
+            call()
 
 
 def test_a_text_past_the_words_ter_aligns_is_refused_on_either_side() -> None:

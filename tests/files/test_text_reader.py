@@ -170,6 +170,25 @@ def test_a_tie_of_utf8_characters_and_stray_bytes_is_refused(tmp_path: Path) -> 
     assert "though the rest is UTF-8 ('été')" in refused(path)
 
 
+def test_utf8_rows_in_a_code_page_file_are_noted(tmp_path: Path) -> None:
+    """An Excel CSV in Windows-1252 with a row appended in UTF-8: mostly a code page, so read as one, and Café
+    becomes CafÃ©; a note names the line. MacRoman's l’été, whose ’é is a UTF-8 character by chance, gets none."""
+    path = tmp_path / "appended.csv"
+    path.write_bytes(
+        "Reference,Candidate\nL'été arrive,L'été est là\nNoël approche,Noël arrive\n".encode("cp1252")
+        + "Café crème,Café au lait\n".encode()
+    )
+    result = run("score", str(path), "-o", str(tmp_path / "out.csv"))
+    assert result.exit_code == 0
+    assert (
+        "bleu-xl: note: line 4 holds UTF-8 text ('Café') in a file read as cp1252, which reads it as 'CafÃ©' and "
+        "scores it so: the file mixes encodings; save it in one"
+    ) in result.stderr.splitlines()
+    mac = tmp_path / "mac.csv"
+    mac.write_bytes("Référence;Candidat\nL’été arrive;L’été est là\n".encode("mac_roman"))
+    assert "note" not in run("score", str(mac), "-o", str(tmp_path / "mac-out.csv")).stderr
+
+
 def test_a_quoted_field_that_never_closes_is_refused_and_a_long_one_noted(tmp_path: Path) -> None:
     """A stray " in row 4 of 1,000: the lenient CSV reader folds the 997 lines below into one cell."""
     lines = ["Reference,Candidate", *(f"ref {i} a b,cand {i} a b" for i in range(999))]

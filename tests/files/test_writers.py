@@ -53,6 +53,20 @@ def test_csv_output_delimiter(tmp_path: Path) -> None:
     assert semi.read_text(encoding="utf-8-sig").splitlines()[0].startswith('"Reference";"Candidate"')
 
 
+def test_tsv_is_tab_separated_when_the_delimiter_given_is_the_inputs(tmp_path: Path) -> None:
+    """--delimiter reads a semicolon CSV; its .tsv output (or --format tsv) still holds tabs, not ';' and decimal
+    commas under a name that says tabs."""
+    source = tmp_path / "in.csv"
+    source.write_text(f"Reference;Candidate\n{REF};{CAND}\n", encoding="utf-8")
+    tsv = tmp_path / "out.tsv"
+    assert run("score", str(source), "-o", str(tsv), "--delimiter", ";", "-q").exit_code == 0
+    lines = tsv.read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0].split("\t")[:3] == ['"Reference"', '"Candidate"', '"BLEU-2"']
+    assert lines[1].split("\t")[2] == str(PAIR)
+    piped = run("score", str(source), "-o", "-", "--format", "tsv", "--delimiter", ";", "-q")
+    assert piped.exit_code == 0 and piped.stdout.splitlines() == lines
+
+
 def test_tsv_by_name_where_no_extension_says_it(tmp_path: Path) -> None:
     """--format tsv writes what a .tsv file holds, to standard output too (plain UTF-8 there, as CSV is); beside
     the input it is INPUT-scored.tsv, and a .csv file refuses it as it refuses any other format."""

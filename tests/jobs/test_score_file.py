@@ -138,6 +138,10 @@ def test_a_blank_column_name_is_refused_not_read_as_none_given(sample: Path, tmp
     assert not (tmp_path / "b.csv").exists()
     with pytest.raises(InputError, match=r"^b_col '' names no column"):
         bleu_xl.compare_file(tmp_path / "not read.xlsx", candidate_col="Candidate", b_col="")
+    with pytest.raises(TypeError, match=r"^candidate_col must be a column's letter or header as text \(candidate_col="):
+        score_file(sample, output=tmp_path / "n.csv", candidate_col=2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^reference_cols must be .* not int 1$"):
+        score_file(sample, output=tmp_path / "n.csv", reference_cols=[1])  # type: ignore[list-item]
 
 
 def test_two_metrics_of_one_name_are_refused_as_the_command_refuses_them(sample: Path, tmp_path: Path) -> None:

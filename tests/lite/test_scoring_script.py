@@ -255,6 +255,8 @@ def test_the_bundle_offers_the_form_app_mode_renders() -> None:
     assert typing.get_args(typing.get_args(metric)[0]) == tuple(METRICS)  # a dropdown of the metrics
     assert typing.get_args(new_sheet)[0] is bool and new_sheet.__metadata__[0]["label"] == "Write to a new sheet"
     assert all(hints[name].__metadata__[0]["help"] for name in ("metric", "new_sheet", "candidate_column"))
+    said = metric.__metadata__[0]["help"]  # every metric offered, and the one that ranks the lowest first
+    assert all(name in said for name in ("BLEU", "chrF", "TER")) and "lower is better" in said
 
 
 @SHARED

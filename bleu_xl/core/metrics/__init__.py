@@ -40,6 +40,8 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
 
     A setting of a metric not named is refused (:class:`BleuError`), never dropped: ``normalized=True`` without
     TER would otherwise change nothing, silently; a name no metric has a setting of is a ``TypeError``."""
+    if isinstance(names, str):
+        raise TypeError(f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])")
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")

@@ -71,6 +71,13 @@ def _check_length(words: Sequence[str], side: str) -> None:
         )
 
 
+def _text(text: object, side: str) -> str:
+    """``text``, refused with a ``TypeError`` when it is not a string (``None``, a number), as BLEU and chrF do."""
+    if not isinstance(text, str):
+        raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+    return text
+
+
 def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
@@ -267,7 +274,7 @@ class TerReferences:
         if not texts:
             raise BleuError("no reference given")
         self.texts = texts
-        self.words = [tokenizer.reference(text) for text in texts]  # a text that is not a string: a TypeError
+        self.words = [tokenizer.reference(_text(text, "reference")) for text in texts]
         for words in self.words:
             _check_length(words, "reference")
         self.average = sum(map(len, self.words)) / len(self.words)
@@ -277,7 +284,7 @@ class TerReferences:
 
     def stats(self, candidate: str) -> TerStats:
         """The fewest edits against any one reference (the first on ties), the average reference length."""
-        words = self.tokenizer(candidate)
+        words = self.tokenizer(_text(candidate, "candidate"))
         _check_length(words, "candidate")
         best: Alignment | None = None
         closest = 0

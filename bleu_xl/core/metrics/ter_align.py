@@ -196,12 +196,13 @@ class _Beam:
     def holds_every_path(self, forward: _Columns, backward: _Columns, distance: int) -> bool:
         """Whether every optimal path of the whole table stays in the beam: none of the cells just outside it that a
         path leaving it would cross first (below the beam where it moves right from one row to the next, and the
-        first cell past its right end) is on an optimal path. ``forward`` are the columns of the words,
+        first cell past its right end) is on an optimal path, the last row included (its beam starts past column
+        0 when the reference is much longer than the candidate). ``forward`` are the columns of the words,
         ``backward`` those of the reversed words against the reversed reference."""
         n, m = self.n, self.m
         lows, highs = self._bounds()
         vps, vns, rvps, rvns = forward.vps, forward.vns, backward.vps, backward.vns
-        for i in range(1, n):
+        for i in range(1, n + 1):
             vp, vn, rvp, rvn = vps[i], vns[i], rvps[n - i], rvns[n - i]
             outside = [*range(lows[i - 1], lows[i]), *range(highs[i], min(m, max(highs[i], highs[i - 1])) + 1)]
             for j in outside:

@@ -371,6 +371,7 @@ def parse_text(
     the rows below: one that never closes, so that the rest of the file would be one cell, is refused; one that
     holds more than :data:`MAX_FIELD_LINES` line breaks gets a note that names its row."""
     text, used = decode_text(data, encoding)
+    mixed = _utf8_in_code_page(data, used) if encoding is None else None
     if delimiter is None:
         delimiter = sniff_delimiter(text)
     rows: list[list[Any]] = []
@@ -410,7 +411,38 @@ def parse_text(
     ]
     if len(long_rows) > LISTED_ROWS:
         notes.append((f"and {len(long_rows) - LISTED_ROWS:,} more rows with cells of over {MAX_FIELD_LINES} lines",))
+    if mixed is not None:
+        notes.insert(0, mixed)
     return rows, used, delimiter, notes
+
+
+#: A character of UTF-8 (two to four bytes) in bytes read as a code page.
+_UTF8_CHARACTER = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _utf8_in_code_page(data: bytes, codec: str) -> tuple[Part, ...] | None:
+    """A note when a file read in a single-byte code page (most of it is in one) holds a Western letter or mark in
+    UTF-8 (rows pasted or appended from another program): those rows read as mojibake (``Café`` as ``CafÃ©``),
+    and their scores change. Only such characters count: a code page's text makes one only by chance (``Ã©``)."""
+    if codec.startswith(("utf-8", "utf-16")):
+        return None
+    for found in _UTF8_CHARACTER.finditer(data):
+        character = found.group().decode("utf-8", "replace")
+        if character in _WESTERN_LETTERS or character in _COMMON_SYMBOLS:
+            at = found.start()
+            line = data.count(b"\n", 0, at) + data.count(b"\r", 0, at) - data.count(b"\r\n", 0, at) + 1
+            start, end = at, found.end()
+            while start > max(0, at - 20) and _WORD_BYTE.fullmatch(data[start - 1 : start]):
+                start -= 1
+            while end < min(len(data), found.end() + 20) and _WORD_BYTE.fullmatch(data[end : end + 1]):
+                end += 1
+            word = data[start:end]
+            return (
+                f"line {line:,} holds UTF-8 text ({word.decode('utf-8', 'replace')!r}) in a file read as {codec}, "
+                f"which reads it as {word.decode(codec, 'replace')!r} and scores it so: the file mixes encodings; "
+                "save it in one",
+            )
+    return None
 
 
 def _closes(row_text: str, delimiter: str) -> bool:

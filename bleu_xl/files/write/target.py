@@ -34,8 +34,8 @@ def delimiter_named(name: str | None) -> str | None:
 class OutputTarget:
     """Where and how an output is written: ``path`` (``-`` is standard output), ``format`` (``xlsx``, ``csv``,
     ``json``, ``jsonl``), and for CSV the ``codec`` (UTF-8 with a BOM in a file, so that Excel on Windows reads it
-    as UTF-8; plain UTF-8 to standard output, for pipelines), the ``delimiter`` given (``None``: tab for TSV,
-    else the input's own, so that French Excel reads ``;``), whether it is TSV (``tab_separated``: a ``.tsv`` file,
+    as UTF-8; plain UTF-8 to standard output, for pipelines), the ``delimiter`` given (not for TSV, which is tab;
+    ``None``: the input's own, so that French Excel reads ``;``), whether it is TSV (``tab_separated``: a ``.tsv`` file,
     or the format ``tsv``), and ``raw`` (text written exactly as read, instead of neutralised against formula
     injection)."""
 
@@ -86,11 +86,12 @@ class OutputTarget:
         return str(Path(path).with_suffix(".csv")) if path != STDOUT else "scores.csv"
 
     def delimiter_for(self, sheet: Sheet) -> str:
-        """The delimiter given, else tab for TSV, else the input's own delimiter (else a comma)."""
-        if self.delimiter is not None:
-            return self.delimiter
+        """Tab for TSV (the delimiter given then is the input's alone: a ``.tsv`` file holds tabs), else the
+        delimiter given, else the input's own delimiter (else a comma)."""
         if self.tab_separated:
             return "\t"
+        if self.delimiter is not None:
+            return self.delimiter
         return sheet.delimiter if sheet.delimiter in DELIMITERS else ","
 
     def check_size(self, rows: int, columns: int) -> None:
