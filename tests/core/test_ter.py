@@ -220,6 +220,26 @@ def test_fast_alignment_equals_the_obvious_one(hyp: list[str], ref: list[str]) -
     assert alignment(hyp, ref) == obvious_alignment(hyp, ref)
 
 
+_MANY_WORDS = st.sampled_from([f"w{k}" for k in range(12)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_MANY_WORDS, max_size=6),
+    st.lists(_MANY_WORDS, max_size=6),
+    st.integers(20, 60),
+    st.booleans(),
+)
+def test_fast_alignment_equals_the_obvious_one_on_lengths_far_apart(
+    short: list[str], ends: list[str], extra: int, candidate_short: bool
+) -> None:
+    """One side a few words, the other many more (past the beam's width): the beam of the first and last rows starts
+    or ends inside the table, and the optimal paths may leave it there."""
+    long = [*short[:2], *(f"z{k % 7}" for k in range(extra)), *ends]
+    hyp, ref = (short, long) if candidate_short else (long, short)
+    assert alignment(hyp, ref) == obvious_alignment(hyp, ref)
+
+
 def test_fast_alignment_equals_the_obvious_one_past_the_exact_bound() -> None:
     """Texts long and different enough that the fast path must look past the exact bound: cells outside the beam
     that are on no optimal path (the beam holds them all), and a long run of extra words first, where the only
