@@ -317,6 +317,25 @@ def test_columns_by_letter_and_by_name_and_a_fixed_reference() -> None:
     assert scores(rows, reference_text="the cat", candidate_col="mt").outcomes[0].r == 2
 
 
+def test_a_letter_in_the_data_is_never_the_header_of_another_column() -> None:
+    """Columns given by letter over a header row with text in them: a cell 'B' or 'A' further down is data (the arm
+    of an A/B test), never taken for the header named B, which would score columns C and D instead, silently."""
+    rows = [
+        ["Approved copy", "Variant text", "Arm", "Control arm"],
+        ["Free delivery on every order", "Free delivery this week", "B", "A"],
+        ["Get free shipping", "Free shipping now", "A", "B"],
+    ]
+    layout = layout_of(rows, candidate_col="B", reference_cols=("A",))
+    assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 1, [0])
+    split = [rows[0], ["Free delivery on every order", "Free delivery this week", "B", ""], rows[2]]
+    assert layout_of(split, candidate_col="B", reference_cols=("A",)).candidate_col == 1  # was: no candidate column
+    single = [["Reference", "Candidate"], ["a b", "a"]]
+    assert layout_of(single, reference_cols=("A",)).reference_cols == [0]  # was: 'name the same column (B 'a')'
+    # A header row that names a column 'B' still gives that column by its name
+    named = [["Approved copy", "Variant text", "B"], ["Free delivery", "Free delivery now", "Free shipping"]]
+    assert layout_of(named, candidate_col="B", reference_cols=("A",)).candidate_col == 2
+
+
 def test_both_kinds_of_reference_are_refused() -> None:
     problem = refusal([["Reference", "Candidate"], [REF, CAND]], reference_text="x", reference_cols=("B",))
     assert str(problem) == "give either reference_text or reference_cols, not both"
