@@ -5941,6 +5941,19 @@ def _holds_header(row: list[str], spec: str) -> bool:
     return any(fold(t) == fold(spec) for t in row if t)
 
 
+def _named_by_a_header(texts: list[list[str]], spec: str) -> bool:
+    \"\"\"Whether a letter-like column (``B``, ``mt``, ``ID``) is given by the name of a header: a row holds it as text
+    before any row of several texts has one over the letter's own column. Such a row reads as the headers (or the
+    data) of the columns by letter, so a ``B`` further down is data, never the header of another column.\"\"\"
+    column = column_index(spec)
+    for row in texts:
+        if _holds_header(row, spec):
+            return True
+        if column is not None and column < len(row) and row[column] and sum(1 for t in row if t) >= 2:
+            return False
+    return False
+
+
 def _find_header_row(
     sheet: Sheet, reference_cols: Sequence[str], candidate_col: str | None, reference_text: str | None
 ) -> int | None:
@@ -5953,11 +5966,7 @@ def _find_header_row(
     texts = [[header_text(v) for v in row] for row in sheet.rows[start : start + HEADER_SEARCH_ROWS]]
     given = [candidate_col, *reference_cols]
     # A column given by name; a letter-like name ("mt", "ID") counts as a name where a row holds it as a header.
-    named = [
-        fold(spec)
-        for spec in given
-        if spec and (column_index(spec) is None or any(_holds_header(row, spec) for row in texts))
-    ]
+    named = [fold(spec) for spec in given if spec and (column_index(spec) is None or _named_by_a_header(texts, spec))]
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
     all_by_letter = not (named or need_candidate or need_reference)
