@@ -190,5 +190,6 @@ def compare_command(
         f"({comparison.used} pairs, {comparison.skipped} skipped, {draws}, seed {seed})"
     )
     echo(comparison.verdict)
+    echo(f"signature {comparison.signature}")  # the settings compared by, one line to copy whole
     if output:
         echo(f"written to {output}")

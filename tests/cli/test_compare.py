@@ -302,7 +302,7 @@ def test_a_bootstrap_verdict_on_fewer_than_50_pairs_hedges_in_every_output(tmp_p
     hedge = "; only 30 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
     text = run("compare", str(path), "--a", "A", "--b", "B", "-o", str(tmp_path / "c.xlsx"))
     assert text.exit_code == 0, text.output
-    verdict = text.stdout.splitlines()[-2]
+    verdict = text.stdout.splitlines()[-3]
     assert verdict.startswith("B is better than A; the difference is unlikely to be chance") and verdict.endswith(hedge)
     assert json.loads(run("compare", str(path), "--a", "A", "--b", "B", "--json").stdout)["verdict"] == verdict
     summary = {r[0].value: r[1].value for r in openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"].iter_rows()}
