@@ -62,6 +62,7 @@ FIELDS = {
     "reference_cols": '"Reference column"',
     "fill_down": '"Fill references down"',
     "reference_text": 'a cell labelled "Reference" above the table',
+    "no_header": "a header row inserted above the table",
 }
 
 
@@ -70,7 +71,7 @@ def spelt(setting: Setting) -> str:
     label = FIELDS.get(setting.name)
     value = setting.value[0] if isinstance(setting.value, tuple) else setting.value
     if label is None:
-        return setting.name.replace("_", " ")
+        label = setting.name.replace("_", " ")
     return label if value is None or value is True else f"{label} {value}"
 
 

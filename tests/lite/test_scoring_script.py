@@ -411,6 +411,10 @@ def test_a_header_row_under_a_title_and_one_repeated_below_are_never_scored() ->
     plan = plan_scores("Copy", titled, metric=METRICS["BLEU-2"], candidate_col="B", reference_col="A")
     assert plan.lines[0] == "bleu-xl: sheet 'Copy': header row 2; candidate B 'Variant'; reference A 'Approved copy'"
     assert plan.lines[1].startswith("bleu-xl: note: row 2, under a title in row 1, holds text over the columns given")
+    assert plan.lines[1].endswith(
+        "it is read as the header row; a header row inserted above the table scores it as data, header row names "
+        "another"
+    )  # what the user does in Excel: the form has no field for either
     assert columns_of(plan)["BLEU-2"] == [bleu_xl.score(free, "free shipping this week").bleu, 1.0]
     stacked = [["Reference", "Candidate"], ["a b c", "a b c"], ["", ""], ["Reference", "Candidate"], ["x y", "y x"]]
     plan = plan_scores("Copy", stacked, metric=METRICS["BLEU-2"])
