@@ -53,7 +53,9 @@ RESULT_SHEET = "bleu-xl scores"
 SCORE_FORMAT, COUNT_FORMAT = "0.0000", "0"
 #: Excel's Text format: a value written into such a cell stays the text it is, never a formula, a number or a date.
 TEXT_FORMAT = "@"
-HEADER_FILL, BAR_COLOR = "#DDEBF7", "#5B9BD5"
+HEADER_FILL = "#DDEBF7"
+#: The data bars' colours, as the scored workbook has them: a score's blue, TER's orange (its bar is the edits).
+SCORE_BAR_COLOR, EDITS_BAR_COLOR = "#5B9BD5", "#ED7D31"
 #: Column widths, in characters, as the scored workbook has them.
 SCORE_WIDTH, NOTE_WIDTH, LABEL_WIDTH, VALUE_WIDTH, TEXT_WIDTH = 9, 24, 24, 46, 40
 #: The form's fields, as messages name them; what the form has no field for, as the sheet can give it.
@@ -85,7 +87,7 @@ class ColumnWrite:
     column: int
     values: tuple[Any, ...]
     number_format: str | None = None
-    data_bar: bool = False
+    data_bar: str | None = None  # the colour of the column's data bars
     header: bool = True
     cell_formats: tuple[tuple[int, str], ...] = ()  # (offset from ``row``, number format) of single cells
     width: float | None = None  # the column's width, in characters
@@ -237,7 +239,7 @@ def _result_writes(
     scored row in ``result``, or ``None`` for a row left out: blank)."""
     values = [result.result_row(i) for i in range(len(result.rows))]
     writes = []
-    metric_names = {metric.name for metric in result.metrics}
+    bars = {metric.name: SCORE_BAR_COLOR if metric.higher_is_better else EDITS_BAR_COLOR for metric in result.metrics}
     for k, column in enumerate(result.columns):
         header = result_header(column.name, taken)
         cells = [None if i is None else values[i][k] for i in rows]
@@ -255,7 +257,7 @@ def _result_writes(
                 first_column + k,
                 (header, *cells),
                 number_format,
-                data_bar=column.name in metric_names,
+                data_bar=bars.get(column.name),
                 width=NOTE_WIDTH if column.kind in (ColumnKind.TEXT, ColumnKind.CHANGES) else SCORE_WIDTH,
             )
         )
@@ -581,7 +583,7 @@ def apply(plan: Plan, book: Any) -> None:
             head = target.range((first, column))
             head.font.bold = True
             head.color = HEADER_FILL
-        if body is not None and write.data_bar:
-            body.conditional_formats.add_data_bar(BAR_COLOR, minimum=0, maximum=1, gradient=False)
+        if body is not None and write.data_bar is not None:
+            body.conditional_formats.add_data_bar(write.data_bar, minimum=0, maximum=1, gradient=False)
         if write.width is not None:
             target.range((first, column)).column_width = write.width

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -254,3 +255,36 @@ def test_pair_says_why_ter_is_not_scored_or_misleads() -> None:
         alone.stderr.strip()
         == "bleu-xl: error: --asian-support does nothing alone: give --normalized too (or --no-punct)"
     )
+
+
+def test_ter_s_data_bars_are_the_edits_colour_and_scores_keep_theirs(tmp_path: Path) -> None:
+    """A longer bar is a better BLEU but a worse TER: TER's bars are orange (edits), the scores' blue, in the scored
+    workbook, compare's, and the xlwings Lite script's writes."""
+    from bleu_xl.files.write.xlsx_style import EDITS_BAR_COLOR, SCORE_BAR_COLOR
+    from bleu_xl.lite import scoring_script
+
+    assert (scoring_script.SCORE_BAR_COLOR, scoring_script.EDITS_BAR_COLOR) == (SCORE_BAR_COLOR, EDITS_BAR_COLOR)
+    source, out = _shared_reference(tmp_path), tmp_path / "scored.xlsx"
+    assert run("score", str(source), "--metric", "ter,bleu", "-o", str(out), "-q").exit_code == 0
+    sheet = openpyxl.load_workbook(out)["Scores"]
+    header = [cell.value for cell in sheet[1]]
+
+    def bar_colours(sheet: Any) -> dict[str, str]:
+        return {
+            str(cf.sqref)[0]: rule.dataBar.color.rgb
+            for cf in sheet.conditional_formatting
+            for rule in cf.rules
+            if rule.type == "dataBar"
+        }
+
+    colours = bar_colours(sheet)
+    ter_col, bleu_col = (chr(65 + header.index(name)) for name in ("TER", "BLEU-2"))
+    assert colours == {ter_col: "FF" + EDITS_BAR_COLOR[1:], bleu_col: "FF" + SCORE_BAR_COLOR[1:]}
+    pairs = tmp_path / "ab.csv"
+    pairs.write_text("Reference,A,B\n" + "".join(f"{REFERENCE},{v},{v}\n" for v in VARIANTS), encoding="utf-8")
+    compared = tmp_path / "compared.xlsx"
+    assert run("compare", str(pairs), "--a", "A", "--b", "B", "--metric", "ter", "-o", str(compared)).exit_code == 0
+    assert set(bar_colours(openpyxl.load_workbook(compared)["Scores"]).values()) == {"FF" + EDITS_BAR_COLOR[1:]}
+    grid = [["Reference", "Candidate"], *([REFERENCE, v] for v in VARIANTS)]
+    plan = scoring_script.plan_scores("Copy", grid, metric=Ter())
+    assert {w.values[0]: w.data_bar for w in plan.columns if w.data_bar} == {"TER": EDITS_BAR_COLOR}

@@ -24,7 +24,7 @@ from ...table.layout import Layout, reference_shown
 from ...table.scoring import Result
 from ...table.sheet import CellFormats, Sheet, column_letter
 from .xlsx_rows import DATE_FORMATS, CellStyle, CutCells, exact_escapes, register_format, stream_rows
-from .xlsx_style import DATA_BAR, SAFE_OPTIONS
+from .xlsx_style import DATA_BAR, EDITS_BAR, SAFE_OPTIONS
 
 __all__ = ["CutCells", "reference_facts", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
 
@@ -85,7 +85,7 @@ class ScoresSheet:
     """What a Scores sheet holds: the header row, then each data row (the input's cells, then the results), and
     how to show them: the input's widths and number formats (``source``; the rows it came from, ``sheet_rows``,
     as Excel numbers them), the candidate and reference columns as the text scored (``scored_columns``), and the
-    kind of each result column (those in ``bars`` get data bars)."""
+    kind of each result column (those in ``bars`` get data bars: a score's, or TER's, whose bar is its edits)."""
 
     header: list[str]
     rows: Iterator[list[Any]]
@@ -93,7 +93,7 @@ class ScoresSheet:
     input_rows: Sequence[list[Any]]
     sheet_rows: Sequence[int]
     results: Sequence[ColumnKind]
-    bars: frozenset[int]  # result columns, counted from the first
+    bars: dict[int, bool]  # result columns, counted from the first: whether higher is better
     scored_columns: frozenset[int]
     source: Sheet | None = None
 
@@ -146,9 +146,9 @@ def _write_workbook(
             )
             scores.set_column(col, col, 9, column_formats[col])
         if table.count:
-            for offset in sorted(table.bars):
+            for offset, higher_is_better in sorted(table.bars.items()):
                 col = first_result + offset
-                scores.conditional_format(1, col, table.count, col, DATA_BAR)
+                scores.conditional_format(1, col, table.count, col, DATA_BAR if higher_is_better else EDITS_BAR)
             scores.autofilter(0, 0, table.count, len(header) - 1)
         summary(book, sheet, formats)
         book.close()
@@ -234,7 +234,7 @@ def write_scored_workbook(
     what was scored: a number in General, and a date, time or duration as the text it was scored as
     (``36:00:00``), whatever format its cell had. Each input column is as wide as in ``source``.
     """
-    names = {metric.name for metric in result.metrics}
+    better = {metric.name: metric.higher_is_better for metric in result.metrics}
     columns = result.columns
     table = ScoresSheet(
         header,
@@ -243,7 +243,7 @@ def write_scored_workbook(
         result.rows,
         result.row_numbers,
         [column.kind for column in columns],
-        frozenset(offset for offset, column in enumerate(columns) if column.name in names),  # scores, not details
+        {offset: better[column.name] for offset, column in enumerate(columns) if column.name in better},  # no details
         frozenset({result.layout.candidate_col, *result.layout.reference_cols}),
         source,
     )
@@ -392,7 +392,7 @@ def write_comparison_workbook(
         comparison.rows,
         comparison.row_numbers,
         results,
-        frozenset({0, 1}),
+        dict.fromkeys((0, 1), comparison.metric.higher_is_better),
         frozenset({layout.candidate_col, comparison.b_col, *layout.reference_cols}),
         source,
     )
