@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.synthetic import make_pairs
-from tests.helpers import COPY_ROWS, xlsx_text
+from tests.helpers import BYTECODE_DIRECTORY, COPY_ROWS, xlsx_text
 
 
 def _bytecode_kept_outside_the_checkout() -> None:
@@ -20,7 +20,7 @@ def _bytecode_kept_outside_the_checkout() -> None:
     again cost each start about 0.1 s. The checkout stays free of it, as the setting wants."""
     if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
         return
-    cache = tempfile.mkdtemp(prefix="bleu-xl-tests-bytecode-")
+    cache = tempfile.mkdtemp(prefix=BYTECODE_DIRECTORY)
     atexit.register(shutil.rmtree, cache, ignore_errors=True)
     del os.environ["PYTHONDONTWRITEBYTECODE"]
     os.environ["PYTHONPYCACHEPREFIX"] = cache

@@ -36,6 +36,10 @@ from bleu_xl.files.read.table import read_table
 from bleu_xl.files.read.workbook import read_workbook
 from bleu_xl.table.sheet import Sheet
 
+#: The name conftest.py gives the private directory where the commands the tests start keep their bytecode in place
+#: of PYTHONDONTWRITEBYTECODE (release.dists.clean_env undoes it for a fresh environment).
+BYTECODE_DIRECTORY = "bleu-xl-tests-bytecode-"
+
 #: The Portuguese seed: a reference and two candidates whose scores are worked out by hand in the core's tests.
 REF = "a entrega chegou no prazo e o produto veio bem embalado"
 INTACTO = "a entrega chegou no prazo e o produto veio intacto"

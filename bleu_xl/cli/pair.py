@@ -83,7 +83,7 @@ def pair_command(
         "explain": explanation.summary(),
         "matched": list(explanation.matched_tokens()),
         "chrf": c.as_dict(),
-        "ter": ter_detail(ter_score, unspaced),
+        "ter": ter_detail(ter_score, ter_metric, unspaced),
     }
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
@@ -133,14 +133,15 @@ def show_chrf(c: ChrfScore) -> None:
     click.echo(f"signature {c.signature}")
 
 
-def ter_detail(score: TerScore | TerTooLong, unspaced: list[str]) -> dict[str, object]:
-    """TER's part of ``pair --json``: the score with the words that changed, or why it was not scored."""
+def ter_detail(score: TerScore | TerTooLong, metric: Ter, unspaced: list[str]) -> dict[str, object]:
+    """TER's part of ``pair --json``: the score with the words that changed, or why it was not scored; its note
+    spells the settings as flags, as the text and ``score --json`` do."""
     if isinstance(score, TerTooLong):
         return {"ter": None, "not_scored": str(score)}
     changes = score.changes
     detail = {**score.as_dict(), "changes": changes.text if changes is not None else None}
     if unspaced:
-        detail["note"] = render(Ter().unspaced_note(unspaced))
+        detail["note"] = render(metric.unspaced_note(unspaced), flag_spelling(FLAGS))
     return detail
 
 

@@ -249,6 +249,8 @@ def test_pair_says_why_ter_is_not_scored_or_misleads() -> None:
     unspaced = run("pair", "立即购买", "马上购买").stdout
     assert "note: written without spaces between words (Chinese or Japanese)" in unspaced
     assert "--normalized with --asian-support makes each Chinese character a word" in unspaced
+    note = json.loads(run("pair", "立即购买", "马上购买", "--json").stdout)["ter"]["note"]
+    assert note == next(line for line in unspaced.splitlines() if line.startswith("note: ")).removeprefix("note: ")
     alone = run("pair", "a b", "a b", "--asian-support")
     assert alone.exit_code == 2 and alone.stdout == ""
     assert (

@@ -26,6 +26,8 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from tests.helpers import BYTECODE_DIRECTORY
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: What a checkout holds besides its committed files: never copied into the build.
 NOT_SOURCE = shutil.ignore_patterns(
@@ -45,12 +47,17 @@ NOT_SOURCE = shutil.ignore_patterns(
 
 def clean_env(**extra: str) -> dict[str, str]:
     """This process's environment without what would make a child see this checkout or this environment's
-    packages (PYTHONPATH, a user site, pip settings), plus ``extra``."""
+    packages (PYTHONPATH, a user site, pip settings), plus ``extra``. Where conftest.py put its bytecode directory
+    in place of PYTHONDONTWRITEBYTECODE, the setting is back: pip would record the installed package's bytecode
+    in that directory (``../../../../tmp/...pyc`` in RECORD), outside the environment, deleted after the run."""
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"} and not key.startswith("PIP_")
     }
+    if Path(env.get("PYTHONPYCACHEPREFIX", "")).name.startswith(BYTECODE_DIRECTORY):
+        del env["PYTHONPYCACHEPREFIX"]
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return {**env, "PYTHONNOUSERSITE": "1", **extra}
 
 

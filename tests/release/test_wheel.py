@@ -14,6 +14,7 @@ import pytest
 
 from bleu_xl import __version__
 from bleu_xl.lite import bundle as lite_bundle
+from tests.helpers import BYTECODE_DIRECTORY
 
 from .dists import ROOT, Dists, Venv, as_on_windows, clean_env, wheel_metadata
 
@@ -143,3 +144,14 @@ def test_the_readme_python_example_runs_from_the_wheel(venv: Venv, tmp_path: Pat
     code = f"import doctest, sys\ntest = doctest.DocTestParser().get_doctest({block!r}, {{}}, 'README', None, 0)\n"
     code += "runner = doctest.DocTestRunner()\nrunner.run(test)\nsys.exit(runner.failures or runner.tries < 3)\n"
     venv.run_python(code, cwd=tmp_path)
+
+
+def test_a_fresh_environment_gets_the_bytecode_setting_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """conftest.py trades PYTHONDONTWRITEBYTECODE for a bytecode directory of its own; the fresh environment gets the
+    setting back, or pip records the installed package's bytecode in that directory, outside the environment."""
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path / f"{BYTECODE_DIRECTORY}x1y2"))
+    env = clean_env()
+    assert "PYTHONPYCACHEPREFIX" not in env and env["PYTHONDONTWRITEBYTECODE"] == "1"
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path / "mine"))  # the user's own: kept
+    assert clean_env()["PYTHONPYCACHEPREFIX"] == str(tmp_path / "mine")

@@ -45,6 +45,7 @@ _EXIT_MEMORY = 86
 _GRACE = 5.0  # seconds the parent waits past the child's own alarm before it kills the child
 #: Address space a new thread needs to start for sure (its stack, its state, its first frames).
 _THREAD_ROOM = 32 << 20
+_M_ARENA_MAX = -8  # glibc's mallopt parameter: the most malloc arenas
 
 
 class ReaderFailed(InputError):
@@ -208,7 +209,13 @@ def _child_setup(budget: int, seconds: float) -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG: die with the parent
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG: die with the parent
+            # glibc gives a new thread's allocations an arena of their own, 64 MB of address space reserved at
+            # once: under the limit the reader's thread would fail where the same read in this thread fits (a
+            # 50,000-row sheet read within 30 MB, not within 60). One arena, the main thread's, serves both.
+            with contextlib.suppress(AttributeError):
+                libc.mallopt(_M_ARENA_MAX, 1)
     # The reader's own messages (a Rust panic's, faulthandler's) go nowhere: the parent says what happened. Nor
     # does the reader print a backtrace (RUST_BACKTRACE set by the user): on a failed allocation, Rust's backtrace
     # allocates too, fails again under the limit and waits for the lock it holds, which left the child hung until
