@@ -56,6 +56,7 @@ EMBEDDED = (
     "table/layout.py",
     "table/merged.py",
     "table/header_rows.py",
+    "table/letters.py",
     "table/columns.py",
     "table/pool.py",
     "table/unspaced.py",

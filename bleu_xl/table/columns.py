@@ -26,6 +26,7 @@ from .layout import (
     resolve_column,
     shortened,
 )
+from .letters import HEADER_SEARCH_ROWS, holds_header, letter_read_as_name, letters_meant, search_rows
 from .merged import LISTED_CELLS, merged_cells
 from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
@@ -34,7 +35,6 @@ __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 #: Header names after folding (trimmed, accents removed, any case), singular and plural.
 REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
 CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
-HEADER_SEARCH_ROWS = 50
 
 
 def _known(header: str, names: frozenset[str]) -> str:
@@ -91,24 +91,6 @@ def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> boo
     return any((_known(t, names) == "exact") if exact else _known(t, names) for t in texts if t)
 
 
-def _holds_header(row: list[str], spec: str) -> bool:
-    """Whether a row holds the header a column was given by (compared folded)."""
-    return any(fold(t) == fold(spec) for t in row if t)
-
-
-def _named_by_a_header(texts: list[list[str]], spec: str) -> bool:
-    """Whether a letter-like column (``B``, ``mt``, ``ID``) is given by the name of a header: a row holds it as text
-    before any row of several texts has one over the letter's own column. Such a row reads as the headers (or the
-    data) of the columns by letter, so a ``B`` further down is data, never the header of another column."""
-    column = column_index(spec)
-    for row in texts:
-        if _holds_header(row, spec):
-            return True
-        if column is not None and column < len(row) and row[column] and sum(1 for t in row if t) >= 2:
-            return False
-    return False
-
-
 def _find_header_row(
     sheet: Sheet, reference_cols: Sequence[str], candidate_col: str | None, reference_text: str | None
 ) -> int | None:
@@ -116,12 +98,10 @@ def _find_header_row(
     header where those are not given (so titles above are skipped). Without reference columns (a labelled
     reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
     columns are given by letter and no row holds headers: every row is data."""
-    # The first 50 rows from the first one with text: blank rows above a table do not use up the search.
-    start = next((r for r, row in enumerate(sheet.rows) if any(header_text(v) for v in row)), 0)
-    texts = [[header_text(v) for v in row] for row in sheet.rows[start : start + HEADER_SEARCH_ROWS]]
+    start, texts = search_rows(sheet)
     given = [candidate_col, *reference_cols]
-    # A column given by name; a letter-like name ("mt", "ID") counts as a name where a row holds it as a header.
-    named = [fold(spec) for spec in given if spec and (column_index(spec) is None or _named_by_a_header(texts, spec))]
+    letters = letters_meant(texts, given)
+    named = [fold(spec) for spec in given if spec and spec not in letters]
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
     all_by_letter = not (named or need_candidate or need_reference)
@@ -172,7 +152,7 @@ def _find_header_row(
         or max(texts, key=lambda row: sum(1 for t in row if t), default=[])
     )
     if not any(_has(row, CANDIDATE_NAMES) or _has(row, REFERENCE_NAMES) for row in texts) and not any(
-        _holds_header(row, spec) for row in texts for spec in given if spec
+        holds_header(row, spec) for row in texts for spec in given if spec
     ):
         raise NoColumnsFound(
             f"sheet {sheet.name!r}: no candidate or reference column; headers found: {header_listing(shown)}; ",
@@ -183,7 +163,7 @@ def _find_header_row(
             " (a letter or a header)",
         )
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
-        if spec and column_index(spec) is None and not any(_holds_header(row, spec) for row in texts):
+        if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):
             raise ColumnNotFound(sheet.name, what, spec, shown)
     raise InputError(
         f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(shown)}; give it with ",
@@ -211,6 +191,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         index = header_row - 1
     else:
         index = _find_header_row(sheet, reference_cols, candidate_col, reference_text)
+    # Found by the search, the header row may hold a letter given that reads as data there (an A/B test's arm):
+    # such a letter is its column. A header row given is the user's word that its texts are headers.
+    letters = letters_meant(search_rows(sheet)[1], [candidate_col, *reference_cols]) if header_row is None else set()
     guessed = (
         index is not None
         and header_row is None
@@ -219,7 +202,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         and all(column_index(spec) is not None for spec in reference_cols)
         and not any(_known(header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
         and not any(
-            _holds_header([header_text(v) for v in rows[index]], spec) for spec in (candidate_col, *reference_cols)
+            holds_header([header_text(v) for v in rows[index]], spec)
+            for spec in (candidate_col, *reference_cols)
+            if spec not in letters
         )
     )
     width = max(len(row) for row in rows)
@@ -227,6 +212,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     headers += [""] * (width - len(headers))
 
     def resolve(spec: str, what: str) -> int:
+        if spec in letters and (letter := column_index(spec)) is not None:
+            return letter
         return resolve_column(spec, headers, what, sheet.name, header_row=index)
 
     if candidate_col:
@@ -290,6 +277,11 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
+    given = [("candidate_col", candidate_col, cand)]
+    if reference_cols:
+        given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
+    if not any(_known(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
+        layout.notes += letter_read_as_name(layout, given)
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
         first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))

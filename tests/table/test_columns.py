@@ -334,6 +334,31 @@ def test_a_letter_in_the_data_is_never_the_header_of_another_column() -> None:
     # A header row that names a column 'B' still gives that column by its name
     named = [["Approved copy", "Variant text", "B"], ["Free delivery", "Free delivery now", "Free shipping"]]
     assert layout_of(named, candidate_col="B", reference_cols=("A",)).candidate_col == 2
+    # No header row: the arm's 'B' comes again below, so it is data and B is the letter; row 1 is read as the header
+    # row of the columns given, and a note says so (no_header scores it)
+    arms = [["the cat sat", "a cat sat", "B"], ["the dog ran", "a dog ran", "A"], ["the sun", "a sun", "B"]]
+    layout = layout_of(arms, candidate_col="B", reference_cols=("A",))
+    assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 1, [0])
+    assert any("it is read as the header row; " in render(note) for note in layout.notes)
+
+
+def test_a_letter_that_could_be_either_column_is_said_which_it_was_taken_for() -> None:
+    """Two rows holding 'A' and 'B' once each in other columns, with no known header anywhere: either reading could
+    be meant, and the one taken (the headers') is said, with how to say the other; a row of known headers (the
+    template's 'Reference, A, B' for compare) needs no note."""
+    rows = [["x y", "x z", "A", "B"], ["p q", "p r", "B", "A"]]
+    layout = layout_of(rows, candidate_col="B", reference_cols=("A",))
+    assert (layout.candidate_col, layout.reference_cols) == (3, [2])
+    assert [render(note) for note in layout.notes] == [
+        "candidate_col='B' is the column headed 'B' (D), not column B ('x z'): to score column B, give its header, "
+        "or, if row 1 is data, no_header",
+        "reference_cols='A' is the column headed 'A' (C), not column A ('x y'): to score column A, give its header, "
+        "or, if row 1 is data, no_header",
+    ]
+    assert layout_of(rows, candidate_col="B", reference_cols=("A",), no_header=True).candidate_col == 1
+    known = [["Reference", "A", "B"], ["the cat sat", "the cat", "a cat"]]
+    layout = layout_of(known, candidate_col="A")
+    assert layout.candidate_col == 1 and layout.notes == []
 
 
 def test_both_kinds_of_reference_are_refused() -> None:
