@@ -46,15 +46,18 @@ def _named_by_a_header(texts: list[list[str]], spec: str) -> bool:
     column = column_index(spec)
     for i, row in enumerate(texts):
         held = [c for c, text in enumerate(row) if text and fold(text) == fold(spec)]
-        if held and not all(_repeated_below(texts[i + 1 :], c, row[c]) for c in held):
+        if held and not all(_repeated_below(texts[i + 1 :], c, row) for c in held):
             return True
         if column is not None and column < len(row) and row[column] and sum(1 for t in row if t) >= 2:
             return False
     return False
 
 
-def _repeated_below(rows: list[list[str]], column: int, text: str) -> bool:
-    return any(column < len(row) and fold(row[column]) == fold(text) for row in rows)
+def _repeated_below(rows: list[list[str]], column: int, holding: list[str]) -> bool:
+    """Whether a row below holds ``holding``'s text of ``column`` again, in a row that is not ``holding`` again (the
+    header row of a second table stacked below repeats its headers: they stay headers)."""
+    text, again = fold(holding[column]), [fold(t) for t in holding]
+    return any(column < len(row) and fold(row[column]) == text and [fold(t) for t in row] != again for row in rows)
 
 
 def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, int]]) -> list[tuple[Part, ...]]:

@@ -340,6 +340,9 @@ def test_a_letter_in_the_data_is_never_the_header_of_another_column() -> None:
     layout = layout_of(arms, candidate_col="B", reference_cols=("A",))
     assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 1, [0])
     assert any("it is read as the header row; " in render(note) for note in layout.notes)
+    # A second table stacked below repeats the header row: its 'B' is a header again, not data
+    stacked = [*named, ["", "", ""], named[0], ["Free gift", "Free gift now", "A free gift"]]
+    assert layout_of(stacked, candidate_col="B", reference_cols=("A",)).candidate_col == 2
 
 
 def test_a_letter_that_could_be_either_column_is_said_which_it_was_taken_for() -> None:
