@@ -134,7 +134,15 @@ def compare_file(
         from ..fast.column_sums import NumpySums  # here: numpy's import costs every other command time and memory
 
         comparison = compare_table(
-            read.sheet, read.layout, b_col, samples=samples, seed=seed, metric=metric, test=test, sums=NumpySums()
+            read.sheet,
+            read.layout,
+            b_col,
+            samples=samples,
+            seed=seed,
+            metric=metric,
+            test=test,
+            sums=NumpySums(),
+            header_given=header_row is not None,
         )
         compared = ComparedFile(read, comparison, target)
         if on_read is not None:

@@ -14,8 +14,9 @@ from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..core.randomization import Randomization
 from ..excel.cell_values import Blank, CellError
 from .layout import Layout, resolve_column
+from .letters import letters_meant, search_rows
 from .scoring import Outcome, check_reference_text, pairs_of, score_chunk
-from .sheet import InputError, Sheet, check_column_given, column_letter
+from .sheet import InputError, Sheet, check_column_given, column_index, column_letter
 from .unspaced import unspaced_note, unspaced_rows
 
 __all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "left_out_note", "paired_test_of"]
@@ -92,17 +93,25 @@ def compare_table(
     metric: Metric[Any, Any, Any] = BLEU_2,
     test: str = "bs",
     sums: ColumnSums = PLAIN,
+    header_given: bool = False,
 ) -> Comparison:
     """A paired test of the candidate column (A) against column ``b_col`` (B) under ``metric`` (corpus BLEU-2 by
     default): the paired bootstrap ("bs", 1,000 resamples unless ``samples`` says) or approximate randomization
     ("ar", 10,000 trials); ``sums`` adds up the draws (``bleu_xl.fast`` has a faster one). Rows with a blank side
     are skipped in both, and under BLEU rows whose reference has no words. Each row is scored once: its
-    statistics give both its score and its part in the test."""
+    statistics give both its score and its part in the test. ``header_given``: the layout's header row was given
+    (``header_row``), not found, so a letter-like ``b_col`` held there is its header."""
     paired_test = paired_test_of(test, metric, samples, seed)
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, (metric,))
     check_column_given(b_col, "b_col")
-    b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
+    # A letter that the header search reads as data (an A/B test's arm) is its column, as for the candidate column;
+    # a header row given is the user's word that its texts are headers.
+    letter = column_index(b_col)
+    if letter is not None and not header_given and letters_meant(search_rows(sheet)[1], [b_col]):
+        b_index = letter
+    else:
+        b_index = resolve_column(b_col, layout.headers, "candidate B", sheet.name, header_row=layout.header_row)
     if b_index == layout.candidate_col:
         raise InputError(
             Setting("candidate_col"),

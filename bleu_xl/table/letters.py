@@ -54,10 +54,17 @@ def _named_by_a_header(texts: list[list[str]], spec: str) -> bool:
 
 
 def _repeated_below(rows: list[list[str]], column: int, holding: list[str]) -> bool:
-    """Whether a row below holds ``holding``'s text of ``column`` again, in a row that is not ``holding`` again (the
-    header row of a second table stacked below repeats its headers: they stay headers)."""
-    text, again = fold(holding[column]), [fold(t) for t in holding]
-    return any(column < len(row) and fold(row[column]) == text and [fold(t) for t in row] != again for row in rows)
+    """Whether a row below holds ``holding``'s text of ``column`` again, in a row that does not repeat most of
+    ``holding``'s texts in their columns (the header row of a second table stacked below repeats its headers, with
+    a column added or one renamed, ``Reference (FR)``: they stay headers; an A/B test's arm repeats only itself)."""
+    text = fold(holding[column])
+    texts = [(c, fold(t)) for c, t in enumerate(holding) if t]
+    return any(
+        column < len(row)
+        and fold(row[column]) == text
+        and 2 * sum(1 for c, t in texts if c < len(row) and fold(row[c]) == t) <= len(texts)
+        for row in rows
+    )
 
 
 def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, int]]) -> list[tuple[Part, ...]]:

@@ -37,6 +37,22 @@ def test_compare_file_is_the_paired_test_of_the_two_columns(tmp_path: Path) -> N
     )
 
 
+def test_a_letter_given_as_b_col_follows_the_letter_rule(tmp_path: Path) -> None:
+    """No header row, and an A/B test's arm in D ('B', 'A', 'B'): b_col 'B' is column B, as candidate_col 'B' would
+    be, not the arm read as a header where row 1 is taken for the header row; a header row given keeps its 'B'."""
+    path = tmp_path / "arms.csv"
+    path.write_text(
+        "the cat sat on the mat,the cat sat on a mat,the cat sat on the mat,B\n"
+        "the sun is hot today,the sun is hot,the sun is hot today,A\n"
+        "a dog ran in the park,a dog ran,a dog ran in a park,B\n",
+        encoding="utf-8",
+    )
+    done = compare_file(path, candidate_col="C", b_col="B", reference_cols=["A"], samples=20)
+    assert done.comparison.b_col == 1
+    given = compare_file(path, candidate_col="C", b_col="B", reference_cols=["A"], header_row=1, samples=20)
+    assert given.comparison.b_col == 3
+
+
 def test_compare_file_writes_what_the_command_writes(tmp_path: Path) -> None:
     path = ab_workbook(tmp_path / "ab.xlsx")
     done = compare_file(

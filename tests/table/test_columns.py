@@ -343,6 +343,14 @@ def test_a_letter_in_the_data_is_never_the_header_of_another_column() -> None:
     # A second table stacked below repeats the header row: its 'B' is a header again, not data
     stacked = [*named, ["", "", ""], named[0], ["Free gift", "Free gift now", "A free gift"]]
     assert layout_of(stacked, candidate_col="B", reference_cols=("A",)).candidate_col == 2
+    # ... and so it is when the second table's header row renames a column or adds one (another language's table)
+    french = [["Reference", "A", "B"], ["the cat sat", "the cat sat", "a dog ran"], ["the sun", "the sun", "a dog"]]
+    french += [["", "", ""], ["Reference (FR)", "A", "B", "Notes"], ["le chat", "le chat", "un chien", "fr"]]
+    assert layout_of(french, candidate_col="B").candidate_col == 2
+    # An arm repeated beside a column that holds the same text in every row (the language) is still data
+    constant = [["en", "the cat sat", "a cat sat", "B"], ["en", "the dog ran", "a dog ran", "A"]]
+    constant += [["en", "the sun", "a sun", "B"]]
+    assert layout_of(constant, candidate_col="B", reference_cols=("C",)).candidate_col == 1
 
 
 def test_a_letter_that_could_be_either_column_is_said_which_it_was_taken_for() -> None:
