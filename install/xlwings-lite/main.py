@@ -5815,12 +5815,15 @@ def header_under_title(
 def repeated_header_rows(sheet: Sheet, header_row: int, columns: Sequence[int], data: Sequence[int]) -> list[int]:
     \"\"\"The data rows whose cells in ``columns`` (the candidate's and the references') repeat the header row's
     texts (compared as headers are: trimmed, any case and accents): a second table stacked below the first, never a
-    pair to score. None when a column has no header, or when only one column is read.\"\"\"
+    pair to score; so is a row whose candidate cell repeats its header among more than half of the header row's
+    texts (that table's header row with a column renamed, ``Reference (FR)``, or one added). None when a column
+    has no header, or when only one column is read.\"\"\"
     rows = sheet.rows
     heads = [fold(header_text(rows[header_row][c])) if c < len(rows[header_row]) else "" for c in columns]
     if len(columns) < 2 or not all(heads):
         return []
     first, head = columns[0], heads[0]
+    texts = [(c, fold(text)) for c, v in enumerate(rows[header_row]) if (text := header_text(v))]
     alien = _alien_to(head)
     found = []
     for r in data:
@@ -5828,7 +5831,8 @@ def repeated_header_rows(sheet: Sheet, header_row: int, columns: Sequence[int], 
         value = row[first] if first < len(row) else None
         if value is None or (type(value) is str and alien.search(value)) or fold(header_text(value)) != head:
             continue
-        if all(c < len(row) and fold(header_text(row[c])) == h for c, h in zip(columns[1:], heads[1:])):
+        every = all(c < len(row) and fold(header_text(row[c])) == h for c, h in zip(columns[1:], heads[1:]))
+        if every or 2 * sum(1 for c, h in texts if c < len(row) and fold(header_text(row[c])) == h) > len(texts):
             found.append(r)
     return found
 

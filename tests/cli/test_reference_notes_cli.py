@@ -185,6 +185,22 @@ def test_a_header_row_repeated_inside_the_data_is_not_scored(tmp_path: Path) -> 
     assert corpus is not None and float(corpus) == bleu_xl.corpus_score(*map(list, zip(*pairs))).bleu
 
 
+def test_a_stacked_table_whose_header_row_renames_a_column_is_no_pair(tmp_path: Path) -> None:
+    """A second table below the first, its header row with the reference renamed and a column added: the row repeats
+    most of the header row's texts, so it is a header row again (a note names it), never 'B' scored against
+    'Reference (FR)'."""
+    path = tmp_path / "stacked.csv"
+    path.write_text(
+        "Reference,A,B\nthe cat sat,the cat sat,a dog ran\nthe sun is hot,the sun is hot,rain falls\n"
+        "Reference (FR),A,B,Notes\nle chat est noir,le chat est noir,un chien court,fr\n",
+        encoding="utf-8",
+    )
+    result = run("score", str(path), "--candidate-col", "B", "--format", "jsonl", "-o", "-")
+    assert [row["B"] for row in _jsonl(result)] == ["a dog ran", "rain falls", "un chien court"]
+    note = "row 4 repeats the header row (C 'B', A 'Reference'): it is not a candidate, and is not scored"
+    assert f"bleu-xl: note: {note}" in result.stderr.splitlines()
+
+
 def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp_path: Path) -> None:
     """A reference per row, two rows sharing one: ranks cover 2 of 6 rows, so the summary lists the weakest rows
     by score, as when every reference is unique, and says why, instead of the two rank-1 rows first."""
