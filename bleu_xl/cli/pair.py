@@ -66,13 +66,14 @@ def pair_command(
             raise click.UsageError("give a REFERENCE and a CANDIDATE (or each reference with --reference)")
         refs, candidate = [texts[0]], texts[1]
     ter_metric = Ter(normalized, no_punct, asian_support, case_sensitive)  # its settings refused before any output
-    explanation = explain(refs if len(refs) > 1 else refs[0], candidate, max_n=max_n, smoothing=smoothing)
+    reference = refs if len(refs) > 1 else refs[0]
+    explanation = explain(reference, candidate, max_n=max_n, smoothing=smoothing)
     s = explanation.score
     ref_tokens = [tokenize(ref) for ref in refs]
-    c = chrf(refs if len(refs) > 1 else refs[0], candidate, char_order=char_order, word_order=word_order, beta=beta)
+    c = chrf(reference, candidate, char_order=char_order, word_order=word_order, beta=beta)
     ter_score: TerScore | TerTooLong
     try:
-        ter_score = ter_metric.sentence_score(refs if len(refs) > 1 else refs[0], candidate)
+        ter_score = ter_metric.sentence_score(reference, candidate)
     except TerTooLong as too_long:
         ter_score = too_long
     unspaced = sorted({script for text in (*refs, candidate) if (script := ter_metric.unspaced_script(text))})

@@ -92,15 +92,20 @@ def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> boo
 
 
 def _find_header_row(
-    sheet: Sheet, reference_cols: Sequence[str], candidate_col: str | None, reference_text: str | None
+    sheet: Sheet,
+    search: tuple[int, list[list[str]]],
+    letters: set[str],
+    reference_cols: Sequence[str],
+    candidate_col: str | None,
+    reference_text: str | None,
 ) -> int | None:
     """The first row that holds the headers: every column given by name, and a known candidate and reference
     header where those are not given (so titles above are skipped). Without reference columns (a labelled
     reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
-    columns are given by letter and no row holds headers: every row is data."""
-    start, texts = search_rows(sheet)
+    columns are given by letter and no row holds headers: every row is data. ``search``: the rows searched
+    (:func:`search_rows`); ``letters``: the columns given that are letters, not headers' names."""
+    start, texts = search
     given = [candidate_col, *reference_cols]
-    letters = letters_meant(texts, given)
     named = [fold(spec) for spec in given if spec and spec not in letters]
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
@@ -181,6 +186,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     rows = sheet.rows
     if not any(header_text(v) for row in rows for v in row):
         raise NoColumnsFound(f"sheet {sheet.name!r} is empty")
+    letters: set[str] = set()  # found by the search, the header row may hold a letter given as data there
     if no_header:
         index: int | None = None
     elif header_row is not None:
@@ -190,10 +196,11 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             )
         index = header_row - 1
     else:
-        index = _find_header_row(sheet, reference_cols, candidate_col, reference_text)
-    # Found by the search, the header row may hold a letter given that reads as data there (an A/B test's arm):
-    # such a letter is its column. A header row given is the user's word that its texts are headers.
-    letters = letters_meant(search_rows(sheet)[1], [candidate_col, *reference_cols]) if header_row is None else set()
+        # Found by the search, the header row may hold a letter given that reads as data there (an A/B test's
+        # arm): such a letter is its column. A header row given is the user's word that its texts are headers.
+        search = search_rows(sheet)
+        letters = letters_meant(search[1], [candidate_col, *reference_cols])
+        index = _find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
     guessed = (
         index is not None
         and header_row is None

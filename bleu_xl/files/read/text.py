@@ -322,13 +322,8 @@ def _refuse_mixed(data: bytes, bad: int) -> None:
     if whole == 0 or whole < stray:
         return
     utf8_word = utf8_word or mixed_word
-    line = data.count(b"\n", 0, bad) + data.count(b"\r", 0, bad) - data.count(b"\r\n", 0, bad) + 1
-    start, end = bad, bad + 1
-    while start > max(0, bad - 20) and _WORD_BYTE.fullmatch(data[start - 1 : start]):
-        start -= 1
-    while end < min(len(data), bad + 20) and _WORD_BYTE.fullmatch(data[end : end + 1]):
-        end += 1
-    around = data[start:end].decode("utf-8", "backslashreplace")
+    line = _line_of(data, bad)
+    around = _word_around(data, bad, bad + 1, bad - 20, bad + 20).decode("utf-8", "backslashreplace")
     sample = utf8_word.strip(" ,;\t\"'\r\n")
     raise InputError(
         f"not valid UTF-8 at byte {bad:,} (line {line:,}: 0x{data[bad]:02X} in '{around}'), though the rest is "
@@ -336,6 +331,21 @@ def _refuse_mixed(data: bytes, bad: int) -> None:
         Setting("encoding"),
         " if the whole file is in another encoding",
     )
+
+
+def _line_of(data: bytes, at: int) -> int:
+    """The line (from 1) that byte ``at`` is on, a line ending in ``\n``, ``\r\n`` or ``\r``."""
+    return data.count(b"\n", 0, at) + data.count(b"\r", 0, at) - data.count(b"\r\n", 0, at) + 1
+
+
+def _word_around(data: bytes, start: int, end: int, low: int, high: int) -> bytes:
+    """``data[start:end]`` with the letters, digits and bytes past ASCII on each side of it, reaching no further
+    than ``low`` and ``high``: the word a message shows."""
+    while start > max(0, low) and _WORD_BYTE.fullmatch(data[start - 1 : start]):
+        start -= 1
+    while end < min(len(data), high) and _WORD_BYTE.fullmatch(data[end : end + 1]):
+        end += 1
+    return data[start:end]
 
 
 def sniff_delimiter(text: str) -> str:
@@ -429,14 +439,8 @@ def _utf8_in_code_page(data: bytes, codec: str) -> tuple[Part, ...] | None:
     for found in _UTF8_CHARACTER.finditer(data):
         character = found.group().decode("utf-8", "replace")
         if character in _WESTERN_LETTERS or character in _COMMON_SYMBOLS:
-            at = found.start()
-            line = data.count(b"\n", 0, at) + data.count(b"\r", 0, at) - data.count(b"\r\n", 0, at) + 1
-            start, end = at, found.end()
-            while start > max(0, at - 20) and _WORD_BYTE.fullmatch(data[start - 1 : start]):
-                start -= 1
-            while end < min(len(data), found.end() + 20) and _WORD_BYTE.fullmatch(data[end : end + 1]):
-                end += 1
-            word = data[start:end]
+            at, end = found.span()
+            word, line = _word_around(data, at, end, at - 20, end + 20), _line_of(data, at)
             return (
                 f"line {line:,} holds UTF-8 text ({word.decode('utf-8', 'replace')!r}) in a file read as {codec}, "
                 f"which reads it as {word.decode(codec, 'replace')!r} and scores it so: the file mixes encodings; "
