@@ -217,3 +217,21 @@ def test_the_reader_s_thread_needs_no_arena_of_its_own(tmp_path: Path, monkeypat
     monkeypatch.setattr(bounded, "_THREAD_ROOM", 0)  # the reader always in its thread
     done = score_file(source, output=tmp_path / "s.csv", read_memory="30MB", read_time=30)
     assert done.read.sheet.name == "Copy"
+
+
+def test_the_reader_short_of_memory_is_out_of_memory_not_a_fault_of_the_file(tmp_path: Path) -> None:
+    """A MemoryError from the workbook reader (under the read's limit) stays a MemoryError, which the bounded child
+    reports as running out of memory, never 'cannot read this workbook (MemoryError: )'; other errors are the
+    file's."""
+    from bleu_xl.files.read.workbook import _reader_call
+
+    def short() -> None:
+        raise MemoryError
+
+    def broken() -> None:
+        raise ValueError("bad sheet")
+
+    with pytest.raises(MemoryError):
+        _reader_call(tmp_path / "book.xlsx", short)
+    with pytest.raises(InputError, match=r"cannot read this workbook \(ValueError: bad sheet\)$"):
+        _reader_call(tmp_path / "book.xlsx", broken)

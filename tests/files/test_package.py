@@ -264,3 +264,32 @@ def test_the_column_table_spells_every_column_as_column_letter_does() -> None:
     at the index ``column_letter`` spells it from."""
     assert {column_letter(i): i for i in range(EXCEL_MAX_COLS)} == COLUMNS
     assert list(COLUMNS)[-1] == "XFD"
+
+
+def test_zlib_short_of_memory_is_out_of_memory_not_a_corrupt_part(tmp_path: Path, monkeypatch) -> None:
+    """zlib gives its out-of-memory code (-4) under the read's limit: a MemoryError, reported as running out of
+    memory; any other zlib error is a corrupt part."""
+    import zlib
+
+    from bleu_xl.files.read.package import open_member, open_package
+    from bleu_xl.table.sheet import InputError
+
+    book = tmp_path / "book.xlsx"
+    workbook = xlsxwriter.Workbook(str(book))
+    workbook.add_worksheet("Pairs").write_row(0, 0, ["Reference", "Candidate"])
+    workbook.close()
+
+    def fails_with(message: str) -> None:
+        def failing(*_: object) -> None:
+            raise zlib.error(message)
+
+        monkeypatch.setattr(package.archive, "open", failing)
+
+    with open(book, "rb") as handle:
+        package = open_package(handle, book)
+        fails_with("Error -4 while decompressing data")
+        with pytest.raises(MemoryError):
+            list(open_member(package, "xl/worksheets/sheet1.xml"))
+        fails_with("Error -3 while decompressing data: invalid distance too far back")
+        with pytest.raises(InputError, match=r"xl/worksheets/sheet1\.xml is corrupt \(Error -3 "):
+            list(open_member(package, "xl/worksheets/sheet1.xml"))

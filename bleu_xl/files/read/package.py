@@ -266,14 +266,21 @@ def _member_names(file: Path, infos: list[zipfile.ZipInfo]) -> dict[str, zipfile
     return members
 
 
+#: zlib's Z_MEM_ERROR, which Python's zlib gives only as the code in its error's message ("Error -4 while ...").
+_ZLIB_OUT_OF_MEMORY = re.compile(r"Error -4 ")
+
+
 def open_member(package: Package, lower: str, size: int = SCAN_CHUNK) -> Iterator[bytes]:
-    """The bytes of a member, chunk by chunk; a corrupt member is refused."""
+    """The bytes of a member, chunk by chunk; a corrupt member is refused. zlib short of memory (under the read's
+    memory limit) is a ``MemoryError``, never a corrupt member: more memory would read it."""
     info = package.members[lower]
     try:
         with package.archive.open(info) as member:
             while chunk := member.read(size):
                 yield chunk
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as exc:
+        if isinstance(exc, zlib.error) and _ZLIB_OUT_OF_MEMORY.match(str(exc)):
+            raise MemoryError(f"zlib ran out of memory reading {info.filename}") from None
         raise InputError(f"{package.file}: cannot read this workbook: {info.filename} is corrupt ({exc})") from None
 
 

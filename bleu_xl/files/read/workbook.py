@@ -67,6 +67,8 @@ def _reader_call(file: Path, call: Any) -> Any:
             return call()
         with _quiet_native_stderr():
             return call()
+    except MemoryError:
+        raise  # under the read's memory limit: more memory would read it, so it is no fault of the file
     except Exception as exc:
         raise InputError(f"{file}: cannot read this workbook ({type(exc).__name__}: {exc})") from None
     except BaseException as exc:
