@@ -146,7 +146,8 @@ def score_file(
     modified; the output is written whole or not at all, and an existing one is replaced only with ``force``
     (checked once the input is read: a problem with the input is the one reported). Reading takes at most
     ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
-    is read and its columns found, ``on_progress(rows)`` as rows are scored. The notes on what was read and scored
+    is read and its columns found, ``on_progress(rows)`` as rows are scored. A large table is scored, and its
+    workbook's rows written, by ``workers`` processes (by default one a core). The notes on what was read and scored
     (a column left out, rows scored against fewer references...) go into the output too, on a workbook's Summary
     sheet and under a JSON document's ``notes``, each setting they name spelt by ``spell`` (the command line passes
     its flags).
@@ -193,7 +194,9 @@ def score_file(
 
         start = time.perf_counter()
         notes = [render(note, spell) for note in (*read.notes, *result.notes)]
-        cuts = write_result(result, file, target, input_name=read.input_name, sheet=read.sheet, notes=notes)
+        cuts = write_result(
+            result, file, target, input_name=read.input_name, sheet=read.sheet, notes=notes, workers=workers
+        )
         timings["write"] = time.perf_counter() - start
     finally:
         file.release()

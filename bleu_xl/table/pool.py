@@ -8,6 +8,7 @@ that never comes.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import gc
@@ -16,14 +17,14 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["PoolUnavailable", "WorkerLost", "frozen_heap", "map_chunks"]
+__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "forking", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -35,6 +36,8 @@ R = TypeVar("R")
 
 # The items shared with forked workers (set only while a pool runs).
 _SHARED: Sequence[Any] = ()
+# The function a ForkedMap runs in its workers, inherited by fork (set only while it runs).
+_FORKED: Callable[[int, int], Any] | None = None
 
 
 class PoolUnavailable(BleuXlError):
@@ -57,6 +60,17 @@ def _run_sent(task: tuple[Callable[..., Any], Sequence[Any], tuple[Any, ...]]) -
     return fn(items, *args)
 
 
+def _run_forked(bounds: tuple[int, int]) -> Any:
+    if _FORKED is None:  # a worker started otherwise than by fork: never, as ForkedMap forks only
+        raise RuntimeError("ForkedMap's function is not in this worker")
+    return _FORKED(*bounds)
+
+
+def forking() -> bool:
+    """True where workers are forked (Linux): they inherit this process's memory instead of being sent it."""
+    return "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux")
+
+
 def _worker_setup() -> None:
     """In each worker: die with the default action on SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux)
     be killed when the parent dies, so that no worker outlives the run."""
@@ -75,12 +89,15 @@ def _worker_setup() -> None:
 def frozen_heap() -> Iterator[None]:
     """The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Nothing made while frozen is kept from collection."""
+    would also copy its pages). Nothing made while frozen is kept from collection. Inside another, it leaves the
+    heap to the outer one to thaw."""
+    outermost = gc.get_freeze_count() == 0
     gc.freeze()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if outermost:
+            gc.unfreeze()
 
 
 def map_chunks(
@@ -99,7 +116,7 @@ def map_chunks(
     """
     global _SHARED
     workers = workers or os.cpu_count() or 1
-    if "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux"):
+    if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
         _SHARED = items
         context, run = multiprocessing.get_context("fork"), _run_shared
@@ -110,23 +127,115 @@ def map_chunks(
     pool: ProcessPoolExecutor | None = None
     finished = False
     try:
+        pool = _start(workers, context)
         try:
-            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
             futures = [pool.submit(run, task) for task in tasks]  # starts the workers
-        except (OSError, ImportError, NotImplementedError) as exc:  # its locks live in /dev/shm: read-only, missing
-            raise PoolUnavailable(getattr(exc, "strerror", None) or str(exc)) from exc
+        except (OSError, ImportError, NotImplementedError) as exc:
+            raise _unavailable(exc) from exc
         for future in futures:
             yield future.result()
         finished = True
     except BrokenProcessPool:
-        raise WorkerLost(
-            "a scoring process was killed (by the system, perhaps for lack of memory, or by a signal); "
-            "nothing was written"
-        ) from None
+        raise _lost("scoring") from None
     finally:
         _SHARED = ()
         if pool is not None:
             _stop(pool, finished)
+
+
+class ForkedMap:
+    """``fn(a, b)`` for each ``(a, b)`` of ``bounds``, in order, in forked worker processes that inherit ``fn``
+    and all it refers to (a closure over a whole sheet costs nothing to send). Used as a context manager: the
+    workers start on entry (before the caller starts threads of its own, which a fork would not take along), and
+    are terminated on exit when the results were not all taken (``doing`` names their work in the message of one
+    that dies). At most ``ahead`` results wait to be taken, so a
+    slow consumer (a compressor) bounds the memory they hold.
+
+    Raises :class:`PoolUnavailable` on entry where workers cannot be forked (Windows, macOS: the caller runs ``fn``
+    itself), :class:`WorkerLost` when one dies."""
+
+    def __init__(
+        self,
+        fn: Callable[[int, int], R],
+        bounds: Sequence[tuple[int, int]],
+        workers: int | None = None,
+        ahead: int | None = None,
+        doing: str = "writing",
+    ) -> None:
+        self._fn = fn
+        self._doing = doing
+        self._bounds = list(bounds)
+        self._workers = workers or os.cpu_count() or 1
+        self._ahead = max(ahead or 2 * self._workers, 1)
+        self._pool: ProcessPoolExecutor | None = None
+        self._pending: collections.deque[Future[R]] = collections.deque()
+        self._next = 0
+        self._finished = False
+        self._frozen = frozen_heap()
+
+    def __enter__(self) -> Iterator[R]:
+        global _FORKED
+        if not forking():
+            raise PoolUnavailable("worker processes are not forked on this system")
+        if _FORKED is not None:
+            raise RuntimeError("one ForkedMap at a time")
+        _FORKED = self._fn
+        self._frozen.__enter__()  # the workers never walk the objects they inherit (nor copy their pages)
+        try:
+            self._pool = _start(self._workers, multiprocessing.get_context("fork"))
+            while self._next < len(self._bounds) and len(self._pending) < self._ahead:
+                self._submit()  # the first submission forks every worker
+        except (OSError, ImportError, NotImplementedError) as exc:
+            self.__exit__(None, None, None)
+            raise _unavailable(exc) from exc
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self._results()
+
+    def __exit__(self, *_: Any) -> None:
+        global _FORKED
+        _FORKED = None
+        try:
+            if self._pool is not None:
+                pool, self._pool = self._pool, None
+                _stop(pool, self._finished)
+        finally:
+            self._frozen.__exit__(None, None, None)
+
+    def _submit(self) -> None:
+        assert self._pool is not None
+        self._pending.append(self._pool.submit(_run_forked, self._bounds[self._next]))
+        self._next += 1
+
+    def _results(self) -> Iterator[R]:
+        try:
+            while self._pending:
+                result = self._pending.popleft().result()
+                if self._next < len(self._bounds):
+                    self._submit()
+                yield result
+            self._finished = True
+        except BrokenProcessPool:
+            raise _lost(self._doing) from None
+
+
+def _start(workers: int, context: Any) -> ProcessPoolExecutor:
+    try:
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
+    except (OSError, ImportError, NotImplementedError) as exc:
+        raise _unavailable(exc) from exc
+
+
+def _unavailable(exc: BaseException) -> PoolUnavailable:
+    """The pool's locks live in /dev/shm: read-only or missing there."""
+    return PoolUnavailable(getattr(exc, "strerror", None) or str(exc))
+
+
+def _lost(doing: str) -> WorkerLost:
+    return WorkerLost(
+        f"a {doing} process was killed (by the system, perhaps for lack of memory, or by a signal); nothing was written"
+    )
 
 
 def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:

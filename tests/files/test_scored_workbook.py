@@ -430,3 +430,58 @@ def test_text_that_looks_like_excels_escapes_reads_back_unchanged(tmp_path: Path
         assert (rows[0][2], rows[1][:3]) == (odd, [odd, f"{odd} b", f"{odd} c"]), name
     summary = CalamineWorkbook.from_path(str(tmp_path / "r.xlsx")).get_sheet_by_name("Summary").to_python()
     assert [odd] == [row[1] for row in summary if row[0] == "Reference"]
+
+
+def _written_here_and_by_workers(path: Path, out: Path, monkeypatch) -> tuple[bytes, bytes, list]:
+    """The Scores sheet's XML written here and by two forked workers (a part of 7 rows each), and each run's cut
+    cells."""
+    import bleu_xl
+    from bleu_xl.files.write import xlsx_rows
+
+    monkeypatch.setattr(xlsx_rows, "PARALLEL_MIN_ROWS", 0)  # the threshold only: the real pool and workers run
+    monkeypatch.setattr(xlsx_rows, "ROWS_PER_PART", 7)  # several parts, the last one short
+    metrics = bleu_xl.metrics_named(["bleu", "ter"])  # TER's changes: rich text
+    sheets, cuts = [], []
+    for workers in (1, 2):
+        output = out / f"{path.stem}-{workers}.xlsx"
+        done = bleu_xl.score_file(path, output=output, metrics=metrics, workers=workers)
+        with zipfile.ZipFile(output) as package:
+            sheets.append(package.read("xl/worksheets/sheet1.xml"))
+        cuts.append((done.cut_cells.count, done.cut_cells.first))
+    return sheets[0], sheets[1], cuts
+
+
+def test_rows_written_by_worker_processes_are_the_rows_written_here(tmp_path: Path, monkeypatch) -> None:
+    """The parallel write (forked workers make the rows' XML, this process compresses it) gives the very sheet the
+    serial one does: every kind of cell and number format, rich text, in row order; cells cut to fit are counted
+    across parts."""
+    path = tmp_path / "many.xlsx"
+    book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False, "strings_to_numbers": False})
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["ID", "Launch", "Reference", "Candidate", "Share"])
+    percent, date = book.add_format({"num_format": "0%"}), book.add_format({"num_format": "dd/mm/yyyy"})
+    for i in range(1, 62):
+        sheet.write_number(i, 0, i)
+        sheet.write_datetime(i, 1, dt.datetime(2026, 1, 1 + i % 28), date)
+        sheet.write_string(i, 2, REF)
+        candidate = [AWKWARD[i % len(AWKWARD)], "", "#N/A", 2026, REF][i % 5]
+        if candidate == "#N/A":
+            sheet.write_formula(i, 3, "=NA()", None, "#N/A")
+        elif isinstance(candidate, int):
+            sheet.write_number(i, 3, candidate)
+        elif candidate:
+            sheet.write_string(i, 3, candidate)
+        sheet.write_number(i, 4, i / 7, percent if i % 3 else None)
+    book.close()
+    here, forked, _ = _written_here_and_by_workers(path, tmp_path, monkeypatch)
+    assert forked == here
+    assert b"<r><rPr>" in forked and b't="e"' in forked and b' s="' in forked
+    assert len(CalamineWorkbook.from_path(str(tmp_path / "many-2.xlsx")).get_sheet_by_name("Scores").to_python()) == 62
+
+    long_text = "mot " * 9000  # 36,000 characters, over the 32,767 a cell holds: cut, and counted
+    csv_path = tmp_path / "long.csv"
+    lines = ["Reference,Candidate", *(f"{REF},{long_text if i % 4 == 2 else AWKWARD[0]!r}" for i in range(30))]
+    csv_path.write_text("\n".join(lines), encoding="utf-8")
+    here, forked, cuts = _written_here_and_by_workers(csv_path, tmp_path, monkeypatch)
+    assert forked == here
+    assert cuts[0] == cuts[1] and cuts[0][0] == 7 and cuts[0][1] == "B4"

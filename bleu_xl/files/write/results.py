@@ -17,10 +17,12 @@ from .text_formats import write_csv, write_json_document, write_json_lines
 __all__ = ["columns_used", "output_rows", "write_comparison", "write_result"]
 
 
-def output_rows(result: Result) -> Iterator[list[Any]]:
-    """Each data row: the input's cells (blanks as ``None``), then the result columns."""
+def output_rows(result: Result, start: int = 0, stop: int | None = None) -> Iterator[list[Any]]:
+    """Each data row (from ``start`` to ``stop``): the input's cells (blanks as ``None``), then the result columns."""
     width = len(result.header)
-    for i, row in enumerate(result.rows):
+    stop = len(result.rows) if stop is None else stop
+    for i in range(start, stop):
+        row = result.rows[i]
         original = [None if v == "" else v for v in row[:width]] + [None] * (width - len(row))
         yield original + result.result_row(i)
 
@@ -76,12 +78,14 @@ def write_result(
     input_name: str,
     sheet: Sheet,
     notes: Sequence[str] = (),
+    workers: int | None = None,
 ) -> CutCells:
     """Write the scored rows to ``file`` as ``target`` says: ``xlsx`` (with ``notes`` on its Summary sheet),
     ``csv``, ``json`` (one document: what was scored, the first metric's corpus score and signature, each
     metric's, the columns used, the counts, the ``notes``, then the rows) or ``jsonl`` (an object a line).
 
     Returns the cells cut to fit Excel's limit of text in a cell (a workbook only; CSV and JSON keep them whole).
+    A large workbook's rows are written by ``workers`` processes (by default one a core).
     """
     header = _headers(result.header, [column.name for column in result.columns])
     if target.format == "xlsx":
@@ -90,7 +94,14 @@ def write_result(
         target.check_size(len(result.rows) + 1, len(header))
         with file.open(binary=True) as out:
             return write_scored_workbook(
-                out, result, header, output_rows(result), input_name=input_name, source=sheet, notes=notes
+                out,
+                result,
+                header,
+                lambda a, b: output_rows(result, a, b),
+                input_name=input_name,
+                source=sheet,
+                notes=notes,
+                workers=workers,
             )
     about = {
         "input": input_name,

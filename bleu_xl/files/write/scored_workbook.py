@@ -23,7 +23,7 @@ from ...table.compare import Comparison
 from ...table.layout import Layout, reference_shown
 from ...table.scoring import Result
 from ...table.sheet import CellFormats, Sheet, column_letter
-from .xlsx_rows import DATE_FORMATS, CellStyle, CutCells, exact_escapes, register_format, stream_rows
+from .xlsx_rows import DATE_FORMATS, CellStyle, CutCells, RowSource, exact_escapes, register_format, stream_rows
 from .xlsx_style import DATA_BAR, EDITS_BAR, SAFE_OPTIONS
 
 __all__ = ["CutCells", "reference_facts", "write_cell", "write_comparison_workbook", "write_scored_workbook"]
@@ -88,7 +88,7 @@ class ScoresSheet:
     kind of each result column (those in ``bars`` get data bars: a score's, or TER's, whose bar is its edits)."""
 
     header: list[str]
-    rows: Iterator[list[Any]]
+    rows: RowSource
     count: int
     input_rows: Sequence[list[Any]]
     sheet_rows: Sequence[int]
@@ -103,10 +103,14 @@ class ScoresSheet:
 
 
 def _write_workbook(
-    out: IO[bytes], table: ScoresSheet, summary: Callable[[Workbook, Worksheet, dict[str, Format]], None]
+    out: IO[bytes],
+    table: ScoresSheet,
+    summary: Callable[[Workbook, Worksheet, dict[str, Format]], None],
+    workers: int | None = None,
 ) -> CutCells:
     """The Scores sheet of ``table`` and a Summary sheet that ``summary`` fills (given the shared formats:
-    ``bold``, ``score``, ``count``); returns the cells cut to fit a cell."""
+    ``bold``, ``score``, ``count``); returns the cells cut to fit a cell. A large sheet's rows are written by
+    ``workers`` processes (by default one a core)."""
     frame = io.BytesIO()
     with exact_escapes():
         book = xlsxwriter.Workbook(frame, SAFE_OPTIONS)
@@ -169,6 +173,7 @@ def _write_workbook(
         as_scored=frozenset(c for c in table.scored_columns if c in dates),  # the others hold nothing to turn into text
         sheet_rows=table.sheet_rows,
         rich=frozenset(rich),
+        workers=workers,
     )
     return cuts
 
@@ -219,14 +224,16 @@ def write_scored_workbook(
     out: IO[bytes],
     result: Result,
     header: list[str],
-    rows: Iterator[list[Any]],
+    rows: RowSource,
     *,
     input_name: str,
     source: Sheet | None = None,
     notes: Sequence[str] = (),
+    workers: int | None = None,
 ) -> CutCells:
-    """The Scores sheet (input columns, then the scores) and a Summary sheet with a chart (and the ``notes``, the
-    command's notes about what was read and scored); returns the cells cut to fit Excel's limit of text in a cell.
+    """The Scores sheet (input columns, then the scores: ``rows(a, b)`` gives the data rows from ``a`` to ``b``) and a
+    Summary sheet with a chart (and the ``notes``, the command's notes about what was read and scored); returns the
+    cells cut to fit Excel's limit of text in a cell; a large sheet's rows are written by ``workers`` processes.
 
     Input cells keep their type: numbers (a whole number as one, ``1`` not ``1.0``), booleans, errors, and dates as
     dates. Each number or date keeps its own cell's number format (``source``'s, by the input's rows); one without
@@ -255,7 +262,7 @@ def write_scored_workbook(
     def summary(book: Workbook, sheet: Worksheet, formats: dict[str, Format]) -> None:
         _write_summary(book, sheet, result, facts, notes_fact(notes), formats)
 
-    return _write_workbook(out, table, summary)
+    return _write_workbook(out, table, summary, workers)
 
 
 def notes_fact(notes: Sequence[str]) -> list[Fact]:
@@ -380,14 +387,15 @@ def write_comparison_workbook(
     results = [ColumnKind.SCORE, ColumnKind.SCORE, ColumnKind.TEXT]
     width = len(header) - len(results)
 
-    def rows() -> Iterator[list[Any]]:
-        outcomes = zip(comparison.scores_a, comparison.scores_b, comparison.left_out)
-        for row, (a, b, note) in zip(comparison.rows, outcomes):
-            yield [None if v == "" else v for v in row[:width]] + [None] * (width - len(row)) + [a, b, note]
+    def rows(start: int, stop: int) -> Iterator[list[Any]]:
+        for i in range(start, stop):
+            row = comparison.rows[i]
+            values = [comparison.scores_a[i], comparison.scores_b[i], comparison.left_out[i]]
+            yield [None if v == "" else v for v in row[:width]] + [None] * (width - len(row)) + values
 
     table = ScoresSheet(
         header,
-        rows(),
+        rows,
         len(comparison.rows),
         comparison.rows,
         comparison.row_numbers,

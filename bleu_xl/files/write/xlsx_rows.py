@@ -26,6 +26,7 @@ from xlsxwriter import xmlwriter
 from xlsxwriter.format import Format
 
 from ...excel.cell_values import EXCEL_MAX_TEXT, CellError, cell_text, fit_cell
+from ...table.pool import ForkedMap, PoolUnavailable
 from ...table.sheet import GENERAL, CellFormats, column_letter
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "DATE_FORMATS",
     "CellStyle",
     "CutCells",
+    "RowSource",
     "exact_escapes",
     "excel_serial",
     "register_format",
@@ -53,6 +55,11 @@ class CutCells:
     def add(self, ref: str) -> None:
         self.count += 1
         self.first = self.first or ref
+
+    def merge(self, later: CutCells) -> None:
+        """Count the cells cut in a later part of the sheet too."""
+        self.count += later.count
+        self.first = self.first or later.first
 
 
 #: Number formats of dates, times and durations with none of their own: ISO dates, as the reader gives them.
@@ -231,11 +238,20 @@ def _cell_xml(ref: str, value: Any, style: str, cuts: CutCells) -> str:
     return f'<c r="{ref}"{style} t="inlineStr"><is><t xml:space="preserve">{xml_text(value)}</t></is></c>'
 
 
+#: Rows are written by worker processes from this many (fewer: forking them costs more than it saves).
+PARALLEL_MIN_ROWS = 20_000
+#: The rows a worker writes at a time: a few MB of XML, sent back to be compressed.
+ROWS_PER_PART = 4000
+
+#: The data rows ``a`` to ``b`` (0-based, the header row not counted) of a sheet being written.
+RowSource = Callable[[int, int], Iterable[list[Any]]]
+
+
 def stream_rows(
     frame: io.BytesIO,
     out: IO[bytes],
     member: str,
-    rows: Iterator[list[Any]],
+    rows: RowSource,
     styles: list[str],
     count: int,
     numbers: tuple[int, int],
@@ -244,71 +260,28 @@ def stream_rows(
     as_scored: frozenset[int] = frozenset(),
     sheet_rows: Sequence[int] = (),
     rich: frozenset[int] = frozenset(),
+    workers: int | None = None,
 ) -> None:
-    """Copy the frame workbook to ``out``, streaming ``rows`` into the sheet ``member``.
+    """Copy the frame workbook to ``out``, streaming the ``count`` data rows of ``rows`` into the sheet ``member``.
 
     ``numbers`` is the range of columns that hold numbers in every scored row: those are written with one
     prepared format string a row instead of one call a cell. The input columns in ``cell_styles`` take each
     cell's style from it, by the row it came from (``sheet_rows``, as Excel numbers them); those in ``as_scored``
     write a date, time or duration as the text it was scored as. The columns in ``rich`` hold the words that
     changed (their ``parts``), written as rich text.
+
+    From :data:`PARALLEL_MIN_ROWS` rows, the rows' XML is made by ``workers`` forked processes (by default one a
+    core) while this one compresses it; where none can be forked, here. The sheet is the same either way.
     """
-    letters = [column_letter(c) for c in range(len(styles))]
-    first, stop = numbers
-    numeric = "".join(
-        f'<c r="{letters[c]}{{0}}"{styles[c]}><v>{{{c - first + 1}!r}}</v></c>' for c in range(first, stop)
-    )
+    xml_of = _RowXml(styles, numbers, cell_styles or {}, as_scored, sheet_rows, rich)
 
-    number_types = frozenset((int, float))  # exactly: a bool is written as a boolean
-    cell_styles = cell_styles or {}
-    special = frozenset({*cell_styles, *as_scored})
+    def part(a: int, b: int) -> tuple[bytes, CutCells]:
+        found = CutCells()
+        rows_xml = [xml_of.row(r, values, found) for r, values in enumerate(rows(a, b), start=a + 2)]
+        return "".join(rows_xml).encode("utf-8", "replace"), found  # a lone surrogate as "?"
 
-    def input_cells(r: int, values: list[Any]) -> list[str]:
-        """The input's cells of output row ``r``: each in its column's style, or in its own (``cell_styles``)."""
-        if not special:
-            return [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
-                for c, v in enumerate(values[:first])
-                if v is not None and v != ""
-            ]
-        sheet_row = sheet_rows[r - 2] - 1
-        cells = []
-        for c, v in enumerate(values[:first]):
-            if v is None or v == "":
-                continue
-            style = styles[c]
-            if c in special:
-                if c in as_scored:
-                    if type(v) in DATE_FORMATS:
-                        v = cell_text(v)
-                else:
-                    style = cell_styles[c].of(sheet_row, v)
-            cells.append(_cell_xml(f"{letters[c]}{r}", v, style, cuts))
-        return cells
-
-    def result_cell(c: int, r: int, value: Any) -> str:
-        if c in rich:
-            string, cut = rich_inline_string(value.parts)
-            if cut:
-                cuts.add(f"{letters[c]}{r}")
-            return f'<c r="{letters[c]}{r}"{styles[c]} t="inlineStr">{string}</c>'
-        return _cell_xml(f"{letters[c]}{r}", value, styles[c], cuts)
-
-    def row_xml(r: int, values: list[Any]) -> str:
-        scores = values[first:stop]
-        # Both checks run in C: a generator over the cells took a fifth of the row's time.
-        if number_types.issuperset(map(type, scores)) and all(map(math.isfinite, scores)):
-            cells = input_cells(r, values)
-            cells.append(numeric.format(r, *scores))
-            tail = enumerate(values[stop:], start=stop)
-            cells += [result_cell(c, r, v) for c, v in tail if v is not None and v != ""]
-        else:
-            cells = input_cells(r, values)
-            cells += [
-                result_cell(c, r, v) for c, v in enumerate(values[first:], start=first) if v is not None and v != ""
-            ]
-        return f'<row r="{r}">{"".join(cells)}</row>'
-
+    bounds = [(a, min(a + ROWS_PER_PART, count)) for a in range(0, count, ROWS_PER_PART)]
+    letters = xml_of.letters
     # Level 1: the sheet XML of a full sheet is hundreds of MB, and level 6 costs four times as long for 10% less.
     with zipfile.ZipFile(frame) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
         for info in source.infolist():
@@ -318,24 +291,118 @@ def stream_rows(
                 continue
             head, tail = data.decode("utf-8").split("</sheetData>", 1)
             head = re.sub(r'<dimension ref="[^"]*"/>', f'<dimension ref="A1:{letters[-1]}{count + 1}"/>', head, count=1)
-            with target.open(info.filename, "w", force_zip64=True) as raw:
-                chunks = _chunks(head, (row_xml(r, values) for r, values in enumerate(rows, start=2)), tail)
-                _write_beside(raw, chunks)
+            parallel = count >= PARALLEL_MIN_ROWS and workers != 1
+            # The workers fork before the compressing thread starts: a fork takes no thread along.
+            with (
+                _parts(part, bounds, parallel, workers) as parts,
+                target.open(info.filename, "w", force_zip64=True) as raw,
+            ):
+                _write_beside(raw, _chunks(head.encode("utf-8", "replace"), parts, cuts, tail.encode("utf-8")))
 
 
-ROWS_PER_CHUNK = 2000
+@contextlib.contextmanager
+def _parts(
+    part: Callable[[int, int], tuple[bytes, CutCells]],
+    bounds: list[tuple[int, int]],
+    parallel: bool,
+    workers: int | None,
+) -> Iterator[Iterator[tuple[bytes, CutCells]]]:
+    """Each part's XML, in order: made by forked workers (``parallel``, where they can be), else here."""
+    with contextlib.ExitStack() as stack:
+        made = None
+        if parallel:
+            with contextlib.suppress(PoolUnavailable):
+                made = stack.enter_context(ForkedMap(part, bounds, workers))
+        yield made if made is not None else (part(a, b) for a, b in bounds)
 
 
-def _chunks(head: str, rows: Iterator[str], tail: str) -> Iterator[bytes]:
-    """The sheet's XML in chunks of :data:`ROWS_PER_CHUNK` rows, encoded (a lone surrogate as ``?``)."""
-    yield head.encode("utf-8", "replace")
-    buffer: list[str] = []
-    for row in rows:
-        buffer.append(row)
-        if len(buffer) >= ROWS_PER_CHUNK:
-            yield "".join(buffer).encode("utf-8", "replace")
-            buffer.clear()
-    yield ("".join(buffer) + "</sheetData>" + tail).encode("utf-8", "replace")
+def _chunks(head: bytes, parts: Iterator[tuple[bytes, CutCells]], cuts: CutCells, tail: bytes) -> Iterator[bytes]:
+    """The sheet's XML: its head, each part's rows (their cut cells counted in ``cuts``), and its tail."""
+    yield head
+    for data, found in parts:
+        cuts.merge(found)
+        yield data
+    yield b"</sheetData>" + tail
+
+
+class _RowXml:
+    """Each row of a sheet as XML, by the columns' styles (see :func:`stream_rows`)."""
+
+    def __init__(
+        self,
+        styles: list[str],
+        numbers: tuple[int, int],
+        cell_styles: dict[int, CellStyle],
+        as_scored: frozenset[int],
+        sheet_rows: Sequence[int],
+        rich: frozenset[int],
+    ) -> None:
+        self.letters = [column_letter(c) for c in range(len(styles))]
+        self.styles = styles
+        self.first, self.stop = numbers
+        self.numeric = "".join(
+            f'<c r="{self.letters[c]}{{0}}"{styles[c]}><v>{{{c - self.first + 1}!r}}</v></c>'
+            for c in range(self.first, self.stop)
+        )
+        self.cell_styles = cell_styles
+        self.as_scored = as_scored
+        self.special = frozenset({*cell_styles, *as_scored})
+        self.sheet_rows = sheet_rows
+        self.rich = rich
+
+    def input_cells(self, r: int, values: list[Any], cuts: CutCells) -> list[str]:
+        """The input's cells of output row ``r``: each in its column's style, or in its own (``cell_styles``)."""
+        letters, styles = self.letters, self.styles
+        if not self.special:
+            return [
+                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
+                for c, v in enumerate(values[: self.first])
+                if v is not None and v != ""
+            ]
+        sheet_row = self.sheet_rows[r - 2] - 1
+        cells = []
+        for c, v in enumerate(values[: self.first]):
+            if v is None or v == "":
+                continue
+            style = styles[c]
+            if c in self.special:
+                if c in self.as_scored:
+                    if type(v) in DATE_FORMATS:
+                        v = cell_text(v)
+                else:
+                    style = self.cell_styles[c].of(sheet_row, v)
+            cells.append(_cell_xml(f"{letters[c]}{r}", v, style, cuts))
+        return cells
+
+    def result_cell(self, c: int, r: int, value: Any, cuts: CutCells) -> str:
+        letters, styles = self.letters, self.styles
+        if c in self.rich:
+            string, cut = rich_inline_string(value.parts)
+            if cut:
+                cuts.add(f"{letters[c]}{r}")
+            return f'<c r="{letters[c]}{r}"{styles[c]} t="inlineStr">{string}</c>'
+        return _cell_xml(f"{letters[c]}{r}", value, styles[c], cuts)
+
+    def row(self, r: int, values: list[Any], cuts: CutCells) -> str:
+        first, stop = self.first, self.stop
+        scores = values[first:stop]
+        # Both checks run in C: a generator over the cells took a fifth of the row's time.
+        if _NUMBER_TYPES.issuperset(map(type, scores)) and all(map(math.isfinite, scores)):
+            cells = self.input_cells(r, values, cuts)
+            cells.append(self.numeric.format(r, *scores))
+            tail = enumerate(values[stop:], start=stop)
+            cells += [self.result_cell(c, r, v, cuts) for c, v in tail if v is not None and v != ""]
+        else:
+            cells = self.input_cells(r, values, cuts)
+            cells += [
+                self.result_cell(c, r, v, cuts)
+                for c, v in enumerate(values[first:], start=first)
+                if v is not None and v != ""
+            ]
+        return f'<row r="{r}">{"".join(cells)}</row>'
+
+
+_NUMBER_TYPES = frozenset((int, float))  # exactly: a bool is written as a boolean
 
 
 def _write_beside(raw: IO[bytes], chunks: Iterator[bytes]) -> None:
