@@ -6,6 +6,7 @@ references) are the ones of the Excel layer's ``cells``.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import os
@@ -19,6 +20,7 @@ from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
+from .packed import PackedOutcomes, pack, unpack
 from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
@@ -36,6 +38,7 @@ __all__ = [
     "result_columns",
     "result_header",
     "score_chunk",
+    "score_chunk_packed",
     "score_table",
 ]
 
@@ -132,19 +135,41 @@ class Result:
         """The first metric's corpus score."""
         return self.corpora[0]
 
+    @functools.cached_property
+    def _kinds(self) -> list[dict[type, int]]:
+        """Per metric, how many rows have an outcome of each type (one pass in C: the counts below are asked for
+        several times of a million rows)."""
+        return [dict(collections.Counter(map(type, outcomes))) for outcomes in self.scores]
+
+    @functools.cached_property
+    def _scored_kinds(self) -> frozenset[type]:
+        """The types of the scores among the outcomes (a type test is a third of what ``isinstance`` of an ABC is)."""
+        return frozenset(found for kinds in self._kinds for found in kinds if issubclass(found, MetricScore))
+
+    @functools.cached_property
+    def _with_errors(self) -> bool:
+        """Whether any metric gave any row an error."""
+        return any(self._count(k, CellError) for k in range(len(self.scores)))
+
+    def _count(self, k: int, kind: type) -> int:
+        return sum(n for found, n in self._kinds[k].items() if issubclass(found, kind))
+
     @property
     def scored(self) -> int:
-        return sum(1 for o in self.outcomes if isinstance(o, MetricScore))
+        return self._count(0, MetricScore)
 
     @property
     def blank(self) -> int:
-        return sum(1 for o in self.outcomes if isinstance(o, Blank))
+        return self._count(0, Blank)
 
     @property
     def problems(self) -> int:
         """How many rows have a note, as the note column shows them: no score for a reason (an error), or scored
         against some of their references only (``1 of 2 references``, counted among the scored rows too)."""
-        return sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None) + len(self.fewer_references())
+        errors = 0
+        if self._with_errors:
+            errors = sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
+        return errors + len(self.fewer_references())
 
     @property
     def candidates(self) -> int:
@@ -154,7 +179,7 @@ class Result:
 
     def covered(self, k: int = 0) -> int:
         """How many rows the ``k``-th metric's corpus score covers: the rows it scored."""
-        return sum(1 for o in self.scores[k] if isinstance(o, MetricScore))
+        return self._count(k, MetricScore)
 
     def coverage(self, k: int = 0) -> str:
         """What the ``k``-th metric's corpus score covers when it is not every candidate, as every face says it after
@@ -206,6 +231,11 @@ class Result:
                 notes.append(unspaced_note(metric, found, self.row_numbers))
         return notes
 
+    def values(self) -> list[float]:
+        """The first metric's score of each row it scored, in row order."""
+        kinds = {found for found in self._kinds[0] if issubclass(found, MetricScore)}
+        return [float(o) for o in self.outcomes if type(o) in kinds]
+
     def value(self, i: int) -> float | None:
         """Row ``i``'s score under the first metric, ``None`` when it has none."""
         outcome = self.outcomes[i]
@@ -221,9 +251,11 @@ class Result:
     def note(self, i: int) -> str | None:
         """Why row ``i`` has no score (the error of each metric that gave one, named when the metrics differ), or
         that it was scored against some of its references only (``1 of 2 references``)."""
-        error = self._error_note(i)
+        error = self._error_note(i) if self._with_errors else None
         if error is not None:
             return error
+        if self.reference_columns < 2:  # a row scored against one reference of one: nothing to say
+            return None
         outcome = self.outcomes[i]
         if isinstance(outcome, MetricScore) and 0 < outcome.refs < self.reference_columns:
             return f"{outcome.refs} of {self.reference_columns} references"
@@ -246,10 +278,11 @@ class Result:
     def result_row(self, i: int) -> list[Any]:
         """The values of :func:`result_columns` for row ``i`` (blank cells are ``None``)."""
         outcomes = [scores[i] for scores in self.scores]
-        values: list[Any] = [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
+        scored = self._scored_kinds
+        values: list[Any] = [float(o) if type(o) in scored else None for o in outcomes]
         details: list[Any] = []
         for metric, outcome, width in zip(self.metrics, outcomes, self._detail_widths):
-            details += metric.detail_values(outcome) if isinstance(outcome, MetricScore) else [None] * width
+            details += metric.detail_values(outcome) if type(outcome) in scored else [None] * width
         if self._detail_order is not None:
             starts = [sum(self._detail_widths[:m]) for m in range(len(self.metrics))]
             details = [details[starts[m] + d] for m, d in self._detail_order]
@@ -356,6 +389,11 @@ def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]])
     return chunk
 
 
+def score_chunk_packed(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[PackedOutcomes]:
+    """:func:`score_chunk`, its outcomes packed to travel back from a worker process."""
+    return [pack(outcomes) for outcomes in score_chunk(pairs, metrics)]
+
+
 def score_table(
     sheet: Sheet,
     layout: Layout,
@@ -400,9 +438,9 @@ def _score_table(
     if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
         try:
             # closing(): the pool is terminated here, before an error or a signal goes further up.
-            with contextlib.closing(map_chunks(score_chunk, pairs, bounds, (chosen,), workers)) as parts:
-                for part, (a, b) in zip(parts, bounds):
-                    add(part, b - a)
+            with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
+                for packed, (a, b) in zip(parts, bounds):
+                    add([unpack(outcomes) for outcomes in packed], b - a)
         except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
             single_process = problem.reason
     for a, b in bounds:
@@ -455,8 +493,9 @@ def ranked_groups(
     have candidates ranked among themselves."""
     keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
     groups: dict[Hashable, list[tuple[int, float]]] = {}
+    scored = {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}  # isinstance: 3x slower
     for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
-        if isinstance(outcome, MetricScore):
+        if type(outcome) in scored:
             refs = pair.references
             if type(refs) is not tuple:  # scored, so never blank or an error
                 raise TypeError(f"a scored pair with references {refs!r}")

@@ -6,6 +6,7 @@ every printed page), and a Summary sheet. XlsxWriter writes each workbook's fram
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -72,6 +73,8 @@ def _print_setup(sheet: Worksheet, *, repeat_header: bool) -> None:
 def _date_kinds(rows: Sequence[Sequence[Any]], width: int) -> dict[int, type]:
     """The input columns that hold dates or times, and the kind of the first one found in each."""
     kinds: dict[int, type] = {}
+    if DATE_FORMATS.keys().isdisjoint(set(map(type, itertools.chain.from_iterable(rows)))):
+        return kinds  # most tables: one pass in C finds no date at all
     for row in rows:
         for c, value in enumerate(row[:width]):
             kind = type(value)
@@ -130,7 +133,8 @@ def _write_workbook(
             _write_header(scores, col, name, formats["bold"], cuts)
         scores.freeze_panes(1, 0)
         _print_setup(scores, repeat_header=True)
-        cell_styles, column_formats = _input_columns(book, scores, table, text_format)
+        dates = _date_kinds(table.input_rows, first_result)
+        cell_styles, column_formats = _input_columns(book, scores, table, text_format, dates)
         number_format = book.add_format({"num_format": "General"})  # an average length: 9, or 9.5
         numeric = 0  # the result columns that hold numbers in every scored row come first
         rich = set()  # the words that changed (TER's), written as rich text
@@ -159,7 +163,6 @@ def _write_workbook(
     styles = [f' s="{_style_number(number_format)}"' for number_format in column_formats]
     for col, cell_style in cell_styles.items():
         cell_style.general = styles[col]
-    dates = _date_kinds(table.input_rows, first_result)
     stream_rows(
         frame,
         out,
@@ -179,7 +182,7 @@ def _write_workbook(
 
 
 def _input_columns(
-    book: Workbook, scores: Worksheet, table: ScoresSheet, text_format: Format
+    book: Workbook, scores: Worksheet, table: ScoresSheet, text_format: Format, dates: dict[int, type]
 ) -> tuple[dict[int, CellStyle], list[Format]]:
     """The input's columns: each as wide as the input has it (else wide enough for text, a date or a number), its
     text wrapped; each number or date in its own cell's number format, but in the candidate and reference
@@ -187,7 +190,6 @@ def _input_columns(
     input column's format."""
     source = table.source
     formats = source.cell_formats if source is not None else CellFormats()
-    dates = _date_kinds(table.input_rows, table.input_width)
     # One Format per distinct number format: XlsxWriter numbers only the first of two equal formats, and the
     # streamed cells need the number (a second "0.00" column would otherwise get s="None", a corrupt sheet).
     shared: dict[int | str, str] = {}
@@ -207,17 +209,6 @@ def _input_columns(
         given = source.column_width(col) if source is not None else None
         scores.set_column(col, col, width if given is None else max(given - PADDING, 0), text_format)
     return cell_styles, [text_format] * table.input_width
-
-
-def _date_kinds(rows: Sequence[Sequence[Any]], width: int) -> dict[int, type]:
-    """The input columns that hold dates or times, and the kind of the first one found in each."""
-    kinds: dict[int, type] = {}
-    for row in rows:
-        for c, value in enumerate(row[:width]):
-            kind = type(value)
-            if kind in DATE_FORMATS and c not in kinds:
-                kinds[c] = kind
-    return kinds
 
 
 def write_scored_workbook(
@@ -343,10 +334,8 @@ def _write_summary(
     summary.write_string(top, 0, f"{name} from", bold)
     summary.write_string(top, 1, "candidates", bold)
     counts = [0] * BINS
-    for i in range(len(result.rows)):
-        value = result.value(i)
-        if value is not None:
-            counts[min(int(value * BINS), BINS - 1)] += 1
+    for value in result.values():
+        counts[min(int(value * BINS), BINS - 1)] += 1
     for b, n in enumerate(counts):
         # A metric with no highest score (TER) counts everything from 0.9 up in the last bin.
         unbounded = b == BINS - 1 and result.metrics[0].highest is None
