@@ -58,6 +58,7 @@ EMBEDDED = (
     "table/header_rows.py",
     "table/letters.py",
     "table/columns.py",
+    "table/packed.py",
     "table/pool.py",
     "table/unspaced.py",
     "table/scoring.py",
