@@ -3,7 +3,8 @@
 Pickling a score calls its reduction and its statistics' in Python, about 8 microseconds a row, in the worker and
 again in this process (benchmarks/README.md); the same values as columns of plain numbers and tuples pickle in C.
 Packing handles any outcome that is a dataclass with slots built from its fields in order (every score, a cell's
-error, a blank); anything else travels as itself. A field whose values are all one named tuple (a score's statistics) travels as plain tuples.
+error, a blank); anything else travels as itself. A field whose values are all one named tuple (a score's
+statistics) travels as plain tuples.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
@@ -143,13 +143,13 @@ def map_chunks(
             _stop(pool, finished)
 
 
-class ForkedMap:
+class ForkedMap(Generic[R]):
     """``fn(a, b)`` for each ``(a, b)`` of ``bounds``, in order, in forked worker processes that inherit ``fn``
     and all it refers to (a closure over a whole sheet costs nothing to send). Used as a context manager: the
     workers start on entry (before the caller starts threads of its own, which a fork would not take along), and
     are terminated on exit when the results were not all taken (``doing`` names their work in the message of one
-    that dies). At most ``ahead`` results wait to be taken, so a
-    slow consumer (a compressor) bounds the memory they hold.
+    that dies). At most ``ahead`` results wait to be taken, so a slow consumer (a compressor) bounds the memory they
+    hold.
 
     Raises :class:`PoolUnavailable` on entry where workers cannot be forked (Windows, macOS: the caller runs ``fn``
     itself), :class:`WorkerLost` when one dies."""

@@ -6521,7 +6521,8 @@ def find_table(first: Sheet, load: Callable[[str], Sheet], options: TableOptions
 Pickling a score calls its reduction and its statistics' in Python, about 8 microseconds a row, in the worker and
 again in this process (benchmarks/README.md); the same values as columns of plain numbers and tuples pickle in C.
 Packing handles any outcome that is a dataclass with slots built from its fields in order (every score, a cell's
-error, a blank); anything else travels as itself. A field whose values are all one named tuple (a score's statistics) travels as plain tuples.
+error, a blank); anything else travels as itself. A field whose values are all one named tuple (a score's
+statistics) travels as plain tuples.
 \"\"\"
 
 from __future__ import annotations
@@ -6647,7 +6648,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
@@ -6771,13 +6772,13 @@ def map_chunks(
             _stop(pool, finished)
 
 
-class ForkedMap:
+class ForkedMap(Generic[R]):
     \"\"\"``fn(a, b)`` for each ``(a, b)`` of ``bounds``, in order, in forked worker processes that inherit ``fn``
     and all it refers to (a closure over a whole sheet costs nothing to send). Used as a context manager: the
     workers start on entry (before the caller starts threads of its own, which a fork would not take along), and
     are terminated on exit when the results were not all taken (``doing`` names their work in the message of one
-    that dies). At most ``ahead`` results wait to be taken, so a
-    slow consumer (a compressor) bounds the memory they hold.
+    that dies). At most ``ahead`` results wait to be taken, so a slow consumer (a compressor) bounds the memory they
+    hold.
 
     Raises :class:`PoolUnavailable` on entry where workers cannot be forked (Windows, macOS: the caller runs ``fn``
     itself), :class:`WorkerLost` when one dies.\"\"\"
