@@ -8,6 +8,7 @@ Prints the best and median time of each pair of versions in microseconds a call,
 from __future__ import annotations
 
 import argparse
+import pickle
 import statistics
 import sys
 import time
@@ -21,6 +22,7 @@ from synthetic import make_pairs  # this folder: benchmark data, not part of the
 from bleu_xl.core import column_sums, tokenizer
 from bleu_xl.core.metrics import bleu, counting
 from bleu_xl.core.metrics import chrf_stats as chrf
+from bleu_xl.table import packed
 
 
 def _time(fn: Callable[[], object], calls: int, runs: int) -> list[float]:
@@ -47,6 +49,7 @@ def main() -> None:
     bigram_lists = [list(counting.ngrams(t, 2)) for t in cand_tokens]
     indices = list(range(3000))
     column = list(range(3000))
+    scores = [bleu.Bleu().sentence_score([r], c) for r, c in pairs]
 
     def count_fast() -> None:
         for grams in bigram_lists:
@@ -90,6 +93,12 @@ def main() -> None:
             lambda: [column_sums.fast_gather(indices)(column) for _ in range(100)],
             lambda: [column_sums.gather(indices)(column) for _ in range(100)],
             100,
+        ),
+        (
+            "outcomes back from a worker (a score)",
+            lambda: packed.unpack(pickle.loads(pickle.dumps(packed.pack(scores), pickle.HIGHEST_PROTOCOL))),
+            lambda: pickle.loads(pickle.dumps(scores, pickle.HIGHEST_PROTOCOL)),
+            len(scores),
         ),
     ]
     print(f"{'fast path':38} {'fast us':>10} {'obvious us':>11} {'obvious/fast':>13}  (medians of {args.runs})")
