@@ -113,9 +113,13 @@ def _escape(match: re.Match[str]) -> str:
     return f"_x{ord(match.group()):04X}_"
 
 
+#: The characters alone: a search for a class is three times as fast as one for the pattern above.
+_CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def xml_text(text: str) -> str:
     """Cell text as XML character data, as Excel reads it back exactly (already cut to fit a cell)."""
-    if _XML_ESCAPES.search(text):
+    if "_x" in text or _CONTROL_CHARACTERS.search(text):  # what _XML_ESCAPES can find, found faster
         text = _XML_ESCAPES.sub(_escape, text)
     if "&" in text:
         text = text.replace("&", "&amp;")
@@ -340,10 +344,11 @@ class _RowXml:
         self.letters = [column_letter(c) for c in range(len(styles))]
         self.styles = styles
         self.first, self.stop = numbers
+        # One %-format a row for the numbers: half the time of str.format's fields (row, value, row, value...).
         self.numeric = "".join(
-            f'<c r="{self.letters[c]}{{0}}"{styles[c]}><v>{{{c - self.first + 1}!r}}</v></c>'
-            for c in range(self.first, self.stop)
+            f'<c r="{self.letters[c]}%d"{styles[c]}><v>%r</v></c>' for c in range(self.first, self.stop)
         )
+        self.numeric_args = [0] * (2 * (self.stop - self.first))
         self.cell_styles = cell_styles
         self.as_scored = as_scored
         self.special = frozenset({*cell_styles, *as_scored})
@@ -389,7 +394,10 @@ class _RowXml:
         # Both checks run in C: a generator over the cells took a fifth of the row's time.
         if _NUMBER_TYPES.issuperset(map(type, scores)) and all(map(math.isfinite, scores)):
             cells = self.input_cells(r, values, cuts)
-            cells.append(self.numeric.format(r, *scores))
+            args = self.numeric_args
+            args[0::2] = [r] * len(scores)
+            args[1::2] = scores
+            cells.append(self.numeric % tuple(args))
             tail = enumerate(values[stop:], start=stop)
             cells += [self.result_cell(c, r, v, cuts) for c, v in tail if v is not None and v != ""]
         else:
