@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,10 +35,11 @@ class WorkerLost(BleuXlError):
 T = TypeVar("T")
 R = TypeVar("R")
 
-# The items shared with forked workers (set only while a pool runs).
+# The items shared with forked workers, and the function a ForkedMap runs in its workers: each worker takes the
+# values these hold when it is forked, so one pool runs at a time (_FORKING), whatever thread starts it.
 _SHARED: Sequence[Any] = ()
-# The function a ForkedMap runs in its workers, inherited by fork (set only while it runs).
 _FORKED: Callable[[int, int], Any] | None = None
+_FORKING = threading.RLock()
 
 
 class PoolUnavailable(BleuXlError):
@@ -116,9 +118,9 @@ def map_chunks(
     """
     global _SHARED
     workers = workers or os.cpu_count() or 1
-    if forking():
+    forked = forking()
+    if forked:
         prepare_tokenizer()  # built once here, inherited by every worker
-        _SHARED = items
         context, run = multiprocessing.get_context("fork"), _run_shared
         tasks: list[Any] = [(fn, a, b, args) for a, b in bounds]
     else:
@@ -126,21 +128,23 @@ def map_chunks(
         tasks = [(fn, items[a:b], args) for a, b in bounds]
     pool: ProcessPoolExecutor | None = None
     finished = False
-    try:
-        pool = _start(workers, context)
+    with _FORKING if forked else contextlib.nullcontext():
+        shared, _SHARED = _SHARED, items if forked else _SHARED
         try:
-            futures = [pool.submit(run, task) for task in tasks]  # starts the workers
-        except (OSError, ImportError, NotImplementedError) as exc:
-            raise _unavailable(exc) from exc
-        for future in futures:
-            yield future.result()
-        finished = True
-    except BrokenProcessPool:
-        raise _lost("scoring") from None
-    finally:
-        _SHARED = ()
-        if pool is not None:
-            _stop(pool, finished)
+            pool = _start(workers, context)
+            try:
+                futures = [pool.submit(run, task) for task in tasks]  # starts the workers
+            except (OSError, ImportError, NotImplementedError) as exc:
+                raise _unavailable(exc) from exc
+            for future in futures:
+                yield future.result()
+            finished = True
+        except BrokenProcessPool:
+            raise _lost("scoring") from None
+        finally:
+            _SHARED = shared
+            if pool is not None:
+                _stop(pool, finished)
 
 
 class ForkedMap(Generic[R]):
@@ -152,7 +156,8 @@ class ForkedMap(Generic[R]):
     hold.
 
     Raises :class:`PoolUnavailable` on entry where workers cannot be forked (Windows, macOS: the caller runs ``fn``
-    itself), :class:`WorkerLost` when one dies."""
+    itself), :class:`WorkerLost` when one dies. A pool another thread runs is waited for: each pool's workers
+    take the function as it is when they fork."""
 
     def __init__(
         self,
@@ -172,14 +177,16 @@ class ForkedMap(Generic[R]):
         self._next = 0
         self._finished = False
         self._frozen = frozen_heap()
+        self._entered = False
+        self._before: Callable[[int, int], Any] | None = None  # what _FORKED held before (a ForkedMap it runs in)
 
     def __enter__(self) -> Iterator[R]:
         global _FORKED
         if not forking():
             raise PoolUnavailable("worker processes are not forked on this system")
-        if _FORKED is not None:
-            raise RuntimeError("one ForkedMap at a time")
-        _FORKED = self._fn
+        _FORKING.acquire()  # another thread's pool first: its workers take _FORKED as it is when they fork
+        self._entered = True
+        self._before, _FORKED = _FORKED, self._fn
         self._frozen.__enter__()  # the workers never walk the objects they inherit (nor copy their pages)
         try:
             self._pool = _start(self._workers, multiprocessing.get_context("fork"))
@@ -195,13 +202,16 @@ class ForkedMap(Generic[R]):
 
     def __exit__(self, *_: Any) -> None:
         global _FORKED
-        _FORKED = None
+        if not self._entered:
+            return
         try:
             if self._pool is not None:
                 pool, self._pool = self._pool, None
                 _stop(pool, self._finished)
         finally:
+            _FORKED, self._entered = self._before, False
             self._frozen.__exit__(None, None, None)
+            _FORKING.release()
 
     def _submit(self) -> None:
         assert self._pool is not None
@@ -239,19 +249,21 @@ def _lost(doing: str) -> WorkerLost:
 
 
 def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
-    """Let the workers end when every result came; otherwise terminate them now."""
+    """Let the workers end when every result came; otherwise terminate them now (a part under way is not waited
+    for, nor the parts queued behind it)."""
     if finished:
         pool.shutdown(wait=True)
         return
-    pool.shutdown(wait=False, cancel_futures=True)
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14: shuts the pool down too
     if terminate is not None:
         terminate()
         return
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
+    # No public way before 3.14; taken before shutdown(), which forgets them.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError, AttributeError):
             process.join(5)

@@ -166,10 +166,11 @@ class Result:
     def problems(self) -> int:
         """How many rows have a note, as the note column shows them: no score for a reason (an error), or scored
         against some of their references only (``1 of 2 references``, counted among the scored rows too)."""
-        errors = 0
+        errors: set[int] = set()
         if self._with_errors:
-            errors = sum(1 for i in range(len(self.rows)) if self._error_note(i) is not None)
-        return errors + len(self.fewer_references())
+            errors = {i for i in range(len(self.rows)) if self._error_note(i) is not None}
+        # A row one metric could not score and another scored against fewer references has one note: counted once.
+        return len(errors) + sum(1 for i in self.fewer_references() if i not in errors)
 
     @property
     def candidates(self) -> int:

@@ -3,7 +3,9 @@ most a window of results waiting, and a worker that dies ends the run with Worke
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
 import time
 
 import pytest
@@ -41,10 +43,37 @@ def test_a_worker_that_dies_ends_the_run() -> None:
         list(results)
 
 
-def test_one_at_a_time_and_left_early_stops_the_workers() -> None:
-    with ForkedMap(lambda a, b: a, [(a, a) for a in range(50)], 2) as results:
-        assert next(results) == 0
-        with pytest.raises(RuntimeError, match="one ForkedMap at a time"), ForkedMap(lambda a, b: a, [(0, 1)], 1):
-            pass
-    with ForkedMap(lambda a, b: a * 2, [(a, a) for a in range(5)], 2) as results:  # a new one after the first
-        assert list(results) == [0, 2, 4, 6, 8]
+def test_left_early_the_workers_are_terminated_at_once() -> None:
+    """Parts under way and queued are not waited for: the workers are gone when the map is left."""
+
+    def slow(a: int, b: int) -> int:
+        time.sleep(30)
+        return a
+
+    before = {child.pid for child in multiprocessing.active_children()}  # other tests' pools, being reaped
+    start = time.monotonic()
+    with ForkedMap(slow, [(a, a) for a in range(20)], 2) as results:
+        del results  # a signal, an error: the results are not all taken
+    assert time.monotonic() - start < 10
+    assert [child for child in multiprocessing.active_children() if child.pid not in before] == []
+
+
+def test_maps_in_two_threads_each_get_their_own_results() -> None:
+    """A library caller scoring two files at once in threads: each pool's workers take its own function (the
+    second waits for the first), never the other's."""
+    got: dict[int, list[int]] = {}
+
+    def run(k: int) -> None:
+        with ForkedMap(lambda a, b: a * k, [(a, a) for a in range(40)], 2, ahead=2) as results:
+            got[k] = list(results)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in (2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert got == {2: [a * 2 for a in range(40)], 3: [a * 3 for a in range(40)]}
+    with ForkedMap(lambda a, b: a, [(0, 1)], 1) as outer:  # one inside another, in one thread
+        with ForkedMap(lambda a, b: -a, [(5, 6)], 1) as inner:
+            assert list(inner) == [-5]
+        assert list(outer) == [0]

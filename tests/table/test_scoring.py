@@ -66,3 +66,22 @@ def test_process_pool_matches_single_process() -> None:
     two = scoring.score_table(table, layout, workers=2)
     assert one.outcomes == two.outcomes and one.ranks == two.ranks
     assert one.corpus == two.corpus
+
+
+def test_rows_with_a_note_count_each_row_once() -> None:
+    """A row TER cannot score (over 200 words) that BLEU scored against one of its two references has one note:
+    the Summary's "Rows with a note" counts it once, as the note column shows it."""
+    long_candidate = " ".join(["mot"] * 250)
+    rows = [
+        ["Reference A", "Reference B", "Candidate"],
+        [REF, "", long_candidate],  # TER's note, and BLEU against 1 of 2 references
+        [REF, REF, long_candidate],  # TER's note only
+        [REF, "", SHORT],  # 1 of 2 references only
+        [REF, REF, SHORT],  # no note
+    ]
+    table = table_sheet.Sheet("t", rows, ["t"])
+    layout = columns.find_layout(table, table_sheet.TableOptions(reference_cols=["A", "B"]))
+    result = scoring.score_table(table, layout, metrics=bleu_xl.metrics_named(["bleu", "ter"]), workers=1)
+    notes = [result.note(i) for i in range(len(result.rows))]
+    assert [note is not None for note in notes] == [True, True, True, False]
+    assert result.problems == 3
