@@ -81,13 +81,35 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
     wait_gone(workers)
 
 
-def test_sighup_while_writing_removes_the_partial_file(tmp_path: Path) -> None:
-    process = start_scoring(tmp_path, 30_000)
+def wait_writing(tmp_path: Path, process: subprocess.Popen) -> set[int]:
+    """The processes below the run once it writes its output (the workers that make the rows' XML)."""
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".out.xlsx.*.partial")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.002)
     assert list(tmp_path.glob(".out.xlsx.*.partial")), "the run finished before it was seen writing"
+    return descendants(process.pid)
+
+
+def test_sighup_while_writing_removes_the_partial_file(tmp_path: Path) -> None:
+    process = start_scoring(tmp_path, 30_000)  # past 20,000 rows: written by worker processes
+    workers = wait_writing(tmp_path, process)
     process.send_signal(signal.SIGHUP)
     stderr = process.communicate(timeout=60)[1]
     assert process.returncode == 128 + signal.SIGHUP and "terminated by SIGHUP" in stderr, stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.csv"]
+    wait_gone(workers)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_ctrl_c_twice_while_writing_ends_at_once(tmp_path: Path) -> None:
+    """The pool forgot its workers before terminating them: a stopped run waited for the parts under way, and a
+    second Ctrl-C left it hung at exit."""
+    process = start_scoring(tmp_path, 30_000)
+    workers = wait_writing(tmp_path, process)
+    process.send_signal(signal.SIGINT)
+    time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=30)  # no hang
+    assert process.returncode in (130, -signal.SIGINT)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.csv"]
+    wait_gone(workers)
