@@ -80,6 +80,7 @@ def compare_file(
     output_encoding: str | None = None,
     raw: bool = False,
     force: bool = False,
+    workers: int | None = None,
     on_read: Callable[[ComparedFile], None] | None = None,
     spell: Callable[[Setting], str] = python_spelling,
 ) -> ComparedFile:
@@ -88,8 +89,9 @@ def compare_file(
     Koehn 2004, as sacrebleu's ``--paired-bs``; ``samples`` resamples, 1,000 by default) or approximate
     randomization (``test="ar"``, as sacrebleu's ``--paired-ar``; ``samples`` trials, 10,000 by default). Rows
     with a blank reference or a blank candidate on either side are left out of both. With ``output``, also write
-    every row with both columns' scores (a workbook has the test on a Summary sheet). The other settings read the
-    table as :func:`~bleu_xl.jobs.score.score_file` reads it.
+    every row with both columns' scores (a workbook has the test on a Summary sheet; a large one's rows written by
+    ``workers`` processes, by default one a core). The other settings read the table as
+    :func:`~bleu_xl.jobs.score.score_file` reads it.
     ``on_read(compared)`` is called once the comparison is made, before anything is written. The notes on what was
     read and compared go into the output too (a workbook's Summary sheet, a JSON document's ``notes``), each
     setting they name spelt by ``spell`` (the command line passes its flags).
@@ -150,7 +152,14 @@ def compare_file(
         if file is not None and target is not None:
             notes = [render(note, spell) for note in (*read.notes, *comparison.notes)]
             compared.cut_cells = write_comparison(
-                file, target, read.sheet, read.layout, comparison, input_name=read.input_name, notes=notes
+                file,
+                target,
+                read.sheet,
+                read.layout,
+                comparison,
+                input_name=read.input_name,
+                notes=notes,
+                workers=workers,
             )
     finally:
         if file is not None:

@@ -44,7 +44,12 @@ def _fields_of(kind: type) -> tuple[str, ...] | None:
     """The fields a type is rebuilt from, in order; ``None`` when it is not a dataclass with slots built so."""
     if not dataclasses.is_dataclass(kind) or "__slots__" not in kind.__dict__:
         return None
-    names = tuple(field.name for field in dataclasses.fields(kind) if field.init)
+    if not kind.__dataclass_params__.init or hasattr(kind, "__post_init__"):  # type: ignore[attr-defined]
+        return None  # built otherwise than from its fields as they are
+    fields = [field for field in dataclasses.fields(kind) if field.init]
+    if any(getattr(field, "kw_only", False) for field in fields):
+        return None
+    names = tuple(field.name for field in fields)
     return names if names == tuple(kind.__slots__) else None
 
 
@@ -60,7 +65,9 @@ def pack(outcomes: Sequence[Any]) -> PackedOutcomes:
             k = index[kind] = len(members)
             members.append([])
         members[k].append(outcome)
-        kinds.append(k)  # few kinds: a score, a blank, an error or two
+        kinds.append(k & 0xFF)  # few kinds: a score, a blank, an error or two (past 256, see below)
+    if len(members) > 256:  # a kind is a byte: so many types travel as themselves
+        return PackedOutcomes([_Group(object, len(outcomes), objects=list(outcomes))])
     groups = [_group(kind, members[k]) for kind, k in index.items()]
     return PackedOutcomes(groups, bytes(kinds) if len(groups) > 1 else b"")
 

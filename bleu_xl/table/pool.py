@@ -16,7 +16,6 @@ import multiprocessing
 import os
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -35,11 +34,11 @@ class WorkerLost(BleuXlError):
 T = TypeVar("T")
 R = TypeVar("R")
 
-# The items shared with forked workers, and the function a ForkedMap runs in its workers: each worker takes the
-# values these hold when it is forked, so one pool runs at a time (_FORKING), whatever thread starts it.
+# In a forked worker: the items it shares with its parent, or the function a ForkedMap runs. Each worker is given
+# its pool's own by its initializer, whose arguments a fork passes in memory (nothing pickled), so pools started at
+# once by several threads never see each other's.
 _SHARED: Sequence[Any] = ()
 _FORKED: Callable[[int, int], Any] | None = None
-_FORKING = threading.RLock()
 
 
 class PoolUnavailable(BleuXlError):
@@ -73,9 +72,12 @@ def forking() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux")
 
 
-def _worker_setup() -> None:
-    """In each worker: die with the default action on SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux)
-    be killed when the parent dies, so that no worker outlives the run."""
+def _worker_setup(shared: Sequence[Any] = (), forked: Callable[[int, int], Any] | None = None) -> None:
+    """In each worker: take the pool's ``shared`` items or ``forked`` function, die with the default action on
+    SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux) be killed when the parent dies, so that no worker
+    outlives the run."""
+    global _SHARED, _FORKED
+    _SHARED, _FORKED = shared, forked
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -91,15 +93,12 @@ def _worker_setup() -> None:
 def frozen_heap() -> Iterator[None]:
     """The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Nothing made while frozen is kept from collection. Inside another, it leaves the
-    heap to the outer one to thaw."""
-    outermost = gc.get_freeze_count() == 0
+    would also copy its pages). Nothing made while frozen is kept from collection."""
     gc.freeze()
     try:
         yield
     finally:
-        if outermost:
-            gc.unfreeze()
+        gc.unfreeze()
 
 
 def map_chunks(
@@ -116,35 +115,31 @@ def map_chunks(
     into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
     that cannot start :class:`PoolUnavailable` (before any result).
     """
-    global _SHARED
     workers = workers or os.cpu_count() or 1
-    forked = forking()
-    if forked:
+    shared: tuple[Any, ...] = ()
+    if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
-        context, run = multiprocessing.get_context("fork"), _run_shared
+        context, run, shared = multiprocessing.get_context("fork"), _run_shared, (items,)
         tasks: list[Any] = [(fn, a, b, args) for a, b in bounds]
     else:
         context, run = multiprocessing.get_context(), _run_sent
         tasks = [(fn, items[a:b], args) for a, b in bounds]
     pool: ProcessPoolExecutor | None = None
     finished = False
-    with _FORKING if forked else contextlib.nullcontext():
-        shared, _SHARED = _SHARED, items if forked else _SHARED
+    try:
+        pool = _start(workers, context, shared)
         try:
-            pool = _start(workers, context)
-            try:
-                futures = [pool.submit(run, task) for task in tasks]  # starts the workers
-            except (OSError, ImportError, NotImplementedError) as exc:
-                raise _unavailable(exc) from exc
-            for future in futures:
-                yield future.result()
-            finished = True
-        except BrokenProcessPool:
-            raise _lost("scoring") from None
-        finally:
-            _SHARED = shared
-            if pool is not None:
-                _stop(pool, finished)
+            futures = [pool.submit(run, task) for task in tasks]  # starts the workers
+        except (OSError, ImportError, NotImplementedError) as exc:
+            raise _unavailable(exc) from exc
+        for future in futures:
+            yield future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise _lost("scoring") from None
+    finally:
+        if pool is not None:
+            _stop(pool, finished)
 
 
 class ForkedMap(Generic[R]):
@@ -156,8 +151,7 @@ class ForkedMap(Generic[R]):
     hold.
 
     Raises :class:`PoolUnavailable` on entry where workers cannot be forked (Windows, macOS: the caller runs ``fn``
-    itself), :class:`WorkerLost` when one dies. A pool another thread runs is waited for: each pool's workers
-    take the function as it is when they fork."""
+    itself), :class:`WorkerLost` when one dies."""
 
     def __init__(
         self,
@@ -178,18 +172,14 @@ class ForkedMap(Generic[R]):
         self._finished = False
         self._frozen = frozen_heap()
         self._entered = False
-        self._before: Callable[[int, int], Any] | None = None  # what _FORKED held before (a ForkedMap it runs in)
 
     def __enter__(self) -> Iterator[R]:
-        global _FORKED
         if not forking():
             raise PoolUnavailable("worker processes are not forked on this system")
-        _FORKING.acquire()  # another thread's pool first: its workers take _FORKED as it is when they fork
         self._entered = True
-        self._before, _FORKED = _FORKED, self._fn
         self._frozen.__enter__()  # the workers never walk the objects they inherit (nor copy their pages)
         try:
-            self._pool = _start(self._workers, multiprocessing.get_context("fork"))
+            self._pool = _start(self._workers, multiprocessing.get_context("fork"), ((), self._fn))
             while self._next < len(self._bounds) and len(self._pending) < self._ahead:
                 self._submit()  # the first submission forks every worker
         except (OSError, ImportError, NotImplementedError) as exc:
@@ -201,7 +191,6 @@ class ForkedMap(Generic[R]):
         return self._results()
 
     def __exit__(self, *_: Any) -> None:
-        global _FORKED
         if not self._entered:
             return
         try:
@@ -209,9 +198,8 @@ class ForkedMap(Generic[R]):
                 pool, self._pool = self._pool, None
                 _stop(pool, self._finished)
         finally:
-            _FORKED, self._entered = self._before, False
+            self._entered = False
             self._frozen.__exit__(None, None, None)
-            _FORKING.release()
 
     def _submit(self) -> None:
         assert self._pool is not None
@@ -230,9 +218,10 @@ class ForkedMap(Generic[R]):
             raise _lost(self._doing) from None
 
 
-def _start(workers: int, context: Any) -> ProcessPoolExecutor:
+def _start(workers: int, context: Any, given: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+    """A pool whose workers are set up with ``_worker_setup(*given)`` (forked: ``given`` is never pickled)."""
     try:
-        return ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup, initargs=given)
     except (OSError, ImportError, NotImplementedError) as exc:
         raise _unavailable(exc) from exc
 

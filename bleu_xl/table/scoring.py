@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import functools
 import os
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
@@ -48,7 +47,33 @@ __all__ = [
 #: the memory reading was given.
 MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
+T = TypeVar("T")
 CHUNK = 25_000
+
+
+class computed_once(Generic[T]):
+    """A property computed once per object, as :func:`functools.cached_property` is, but without the lock that takes
+    on Python 3.10 and 3.11: one lock for every object of the class, which a worker process forked while another
+    thread holds it would wait for for ever (the workers that write a workbook's rows read these)."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> computed_once[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> T | computed_once[T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)  # read from there from now on
+        return value
+
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -108,17 +133,17 @@ class Result:
     groups: int = 1  # the references whose candidates are ranked among themselves
     unspaced: list[UnspacedRows] = field(default_factory=list)
 
-    @functools.cached_property
+    @computed_once
     def columns(self) -> tuple[DetailColumn, ...]:
         """The result columns of this table (:func:`result_columns`)."""
         return result_columns(self.metrics, ranked=self.ranked)
 
-    @functools.cached_property
+    @computed_once
     def _detail_widths(self) -> tuple[int, ...]:
         """How many detail columns each metric has (the blanks of a row it did not score)."""
         return tuple(len(metric.details()) for metric in self.metrics)
 
-    @functools.cached_property
+    @computed_once
     def _detail_order(self) -> list[tuple[int, int]] | None:
         """Where each detail column comes from, when the metrics' details are not simply one after the other."""
         order = _detail_order(self.metrics)
@@ -135,18 +160,18 @@ class Result:
         """The first metric's corpus score."""
         return self.corpora[0]
 
-    @functools.cached_property
+    @computed_once
     def _kinds(self) -> list[dict[type, int]]:
         """Per metric, how many rows have an outcome of each type (one pass in C: the counts below are asked for
         several times of a million rows)."""
         return [dict(collections.Counter(map(type, outcomes))) for outcomes in self.scores]
 
-    @functools.cached_property
+    @computed_once
     def _scored_kinds(self) -> frozenset[type]:
         """The types of the scores among the outcomes (a type test is a third of what ``isinstance`` of an ABC is)."""
         return frozenset(found for kinds in self._kinds for found in kinds if issubclass(found, MetricScore))
 
-    @functools.cached_property
+    @computed_once
     def _with_errors(self) -> bool:
         """Whether any metric gave any row an error."""
         return any(self._count(k, CellError) for k in range(len(self.scores)))
@@ -197,7 +222,7 @@ class Result:
             groups.setdefault(self.covered(k), []).append(metric.name)
         return [(tuple(names), count) for count, names in groups.items()]
 
-    @functools.cached_property
+    @computed_once
     def reference_columns(self) -> int:
         """How many references each row has when it reads them from its own cells (0 when one reference serves
         every candidate)."""

@@ -1331,6 +1331,7 @@ holds equal to the fast paths here. The scores made of these statistics are in :
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -1423,6 +1424,16 @@ _UNKNOWN_ID = " "
 _WIDE_IDS = "\\t\\n\\x0b\\x0c\\r\\x1c\\x1d\\x1e\\x1f\\x85\\xa0"
 #: Held while a candidate is scored against a reference that may still count an order.
 _COUNTING = threading.Lock()
+
+
+def _unlocked_after_fork() -> None:
+    # A process forked while another thread counted would wait for ever for a lock no thread of its own holds.
+    global _COUNTING
+    _COUNTING = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not in Pyodide, nor on Windows
+    os.register_at_fork(after_in_child=_unlocked_after_fork)
 
 
 class _ShiftedGrams:
@@ -6562,7 +6573,12 @@ def _fields_of(kind: type) -> tuple[str, ...] | None:
     \"\"\"The fields a type is rebuilt from, in order; ``None`` when it is not a dataclass with slots built so.\"\"\"
     if not dataclasses.is_dataclass(kind) or "__slots__" not in kind.__dict__:
         return None
-    names = tuple(field.name for field in dataclasses.fields(kind) if field.init)
+    if not kind.__dataclass_params__.init or hasattr(kind, "__post_init__"):  # type: ignore[attr-defined]
+        return None  # built otherwise than from its fields as they are
+    fields = [field for field in dataclasses.fields(kind) if field.init]
+    if any(getattr(field, "kw_only", False) for field in fields):
+        return None
+    names = tuple(field.name for field in fields)
     return names if names == tuple(kind.__slots__) else None
 
 
@@ -6578,7 +6594,9 @@ def pack(outcomes: Sequence[Any]) -> PackedOutcomes:
             k = index[kind] = len(members)
             members.append([])
         members[k].append(outcome)
-        kinds.append(k)  # few kinds: a score, a blank, an error or two
+        kinds.append(k & 0xFF)  # few kinds: a score, a blank, an error or two (past 256, see below)
+    if len(members) > 256:  # a kind is a byte: so many types travel as themselves
+        return PackedOutcomes([_Group(object, len(outcomes), objects=list(outcomes))])
     groups = [_group(kind, members[k]) for kind, k in index.items()]
     return PackedOutcomes(groups, bytes(kinds) if len(groups) > 1 else b"")
 
@@ -6645,7 +6663,6 @@ import multiprocessing
 import os
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -6664,11 +6681,11 @@ class WorkerLost(BleuXlError):
 T = TypeVar("T")
 R = TypeVar("R")
 
-# The items shared with forked workers, and the function a ForkedMap runs in its workers: each worker takes the
-# values these hold when it is forked, so one pool runs at a time (_FORKING), whatever thread starts it.
+# In a forked worker: the items it shares with its parent, or the function a ForkedMap runs. Each worker is given
+# its pool's own by its initializer, whose arguments a fork passes in memory (nothing pickled), so pools started at
+# once by several threads never see each other's.
 _SHARED: Sequence[Any] = ()
 _FORKED: Callable[[int, int], Any] | None = None
-_FORKING = threading.RLock()
 
 
 class PoolUnavailable(BleuXlError):
@@ -6702,9 +6719,12 @@ def forking() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux")
 
 
-def _worker_setup() -> None:
-    \"\"\"In each worker: die with the default action on SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux)
-    be killed when the parent dies, so that no worker outlives the run.\"\"\"
+def _worker_setup(shared: Sequence[Any] = (), forked: Callable[[int, int], Any] | None = None) -> None:
+    \"\"\"In each worker: take the pool's ``shared`` items or ``forked`` function, die with the default action on
+    SIGTERM/SIGHUP, leave Ctrl-C to the parent, and (Linux) be killed when the parent dies, so that no worker
+    outlives the run.\"\"\"
+    global _SHARED, _FORKED
+    _SHARED, _FORKED = shared, forked
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -6720,15 +6740,12 @@ def _worker_setup() -> None:
 def frozen_heap() -> Iterator[None]:
     \"\"\"The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Nothing made while frozen is kept from collection. Inside another, it leaves the
-    heap to the outer one to thaw.\"\"\"
-    outermost = gc.get_freeze_count() == 0
+    would also copy its pages). Nothing made while frozen is kept from collection.\"\"\"
     gc.freeze()
     try:
         yield
     finally:
-        if outermost:
-            gc.unfreeze()
+        gc.unfreeze()
 
 
 def map_chunks(
@@ -6745,35 +6762,31 @@ def map_chunks(
     into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
     that cannot start :class:`PoolUnavailable` (before any result).
     \"\"\"
-    global _SHARED
     workers = workers or os.cpu_count() or 1
-    forked = forking()
-    if forked:
+    shared: tuple[Any, ...] = ()
+    if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
-        context, run = multiprocessing.get_context("fork"), _run_shared
+        context, run, shared = multiprocessing.get_context("fork"), _run_shared, (items,)
         tasks: list[Any] = [(fn, a, b, args) for a, b in bounds]
     else:
         context, run = multiprocessing.get_context(), _run_sent
         tasks = [(fn, items[a:b], args) for a, b in bounds]
     pool: ProcessPoolExecutor | None = None
     finished = False
-    with _FORKING if forked else contextlib.nullcontext():
-        shared, _SHARED = _SHARED, items if forked else _SHARED
+    try:
+        pool = _start(workers, context, shared)
         try:
-            pool = _start(workers, context)
-            try:
-                futures = [pool.submit(run, task) for task in tasks]  # starts the workers
-            except (OSError, ImportError, NotImplementedError) as exc:
-                raise _unavailable(exc) from exc
-            for future in futures:
-                yield future.result()
-            finished = True
-        except BrokenProcessPool:
-            raise _lost("scoring") from None
-        finally:
-            _SHARED = shared
-            if pool is not None:
-                _stop(pool, finished)
+            futures = [pool.submit(run, task) for task in tasks]  # starts the workers
+        except (OSError, ImportError, NotImplementedError) as exc:
+            raise _unavailable(exc) from exc
+        for future in futures:
+            yield future.result()
+        finished = True
+    except BrokenProcessPool:
+        raise _lost("scoring") from None
+    finally:
+        if pool is not None:
+            _stop(pool, finished)
 
 
 class ForkedMap(Generic[R]):
@@ -6785,8 +6798,7 @@ class ForkedMap(Generic[R]):
     hold.
 
     Raises :class:`PoolUnavailable` on entry where workers cannot be forked (Windows, macOS: the caller runs ``fn``
-    itself), :class:`WorkerLost` when one dies. A pool another thread runs is waited for: each pool's workers
-    take the function as it is when they fork.\"\"\"
+    itself), :class:`WorkerLost` when one dies.\"\"\"
 
     def __init__(
         self,
@@ -6807,18 +6819,14 @@ class ForkedMap(Generic[R]):
         self._finished = False
         self._frozen = frozen_heap()
         self._entered = False
-        self._before: Callable[[int, int], Any] | None = None  # what _FORKED held before (a ForkedMap it runs in)
 
     def __enter__(self) -> Iterator[R]:
-        global _FORKED
         if not forking():
             raise PoolUnavailable("worker processes are not forked on this system")
-        _FORKING.acquire()  # another thread's pool first: its workers take _FORKED as it is when they fork
         self._entered = True
-        self._before, _FORKED = _FORKED, self._fn
         self._frozen.__enter__()  # the workers never walk the objects they inherit (nor copy their pages)
         try:
-            self._pool = _start(self._workers, multiprocessing.get_context("fork"))
+            self._pool = _start(self._workers, multiprocessing.get_context("fork"), ((), self._fn))
             while self._next < len(self._bounds) and len(self._pending) < self._ahead:
                 self._submit()  # the first submission forks every worker
         except (OSError, ImportError, NotImplementedError) as exc:
@@ -6830,7 +6838,6 @@ class ForkedMap(Generic[R]):
         return self._results()
 
     def __exit__(self, *_: Any) -> None:
-        global _FORKED
         if not self._entered:
             return
         try:
@@ -6838,9 +6845,8 @@ class ForkedMap(Generic[R]):
                 pool, self._pool = self._pool, None
                 _stop(pool, self._finished)
         finally:
-            _FORKED, self._entered = self._before, False
+            self._entered = False
             self._frozen.__exit__(None, None, None)
-            _FORKING.release()
 
     def _submit(self) -> None:
         assert self._pool is not None
@@ -6859,9 +6865,10 @@ class ForkedMap(Generic[R]):
             raise _lost(self._doing) from None
 
 
-def _start(workers: int, context: Any) -> ProcessPoolExecutor:
+def _start(workers: int, context: Any, given: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+    \"\"\"A pool whose workers are set up with ``_worker_setup(*given)`` (forked: ``given`` is never pickled).\"\"\"
     try:
-        return ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup)
+        return ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup, initargs=given)
     except (OSError, ImportError, NotImplementedError) as exc:
         raise _unavailable(exc) from exc
 
@@ -6958,11 +6965,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import functools
 import os
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
@@ -6998,7 +7004,33 @@ __all__ = [
 #: the memory reading was given.
 MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
+T = TypeVar("T")
 CHUNK = 25_000
+
+
+class computed_once(Generic[T]):
+    \"\"\"A property computed once per object, as :func:`functools.cached_property` is, but without the lock that takes
+    on Python 3.10 and 3.11: one lock for every object of the class, which a worker process forked while another
+    thread holds it would wait for for ever (the workers that write a workbook's rows read these).\"\"\"
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> computed_once[T]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> T | computed_once[T]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)  # read from there from now on
+        return value
+
 
 #: A row's outcome under one metric: its score, a blank candidate, or the error that is its note.
 Outcome = MetricScore | Blank | CellError
@@ -7058,17 +7090,17 @@ class Result:
     groups: int = 1  # the references whose candidates are ranked among themselves
     unspaced: list[UnspacedRows] = field(default_factory=list)
 
-    @functools.cached_property
+    @computed_once
     def columns(self) -> tuple[DetailColumn, ...]:
         \"\"\"The result columns of this table (:func:`result_columns`).\"\"\"
         return result_columns(self.metrics, ranked=self.ranked)
 
-    @functools.cached_property
+    @computed_once
     def _detail_widths(self) -> tuple[int, ...]:
         \"\"\"How many detail columns each metric has (the blanks of a row it did not score).\"\"\"
         return tuple(len(metric.details()) for metric in self.metrics)
 
-    @functools.cached_property
+    @computed_once
     def _detail_order(self) -> list[tuple[int, int]] | None:
         \"\"\"Where each detail column comes from, when the metrics' details are not simply one after the other.\"\"\"
         order = _detail_order(self.metrics)
@@ -7085,18 +7117,18 @@ class Result:
         \"\"\"The first metric's corpus score.\"\"\"
         return self.corpora[0]
 
-    @functools.cached_property
+    @computed_once
     def _kinds(self) -> list[dict[type, int]]:
         \"\"\"Per metric, how many rows have an outcome of each type (one pass in C: the counts below are asked for
         several times of a million rows).\"\"\"
         return [dict(collections.Counter(map(type, outcomes))) for outcomes in self.scores]
 
-    @functools.cached_property
+    @computed_once
     def _scored_kinds(self) -> frozenset[type]:
         \"\"\"The types of the scores among the outcomes (a type test is a third of what ``isinstance`` of an ABC is).\"\"\"
         return frozenset(found for kinds in self._kinds for found in kinds if issubclass(found, MetricScore))
 
-    @functools.cached_property
+    @computed_once
     def _with_errors(self) -> bool:
         \"\"\"Whether any metric gave any row an error.\"\"\"
         return any(self._count(k, CellError) for k in range(len(self.scores)))
@@ -7147,7 +7179,7 @@ class Result:
             groups.setdefault(self.covered(k), []).append(metric.name)
         return [(tuple(names), count) for count, names in groups.items()]
 
-    @functools.cached_property
+    @computed_once
     def reference_columns(self) -> int:
         \"\"\"How many references each row has when it reads them from its own cells (0 when one reference serves
         every candidate).\"\"\"

@@ -42,3 +42,26 @@ def test_packed_outcomes_come_back_equal(rows: list[tuple[int, list[str], list[s
     for got, sent in zip(back, outcomes):
         if hasattr(sent, "stats"):
             assert type(got.stats) is type(sent.stats) and got.signature == sent.signature and float(got) == float(sent)
+
+
+def test_types_not_built_from_their_fields_travel_as_themselves() -> None:
+    """Packing rebuilds a type from its fields only where that gives the same value back: not one whose
+    ``__post_init__`` changes a field, not one of keyword-only fields; and many types at once travel as they are."""
+    import dataclasses
+
+    @dataclasses.dataclass(slots=True)
+    class Scaled:
+        v: float
+
+        def __post_init__(self) -> None:
+            self.v = self.v * 100
+
+    @dataclasses.dataclass(slots=True, kw_only=True)
+    class Named:
+        v: float
+
+    outcomes = [Scaled(0.5), Named(v=0.25), Blank(), Scaled(0.75)]
+    assert unpack(pack(outcomes)) == outcomes
+    many = [dataclasses.make_dataclass(f"K{i}", [("v", int)], slots=True)(i) for i in range(300)]
+    packed = pack(many)
+    assert packed.kinds == b"" and unpack(packed) == many

@@ -77,3 +77,30 @@ def test_maps_in_two_threads_each_get_their_own_results() -> None:
         with ForkedMap(lambda a, b: -a, [(5, 6)], 1) as inner:
             assert list(inner) == [-5]
         assert list(outer) == [0]
+
+
+def test_a_pool_forked_while_another_thread_holds_a_lock_of_ours_does_not_wait(monkeypatch) -> None:
+    """Workers forked while another thread counts chrF n-grams (its lock held) score chrF all the same; and the
+    properties the write workers read take no class-wide lock (functools.cached_property does before 3.12)."""
+    import functools
+
+    from bleu_xl.core.metrics import Chrf, chrf_stats
+    from bleu_xl.table import columns, scoring
+    from bleu_xl.table import sheet as table_sheet
+
+    assert not any(isinstance(value, functools.cached_property) for value in vars(scoring.Result).values())
+    monkeypatch.setattr(scoring, "PARALLEL_MIN_PAIRS", 40)
+    monkeypatch.setattr(scoring, "CHUNK", 25)
+    rows = [["Reference", "Candidate"]] + [[f"le chat {i % 7} dort bien", f"le chat {i % 5} dors"] for i in range(100)]
+    table = table_sheet.Sheet("t", rows, ["t"])
+    layout = columns.find_layout(table)
+    expected = scoring.score_table(table, layout, metrics=(Chrf(),), workers=1).scores
+    got: list = []
+    with chrf_stats._COUNTING:  # as another thread counting when the workers fork
+        thread = threading.Thread(
+            target=lambda: got.append(scoring.score_table(table, layout, metrics=(Chrf(),), workers=2).scores),
+            daemon=True,
+        )
+        thread.start()
+        thread.join(60)
+    assert got == [expected], "the workers waited for a lock no thread of theirs holds"

@@ -9,6 +9,7 @@ holds equal to the fast paths here. The scores made of these statistics are in :
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -101,6 +102,16 @@ _UNKNOWN_ID = " "
 _WIDE_IDS = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0"
 #: Held while a candidate is scored against a reference that may still count an order.
 _COUNTING = threading.Lock()
+
+
+def _unlocked_after_fork() -> None:
+    # A process forked while another thread counted would wait for ever for a lock no thread of its own holds.
+    global _COUNTING
+    _COUNTING = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not in Pyodide, nor on Windows
+    os.register_at_fork(after_in_child=_unlocked_after_fork)
 
 
 class _ShiftedGrams:

@@ -139,6 +139,7 @@ def write_comparison(
     *,
     input_name: str,
     notes: Sequence[str] = (),
+    workers: int | None = None,
 ) -> CutCells:
     """Write a comparison as ``target`` says: a workbook (the rows with both columns' scores and a note on each row
     the test left out, and the paired test and the ``notes`` on a Summary sheet), or the same rows as CSV, JSON
@@ -152,7 +153,14 @@ def write_comparison(
         target.check_size(len(comparison.rows) + 1, len(header))
         with file.open(binary=True) as out:
             return write_comparison_workbook(
-                out, header, comparison, input_name=input_name, layout=layout, source=table, notes=notes
+                out,
+                header,
+                comparison,
+                input_name=input_name,
+                layout=layout,
+                source=table,
+                notes=notes,
+                workers=workers,
             )
     width = len(input_header)
 

@@ -368,11 +368,12 @@ def write_comparison_workbook(
     layout: Layout,
     source: Sheet | None = None,
     notes: Sequence[str] = (),
+    workers: int | None = None,
 ) -> CutCells:
     """The input rows with both columns' scores and a note on each row the test left out (``header`` names them
     all), formatted as a scored workbook is, and a Summary sheet with the paired test: each interval as two numbers
     (low, high), the p-value shown as the verdict says it, and the ``notes``. Returns the cells cut to fit a
-    cell."""
+    cell; a large sheet's rows are written by ``workers`` processes."""
     results = [ColumnKind.SCORE, ColumnKind.SCORE, ColumnKind.TEXT]
     width = len(header) - len(results)
 
@@ -424,7 +425,7 @@ def write_comparison_workbook(
         ]
         _write_facts(book, sheet, facts, formats["bold"])
 
-    return _write_workbook(out, table, summary)
+    return _write_workbook(out, table, summary, workers)
 
 
 def p_value_format(p_value: float) -> str:
