@@ -59,8 +59,8 @@ def test_left_early_the_workers_are_terminated_at_once() -> None:
 
 
 def test_maps_in_two_threads_each_get_their_own_results() -> None:
-    """A library caller scoring two files at once in threads: each pool's workers take its own function (the
-    second waits for the first), never the other's."""
+    """A library caller scoring two files at once in threads: each pool's workers take its own function (handed
+    to them as they fork), never the other's."""
     got: dict[int, list[int]] = {}
 
     def run(k: int) -> None:
