@@ -312,6 +312,14 @@ def with_members(source: Path, target: Path, replace: dict[str, bytes]) -> Path:
     return target
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (not gone, not a zombie), from /proc: whoever reaps it."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def living_parents() -> dict[int, int]:
     """Every living process (not a zombie) and its parent, from /proc: no extra dependency."""
     parents: dict[int, int] = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import COMMAND, living_parents, long_csv
+from tests.helpers import COMMAND, alive, living_parents, long_csv
 
 
 def descendants(pid: int) -> set[int]:
@@ -22,13 +22,6 @@ def descendants(pid: int) -> set[int]:
         frontier = {child for child, parent in parents.items() if parent in frontier} - found
         found |= frontier
     return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def start_scoring(tmp_path: Path, rows: int) -> subprocess.Popen:

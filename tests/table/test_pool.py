@@ -7,11 +7,11 @@ import multiprocessing
 import os
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from bleu_xl.table.pool import ForkedMap, WorkerLost, forking
+from tests.helpers import alive
 
 pytestmark = pytest.mark.skipif(not forking(), reason="workers are forked on Linux only")
 
@@ -57,16 +57,10 @@ def test_left_early_the_workers_are_terminated_at_once() -> None:
         workers = {child.pid for child in multiprocessing.active_children()} - before
         del results  # a signal, an error: the results are not all taken
     assert len(workers) == 2
-
-    def running(pid: int) -> bool:  # the pool's own thread may be reaping it: /proc says, not is_alive()
-        try:
-            return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-        except OSError:
-            return False
-
-    while any(map(running, workers)) and time.monotonic() - start < 10:
+    # The pool's own thread may be reaping them: /proc says, not is_alive().
+    while any(map(alive, workers)) and time.monotonic() - start < 10:
         time.sleep(0.05)
-    assert not any(map(running, workers)), "a worker outlived the map"
+    assert not any(map(alive, workers)), "a worker outlived the map"
     assert time.monotonic() - start < 10  # not the 30 s its part would take
 
 
