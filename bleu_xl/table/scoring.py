@@ -259,8 +259,8 @@ class Result:
 
     def values(self) -> list[float]:
         """The first metric's score of each row it scored, in row order."""
-        kinds = {found for found in self._kinds[0] if issubclass(found, MetricScore)}
-        return [float(o) for o in self.outcomes if type(o) in kinds]
+        scored = self._scored_kinds
+        return [float(o) for o in self.outcomes if type(o) in scored]
 
     def value(self, i: int) -> float | None:
         """Row ``i``'s score under the first metric, ``None`` when it has none."""
