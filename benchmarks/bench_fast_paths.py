@@ -23,6 +23,9 @@ from bleu_xl.core import column_sums, tokenizer
 from bleu_xl.core.metrics import bleu, counting
 from bleu_xl.core.metrics import chrf_stats as chrf
 from bleu_xl.table import packed
+from bleu_xl.table import pairs as table_pairs
+from bleu_xl.table.layout import Layout
+from bleu_xl.table.sheet import Sheet
 
 
 def _time(fn: Callable[[], object], calls: int, runs: int) -> list[float]:
@@ -50,6 +53,8 @@ def main() -> None:
     indices = list(range(3000))
     column = list(range(3000))
     scores = [bleu.Bleu().sentence_score([r], c) for r, c in pairs]
+    sheet = Sheet("t", [["Reference", "Candidate"], *map(list, pairs)], ["t"])
+    layout = Layout(0, 1, [0])
 
     def count_fast() -> None:
         for grams in bigram_lists:
@@ -99,6 +104,12 @@ def main() -> None:
             lambda: packed.unpack(pickle.loads(pickle.dumps(packed.pack(scores), pickle.HIGHEST_PROTOCOL))),
             lambda: pickle.loads(pickle.dumps(scores, pickle.HIGHEST_PROTOCOL)),
             len(scores),
+        ),
+        (
+            "a table's row paired (a row)",
+            lambda: table_pairs.pairs_of(sheet, layout),
+            lambda: table_pairs.pairs_of_literally(sheet, layout),
+            len(pairs),
         ),
     ]
     print(f"{'fast path':38} {'fast us':>10} {'obvious us':>11} {'obvious/fast':>13}  (medians of {args.runs})")

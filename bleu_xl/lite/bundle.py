@@ -61,6 +61,7 @@ EMBEDDED = (
     "table/packed.py",
     "table/pool.py",
     "table/unspaced.py",
+    "table/pairs.py",
     "table/scoring.py",
     "lite/__init__.py",
     "lite/table.py",

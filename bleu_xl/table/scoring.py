@@ -20,6 +20,7 @@ from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
+from .pairs import pairs_of
 from .pool import PoolUnavailable, frozen_heap, map_chunks
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
@@ -41,11 +42,6 @@ __all__ = [
     "score_table",
 ]
 
-#: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
-#: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
-#: BLEU-9 and chrF++, measured: benchmarks/README.md); past it a cell is refused, so that scoring stays within
-#: the memory reading was given.
-MAX_SCORED_TEXT = 1_000_000
 PARALLEL_MIN_PAIRS = 20_000
 T = TypeVar("T")
 CHUNK = 25_000
@@ -351,55 +347,6 @@ def distinct_names(names: Sequence[str]) -> list[str]:
         seen.add(unique)
         distinct.append(unique)
     return distinct
-
-
-def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> list[Pair]:
-    """A :class:`Pair` per data row, with the cell semantics of the Excel functions (the candidates of
-    ``candidate_col``, by default the layout's)."""
-    col = layout.candidate_col if candidate_col is None else candidate_col
-    rows = sheet.rows
-    fixed: Any = None
-    if layout.reference_text is not None:
-        fixed = reference_set([layout.reference_text])
-        _check_length(layout.reference_text, Setting("reference_text"))
-    elif layout.shared_row is not None:
-        fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
-    pairs = []
-    for r in layout.data_rows(len(rows)):
-        row = rows[r]
-        cand = cell_text(row[col]) if col < len(row) else None
-        if type(cand) is str and len(cand) > MAX_SCORED_TEXT:
-            _check_length(cand, f"{column_letter(col)}{r + 1}")
-        if layout.reference_text is not None or layout.shared_row is not None:
-            refs = fixed
-        elif layout.merged or layout.filled:
-            refs = reference_set([layout.cell(rows, r, i) for i in layout.reference_cols])
-        else:
-            refs = reference_set([row[i] if i < len(row) else None for i in layout.reference_cols])
-        if type(refs) is tuple and refs is not fixed and max(map(len, refs)) > MAX_SCORED_TEXT:
-            for i in layout.reference_cols:
-                _check_length(cell_text(layout.cell(rows, r, i)), f"{column_letter(i)}{r + 1}")
-        pairs.append(Pair(refs, cand))
-    if type(fixed) is tuple and layout.shared_row is not None:
-        for i in layout.reference_cols:
-            _check_length(cell_text(_cell(rows[layout.shared_row], i)), f"{column_letter(i)}{layout.shared_row + 1}")
-    return pairs
-
-
-def _check_length(text: Any, where: str | Setting) -> None:
-    """Refuse a text longer than :data:`MAX_SCORED_TEXT`, naming its cell (or the setting that gave it)."""
-    if type(text) is not str or len(text) <= MAX_SCORED_TEXT:
-        return
-    parts = (f"cell {where}", " holds") if isinstance(where, str) else (where, " holds")
-    raise InputError(
-        *parts,
-        f" {len(text):,} characters: bleu-xl scores a text of at most {MAX_SCORED_TEXT:,} (an Excel cell holds "
-        "32,767); split it, or score it in parts",
-    )
-
-
-def _cell(row: list[Any], col: int) -> Any:
-    return row[col] if col < len(row) else None
 
 
 def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[list[Outcome]]:

@@ -568,9 +568,9 @@ def test_a_reference_given_as_text_no_candidate_could_use_is_refused_by_the_libr
 def test_a_cell_too_long_to_score_is_refused_naming_it(monkeypatch) -> None:
     """Scoring takes memory in proportion to a text's length: a cell past MAX_SCORED_TEXT is refused in one line
     that names it, whichever side it is on, before any scoring."""
-    from bleu_xl.table import scoring
+    from bleu_xl.table import pairs
 
-    monkeypatch.setattr(scoring, "MAX_SCORED_TEXT", 20)
+    monkeypatch.setattr(pairs, "MAX_SCORED_TEXT", 20)
     long = "word " * 5
     for rows, where in (
         ([["Reference", "Candidate"], [REF[:15], CAND[:15]], [REF[:15], long]], "cell B3"),
