@@ -120,6 +120,14 @@ def test_one_reference_as_text_or_as_a_list_gives_the_same_statistics(text: str,
     except BleuError:
         with pytest.raises(BleuError):
             References([text], max_n)
+        with pytest.raises(BleuError):
+            References((text,), max_n)
         return
     as_list = References([text], max_n)
+    as_tuple = References((text,), max_n)  # a table's row: the fast path too
     assert (single.tokens, single.lengths, single.max_counts) == (as_list.tokens, as_list.lengths, as_list.max_counts)
+    assert (as_tuple.tokens, as_tuple.lengths, as_tuple.max_counts) == (
+        as_list.tokens,
+        as_list.lengths,
+        as_list.max_counts,
+    )
