@@ -93,7 +93,8 @@ def _worker_setup(shared: Sequence[Any] = (), forked: Callable[[int, int], Any] 
 def frozen_heap() -> Iterator[None]:
     """The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Nothing made while frozen is kept from collection."""
+    would also copy its pages). Whatever is frozen while it lasts (scoring freezes its pairs and outcomes as it makes
+    them) is thawed with the rest at the end: nothing is kept from collection past it."""
     gc.freeze()
     try:
         yield

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import os
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -395,6 +396,10 @@ def _score_table(
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, chosen)
     pairs = pairs_of(sheet, layout)
+    # Frozen as they are made, the pairs and then the outcomes (score_table thaws them with the sheet): a forked
+    # worker's collections would walk the pairs, writing to and so copying every page they are on, and this
+    # process's would walk the outcomes again each time they grow by a quarter (benchmarks/README.md).
+    gc.freeze()
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     scores: list[list[Outcome]] = [[] for _ in chosen]
     done = 0
@@ -404,6 +409,7 @@ def _score_table(
         for column, outcomes in zip(scores, part):
             column += outcomes
         done += size
+        gc.freeze()  # the outcomes just added, as the pairs above
         if progress:
             progress(size)
 

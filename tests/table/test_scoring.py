@@ -3,6 +3,8 @@ reference, and the same results from the process pool as from one process."""
 
 from __future__ import annotations
 
+import gc
+
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +68,8 @@ def test_process_pool_matches_single_process() -> None:
     two = scoring.score_table(table, layout, workers=2)
     assert one.outcomes == two.outcomes and one.ranks == two.ranks
     assert one.corpus == two.corpus
+    # The sheet, the pairs and the outcomes, frozen while scoring runs, are all thawed when it ends.
+    assert gc.get_freeze_count() == 0
 
 
 def test_rows_with_a_note_count_each_row_once() -> None:
