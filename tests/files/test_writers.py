@@ -12,10 +12,11 @@ import re
 from pathlib import Path
 
 import openpyxl
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_xl import score
+from bleu_xl.files.write import xlsx_rows
 from bleu_xl.files.write.text_formats import write_csv
 from tests.helpers import DDE, FORMULA, INTACTO, libreoffice, refused, run, xlsx, xlsx_text
 from tests.helpers import REF as SEED_REF
@@ -257,3 +258,18 @@ def test_plain_numbers_are_not_neutralised_but_formulas_are(tmp_path: Path) -> N
     with out.open(encoding="utf-8-sig", newline="") as handle:
         notes = [row[2] for row in csv.reader(handle)][1:]
     assert notes == NUMBERS + ["'" + text for text in FORMULAS]
+
+
+pieces = st.one_of(
+    st.sampled_from(["_", "x", "X", "0", "0F", "_x0041_", "&", "<", ">", "\r", "\n", "\t", "\x00", "\x0b", " "]),
+    st.sampled_from(["\ufffe", "\uffff", "\ud800", "é", "’", "東"]),
+    st.characters(),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(pieces, max_size=12).map("".join))
+def test_xml_text_gives_the_literal_escapes(text: str) -> None:
+    """The checks that skip an escape never skip one the text needs: control characters, CR, the noncharacters,
+    a lone surrogate, ``&<>`` and text that reads as Excel's escape, alone, together and overlapping."""
+    assert xlsx_rows.xml_text(text) == xlsx_rows.xml_text_literally(text)
