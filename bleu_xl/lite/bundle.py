@@ -62,6 +62,7 @@ EMBEDDED = (
     "table/pool.py",
     "table/unspaced.py",
     "table/pairs.py",
+    "table/ranks.py",
     "table/scoring.py",
     "lite/__init__.py",
     "lite/table.py",

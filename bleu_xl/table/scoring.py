@@ -10,7 +10,7 @@ import collections
 import contextlib
 import gc
 import os
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
@@ -22,7 +22,8 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
 from .pairs import pairs_of
-from .pool import PoolUnavailable, frozen_heap, map_chunks
+from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
+from .ranks import KeyHashes, rank_within_reference, ranked_groups
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
@@ -39,6 +40,7 @@ __all__ = [
     "result_columns",
     "result_header",
     "score_chunk",
+    "score_chunk_keyed",
     "score_chunk_packed",
     "score_table",
 ]
@@ -350,11 +352,15 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     return distinct
 
 
-def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[list[Outcome]]:
-    """Per metric, an :data:`Outcome` per pair (an input error says on which side it was)."""
+def score_chunk(
+    pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]], prepare_first: PreviousReference | None = None
+) -> list[list[Outcome]]:
+    """Per metric, an :data:`Outcome` per pair (an input error says on which side it was); ``prepare_first``
+    prepares the first metric's references."""
     chunk = []
-    for metric in metrics:
-        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, PreviousReference())
+    for k, metric in enumerate(metrics):
+        prepare = prepare_first if k == 0 and prepare_first is not None else PreviousReference()
+        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, prepare)
         for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
             if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
                 side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
@@ -363,9 +369,22 @@ def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]])
     return chunk
 
 
-def score_chunk_packed(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[PackedOutcomes]:
-    """:func:`score_chunk`, its outcomes packed to travel back from a worker process."""
-    return [pack(outcomes) for outcomes in score_chunk(pairs, metrics)]
+def score_chunk_keyed(
+    pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]
+) -> tuple[list[list[Outcome]], list[int | None]]:
+    """:func:`score_chunk`, and the hash of each pair's reference key under the first metric where it scored
+    (``None`` elsewhere): ranks group rows by it."""
+    keyed = KeyHashes()
+    chunk = score_chunk(pairs, metrics, keyed)
+    return chunk, keyed.of(pairs, chunk[0])
+
+
+def score_chunk_packed(
+    pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]
+) -> tuple[list[PackedOutcomes], list[int | None]]:
+    """:func:`score_chunk_keyed`, its outcomes packed to travel back from a worker process."""
+    chunk, key_hashes = score_chunk_keyed(pairs, metrics)
+    return [pack(outcomes) for outcomes in chunk], key_hashes
 
 
 def score_table(
@@ -402,31 +421,35 @@ def _score_table(
     gc.freeze()
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     scores: list[list[Outcome]] = [[] for _ in chosen]
+    key_hashes: list[int | None] = []
     done = 0
 
-    def add(part: list[list[Outcome]], size: int) -> None:
+    def add(part: list[list[Outcome]], hashes: list[int | None], size: int) -> None:
         nonlocal done
         for column, outcomes in zip(scores, part):
             column += outcomes
+        key_hashes.extend(hashes)
         done += size
         gc.freeze()  # the outcomes just added, as the pairs above
         if progress:
             progress(size)
 
     single_process = None
+    spawned = False  # workers started apart, not forked, hash strings each their own way: rows are keyed here
     if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
+        spawned = not forking()
         try:
             # closing(): the pool is terminated here, before an error or a signal goes further up.
             with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
-                for packed, (a, b) in zip(parts, bounds):
-                    add([unpack(outcomes) for outcomes in packed], b - a)
+                for (packed, hashes), (a, b) in zip(parts, bounds):
+                    add([unpack(outcomes) for outcomes in packed], hashes, b - a)
         except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
             single_process = problem.reason
     for a, b in bounds:
         if a >= done:
-            add(score_chunk(pairs[a:b], chosen), b - a)
+            add(*score_chunk_keyed(pairs[a:b], chosen), b - a)
 
-    ranks, groups = ranked_groups(pairs, scores[0], chosen[0])
+    ranks, groups = ranked_groups(pairs, scores[0], chosen[0], None if spawned else key_hashes)
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
         scored = [o for o in outcomes if isinstance(o, MetricScore)]
@@ -449,52 +472,6 @@ def _score_table(
         groups=groups,
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
     )
-
-
-def rank_within_reference(
-    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
-) -> list[int | None]:
-    """The ranks of :func:`ranked_groups`."""
-    return ranked_groups(pairs, outcomes, metric)[0]
-
-
-def ranked_groups(
-    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
-) -> tuple[list[int | None], int]:
-    """RANK.EQ among the scored candidates that share a reference: 1 is best (the highest score, or the lowest
-    where lower is better, as for TER), equal scores share a rank. A candidate no other scored candidate shares
-    its reference with has no rank: there is nothing to rank it against (a reference per row, as in a
-    translation).
-
-    Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
-    ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
-    ``été``, since it scores every candidate the same against either. Returns the ranks, and how many references
-    have candidates ranked among themselves."""
-    keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
-    groups: dict[Hashable, list[int]] = {}  # the rows of each key: a score is read only where there are several
-    scored = {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}  # isinstance: 3x slower
-    for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
-        if type(outcome) in scored:
-            refs = pair.references
-            if type(refs) is not tuple:  # scored, so never blank or an error
-                raise TypeError(f"a scored pair with references {refs!r}")
-            key = keys.get(refs)
-            if key is None:
-                key = keys[refs] = metric.reference_key(refs)
-            groups.setdefault(key, []).append(i)
-    ranks: list[int | None] = [None] * len(outcomes)
-    ranked = 0
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        ranked += 1
-        values = [float(outcomes[i]) for i in members]
-        first: dict[float, int] = {}
-        for position, value in enumerate(sorted(values, reverse=metric.higher_is_better), start=1):
-            first.setdefault(value, position)
-        for i, value in zip(members, values):
-            ranks[i] = first[value]
-    return ranks, ranked
 
 
 def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:

@@ -617,6 +617,11 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
         \"\"\"What this metric reads of a reference set: equal for reference sets it scores every candidate against
         alike, so that candidates whose references have the same key are ranked together.\"\"\"
 
+    def prepared_key(self, texts: tuple[str, ...], prepared: Prepared) -> Hashable:
+        \"\"\":meth:`reference_key` of ``texts``, which ``prepared`` was prepared from: a metric whose preparation read
+        what the key holds gives it from there instead of reading the texts again.\"\"\"
+        return self.reference_key(texts)
+
     @abstractmethod
     def held_size(self, texts: tuple[str, ...], prepared: Prepared) -> int:
         \"\"\"At least the bytes a prepared reference set holds, however many candidates are scored against it (a
@@ -1225,6 +1230,12 @@ def detail_row(score: Score) -> list[float | int | None]:
     return [*row, score.bp, stats.r, stats.c]
 
 
+def _key_of(keys: set[str]) -> Hashable:
+    \"\"\"A reference set's key from its references' tokens joined (a reference with no words left out).\"\"\"
+    keys.discard("")
+    return next(iter(keys)) if len(keys) == 1 else frozenset(keys)  # one text: less memory than a set
+
+
 def held_size(texts: tuple[str, ...], prepared: References) -> int:
     \"\"\"The bytes a prepared reference set holds: its texts, its tokens and its n-gram tables (each table and its
     tuples; the tuples share the tokens' strings). At least what the objects really take: a 32,767-character CJK
@@ -1303,9 +1314,10 @@ class Bleu(Metric[References, Stats, Score]):
         \"\"\"What BLEU reads of a reference set: the tokens of each reference (after NFKC and casefold, so case,
         spacing, punctuation and how an accent is encoded do not count), a reference with no words left out, in
         any order.\"\"\"
-        keys = {" ".join(tokenize(text)) for text in texts}  # a token holds no space: the join is one-to-one
-        keys.discard("")
-        return next(iter(keys)) if len(keys) == 1 else frozenset(keys)  # one text: less memory than a set
+        return _key_of({" ".join(tokenize(text)) for text in texts})  # a token holds no space: the join is one-to-one
+
+    def prepared_key(self, texts: tuple[str, ...], prepared: References) -> Hashable:
+        return _key_of({" ".join(words) for words in prepared.tokens})
 
     def held_size(self, texts: tuple[str, ...], prepared: References) -> int:
         return held_size(texts, prepared)
@@ -6742,7 +6754,8 @@ def _worker_setup(shared: Sequence[Any] = (), forked: Callable[[int, int], Any] 
 def frozen_heap() -> Iterator[None]:
     \"\"\"The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Nothing made while frozen is kept from collection.\"\"\"
+    would also copy its pages). Whatever is frozen while it lasts (scoring freezes its pairs and outcomes as it makes
+    them) is thawed with the rest at the end: nothing is kept from collection past it.\"\"\"
     gc.freeze()
     try:
         yield
@@ -7072,6 +7085,124 @@ def _check_length(text: Any, where: str | Setting) -> None:
 def _cell(row: list[Any], col: int) -> Any:
     return row[col] if col < len(row) else None
 """,
+    'table/ranks.py': """\
+\"\"\"Ranks within a reference: each scored candidate against the others that share its reference, as RANK.EQ does.
+
+Rows share a reference when the ranking metric reads their references alike (its ``reference_key``). Reading every
+row's references again to key it would tokenize a table's references twice; scoring already read them, so it gives
+each scored row the hash of its key (:class:`KeyHashes`). Rows are grouped by that hash, and keyed exactly only
+where one hash holds rows whose references differ: the groups are those of the exact keys.
+\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..core.metrics import Metric, MetricScore
+from ..excel.cells import Pair, PreviousReference
+
+__all__ = ["KeyHashes", "rank_within_reference", "ranked_groups"]
+
+
+class KeyHashes(PreviousReference):
+    \"\"\"The previous reference set kept prepared (:class:`PreviousReference`), and the hash of the key of every
+    reference set prepared, from what preparing it read (``metric.prepared_key``).\"\"\"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hashes: dict[tuple[str, ...], int] = {}
+
+    def __call__(self, metric: Metric[Any, Any, Any], texts: tuple[str, ...]) -> Any:
+        prepared = super().__call__(metric, texts)
+        if texts not in self.hashes:
+            self.hashes[texts] = hash(metric.prepared_key(texts, prepared))
+        return prepared
+
+    def of(self, pairs: Sequence[Pair], outcomes: Sequence[Any]) -> list[int | None]:
+        \"\"\"Each pair's key hash where its outcome is a score (``None`` elsewhere).\"\"\"
+        scored = {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}
+        hashes = self.hashes
+        return [hashes[pair.references] if type(o) in scored else None for pair, o in zip(pairs, outcomes)]
+
+
+def rank_within_reference(
+    pairs: Sequence[Pair], outcomes: Sequence[Any], metric: Metric[Any, Any, Any]
+) -> list[int | None]:
+    \"\"\"The ranks of :func:`ranked_groups`.\"\"\"
+    return ranked_groups(pairs, outcomes, metric)[0]
+
+
+def ranked_groups(
+    pairs: Sequence[Pair],
+    outcomes: Sequence[Any],
+    metric: Metric[Any, Any, Any],
+    key_hashes: Sequence[int | None] | None = None,
+) -> tuple[list[int | None], int]:
+    \"\"\"RANK.EQ among the scored candidates that share a reference: 1 is best (the highest score, or the lowest
+    where lower is better, as for TER), equal scores share a rank. A candidate no other scored candidate shares
+    its reference with has no rank: there is nothing to rank it against (a reference per row, as in a
+    translation).
+
+    Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
+    ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
+    ``été``, since it scores every candidate the same against either. ``key_hashes`` (from scoring, in this
+    process or in workers forked from it: Python's string hashes differ between processes started apart) holds
+    the hash of each scored row's key, ``None`` for the others. Returns the ranks, and how many references have
+    candidates ranked among themselves.\"\"\"
+    scored = {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}  # isinstance: 3x slower
+    if key_hashes is None:
+        groups = _exact_groups(pairs, outcomes, metric, range(len(outcomes)), scored)
+    else:
+        by_hash: dict[int, list[int]] = {}
+        for i, key_hash in enumerate(key_hashes):
+            if key_hash is not None:
+                by_hash.setdefault(key_hash, []).append(i)
+        groups = []
+        for members in by_hash.values():
+            if len(members) < 2:
+                continue
+            if len({pairs[i].references for i in members}) == 1:  # one reference set: one key
+                groups.append(members)
+            else:  # keys equal, or a collision of their hashes: keyed exactly
+                groups += _exact_groups(pairs, outcomes, metric, members, scored)
+    ranks: list[int | None] = [None] * len(outcomes)
+    ranked = 0
+    for members in groups:
+        if len(members) < 2:
+            continue
+        ranked += 1
+        values = [float(outcomes[i]) for i in members]
+        first: dict[float, int] = {}
+        for position, value in enumerate(sorted(values, reverse=metric.higher_is_better), start=1):
+            first.setdefault(value, position)
+        for i, value in zip(members, values):
+            ranks[i] = first[value]
+    return ranks, ranked
+
+
+def _exact_groups(
+    pairs: Sequence[Pair],
+    outcomes: Sequence[Any],
+    metric: Metric[Any, Any, Any],
+    rows: Sequence[int],
+    scored: set[type],
+) -> list[list[int]]:
+    \"\"\"The ``rows`` whose outcome is of a ``scored`` type, grouped by the key of their references (each reference set
+    read once, however many rows repeat it).\"\"\"
+    keys: dict[tuple[str, ...], Hashable] = {}
+    groups: dict[Hashable, list[int]] = {}
+    for i in rows:
+        if type(outcomes[i]) in scored:
+            refs = pairs[i].references
+            if type(refs) is not tuple:  # scored, so never blank or an error
+                raise TypeError(f"a scored pair with references {refs!r}")
+            key = keys.get(refs)
+            if key is None:
+                key = keys[refs] = metric.reference_key(refs)
+            groups.setdefault(key, []).append(i)
+    return list(groups.values())
+""",
     'table/scoring.py': """\
 \"\"\"Score a whole table: pair its rows, score them (over several processes when large), rank, add up the corpus.
 
@@ -7083,8 +7214,9 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import os
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
@@ -7096,7 +7228,8 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
 from .pairs import pairs_of
-from .pool import PoolUnavailable, frozen_heap, map_chunks
+from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
+from .ranks import KeyHashes, rank_within_reference, ranked_groups
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
@@ -7113,6 +7246,7 @@ __all__ = [
     "result_columns",
     "result_header",
     "score_chunk",
+    "score_chunk_keyed",
     "score_chunk_packed",
     "score_table",
 ]
@@ -7424,11 +7558,15 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     return distinct
 
 
-def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[list[Outcome]]:
-    \"\"\"Per metric, an :data:`Outcome` per pair (an input error says on which side it was).\"\"\"
+def score_chunk(
+    pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]], prepare_first: PreviousReference | None = None
+) -> list[list[Outcome]]:
+    \"\"\"Per metric, an :data:`Outcome` per pair (an input error says on which side it was); ``prepare_first``
+    prepares the first metric's references.\"\"\"
     chunk = []
-    for metric in metrics:
-        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, PreviousReference())
+    for k, metric in enumerate(metrics):
+        prepare = prepare_first if k == 0 and prepare_first is not None else PreviousReference()
+        outcomes: list[Outcome] = score_pairs(pairs, metric, metric.score_from_stats, prepare)
         for i, (outcome, pair) in enumerate(zip(outcomes, pairs)):
             if isinstance(outcome, CellError) and not outcome.message:  # #N/A carried through from a cell
                 side = "candidate" if isinstance(pair.candidate, CellError) else "reference"
@@ -7437,9 +7575,22 @@ def score_chunk(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]])
     return chunk
 
 
-def score_chunk_packed(pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]) -> list[PackedOutcomes]:
-    \"\"\":func:`score_chunk`, its outcomes packed to travel back from a worker process.\"\"\"
-    return [pack(outcomes) for outcomes in score_chunk(pairs, metrics)]
+def score_chunk_keyed(
+    pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]
+) -> tuple[list[list[Outcome]], list[int | None]]:
+    \"\"\":func:`score_chunk`, and the hash of each pair's reference key under the first metric where it scored
+    (``None`` elsewhere): ranks group rows by it.\"\"\"
+    keyed = KeyHashes()
+    chunk = score_chunk(pairs, metrics, keyed)
+    return chunk, keyed.of(pairs, chunk[0])
+
+
+def score_chunk_packed(
+    pairs: Sequence[Pair], metrics: Sequence[Metric[Any, Any, Any]]
+) -> tuple[list[PackedOutcomes], list[int | None]]:
+    \"\"\":func:`score_chunk_keyed`, its outcomes packed to travel back from a worker process.\"\"\"
+    chunk, key_hashes = score_chunk_keyed(pairs, metrics)
+    return [pack(outcomes) for outcomes in chunk], key_hashes
 
 
 def score_table(
@@ -7470,32 +7621,41 @@ def _score_table(
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, chosen)
     pairs = pairs_of(sheet, layout)
+    # Frozen as they are made, the pairs and then the outcomes (score_table thaws them with the sheet): a forked
+    # worker's collections would walk the pairs, writing to and so copying every page they are on, and this
+    # process's would walk the outcomes again each time they grow by a quarter (benchmarks/README.md).
+    gc.freeze()
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     scores: list[list[Outcome]] = [[] for _ in chosen]
+    key_hashes: list[int | None] = []
     done = 0
 
-    def add(part: list[list[Outcome]], size: int) -> None:
+    def add(part: list[list[Outcome]], hashes: list[int | None], size: int) -> None:
         nonlocal done
         for column, outcomes in zip(scores, part):
             column += outcomes
+        key_hashes.extend(hashes)
         done += size
+        gc.freeze()  # the outcomes just added, as the pairs above
         if progress:
             progress(size)
 
     single_process = None
+    spawned = False  # workers started apart, not forked, hash strings each their own way: rows are keyed here
     if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
+        spawned = not forking()
         try:
             # closing(): the pool is terminated here, before an error or a signal goes further up.
             with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
-                for packed, (a, b) in zip(parts, bounds):
-                    add([unpack(outcomes) for outcomes in packed], b - a)
+                for (packed, hashes), (a, b) in zip(parts, bounds):
+                    add([unpack(outcomes) for outcomes in packed], hashes, b - a)
         except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
             single_process = problem.reason
     for a, b in bounds:
         if a >= done:
-            add(score_chunk(pairs[a:b], chosen), b - a)
+            add(*score_chunk_keyed(pairs[a:b], chosen), b - a)
 
-    ranks, groups = ranked_groups(pairs, scores[0], chosen[0])
+    ranks, groups = ranked_groups(pairs, scores[0], chosen[0], None if spawned else key_hashes)
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
         scored = [o for o in outcomes if isinstance(o, MetricScore)]
@@ -7518,52 +7678,6 @@ def _score_table(
         groups=groups,
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
     )
-
-
-def rank_within_reference(
-    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
-) -> list[int | None]:
-    \"\"\"The ranks of :func:`ranked_groups`.\"\"\"
-    return ranked_groups(pairs, outcomes, metric)[0]
-
-
-def ranked_groups(
-    pairs: Sequence[Pair], outcomes: Sequence[Outcome], metric: Metric[Any, Any, Any]
-) -> tuple[list[int | None], int]:
-    \"\"\"RANK.EQ among the scored candidates that share a reference: 1 is best (the highest score, or the lowest
-    where lower is better, as for TER), equal scores share a rank. A candidate no other scored candidate shares
-    its reference with has no rank: there is nothing to rank it against (a reference per row, as in a
-    translation).
-
-    Candidates share a reference when ``metric`` (the one that ranks) reads their references alike (its
-    ``reference_key``): under BLEU, ``été`` typed on a Mac (NFD) or with a trailing space is the same reference as
-    ``été``, since it scores every candidate the same against either. Returns the ranks, and how many references
-    have candidates ranked among themselves.\"\"\"
-    keys: dict[tuple[str, ...], Hashable] = {}  # each reference set read once, however many rows repeat it
-    groups: dict[Hashable, list[tuple[int, float]]] = {}
-    scored = {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}  # isinstance: 3x slower
-    for i, (pair, outcome) in enumerate(zip(pairs, outcomes)):
-        if type(outcome) in scored:
-            refs = pair.references
-            if type(refs) is not tuple:  # scored, so never blank or an error
-                raise TypeError(f"a scored pair with references {refs!r}")
-            key = keys.get(refs)
-            if key is None:
-                key = keys[refs] = metric.reference_key(refs)
-            groups.setdefault(key, []).append((i, float(outcome)))
-    ranks: list[int | None] = [None] * len(outcomes)
-    ranked = 0
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        ranked += 1
-        ordered = sorted((value for _, value in members), reverse=metric.higher_is_better)
-        first: dict[float, int] = {}
-        for position, value in enumerate(ordered, start=1):
-            first.setdefault(value, position)
-        for i, value in members:
-            ranks[i] = first[value]
-    return ranks, ranked
 
 
 def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:

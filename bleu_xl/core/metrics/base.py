@@ -172,6 +172,11 @@ class Metric(ABC, Generic[Prepared, Stats, ScoreT]):
         """What this metric reads of a reference set: equal for reference sets it scores every candidate against
         alike, so that candidates whose references have the same key are ranked together."""
 
+    def prepared_key(self, texts: tuple[str, ...], prepared: Prepared) -> Hashable:
+        """:meth:`reference_key` of ``texts``, which ``prepared`` was prepared from: a metric whose preparation read
+        what the key holds gives it from there instead of reading the texts again."""
+        return self.reference_key(texts)
+
     @abstractmethod
     def held_size(self, texts: tuple[str, ...], prepared: Prepared) -> int:
         """At least the bytes a prepared reference set holds, however many candidates are scored against it (a

@@ -459,6 +459,12 @@ def detail_row(score: Score) -> list[float | int | None]:
     return [*row, score.bp, stats.r, stats.c]
 
 
+def _key_of(keys: set[str]) -> Hashable:
+    """A reference set's key from its references' tokens joined (a reference with no words left out)."""
+    keys.discard("")
+    return next(iter(keys)) if len(keys) == 1 else frozenset(keys)  # one text: less memory than a set
+
+
 def held_size(texts: tuple[str, ...], prepared: References) -> int:
     """The bytes a prepared reference set holds: its texts, its tokens and its n-gram tables (each table and its
     tuples; the tuples share the tokens' strings). At least what the objects really take: a 32,767-character CJK
@@ -537,9 +543,10 @@ class Bleu(Metric[References, Stats, Score]):
         """What BLEU reads of a reference set: the tokens of each reference (after NFKC and casefold, so case,
         spacing, punctuation and how an accent is encoded do not count), a reference with no words left out, in
         any order."""
-        keys = {" ".join(tokenize(text)) for text in texts}  # a token holds no space: the join is one-to-one
-        keys.discard("")
-        return next(iter(keys)) if len(keys) == 1 else frozenset(keys)  # one text: less memory than a set
+        return _key_of({" ".join(tokenize(text)) for text in texts})  # a token holds no space: the join is one-to-one
+
+    def prepared_key(self, texts: tuple[str, ...], prepared: References) -> Hashable:
+        return _key_of({" ".join(words) for words in prepared.tokens})
 
     def held_size(self, texts: tuple[str, ...], prepared: References) -> int:
         return held_size(texts, prepared)
