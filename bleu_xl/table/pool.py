@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "forking", "frozen_heap", "map_chunks"]
+__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "collections_paused", "forking", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -93,13 +93,28 @@ def _worker_setup(shared: Sequence[Any] = (), forked: Callable[[int, int], Any] 
 def frozen_heap() -> Iterator[None]:
     """The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Whatever is frozen while it lasts (scoring freezes its pairs and outcomes as it makes
-    them) is thawed with the rest at the end: nothing is kept from collection past it."""
+    would also copy its pages). Whatever is frozen while it lasts (scoring freezes its pairs once they are made) is
+    thawed with the rest at the end. The freeze takes every object alive at that moment, another thread's too: one
+    that becomes garbage in a cycle while scoring runs is freed when it ends."""
     gc.freeze()
     try:
         yield
     finally:
         gc.unfreeze()
+
+
+@contextlib.contextmanager
+def collections_paused() -> Iterator[None]:
+    """The garbage collector's automatic passes paused while results pile up (a million outcomes, none in a cycle,
+    that each pass would walk again), then restored. Unlike a freeze, it keeps nothing from ``gc.collect()``: an
+    application that collects in another thread meanwhile frees its garbage as before."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def map_chunks(

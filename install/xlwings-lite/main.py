@@ -6685,7 +6685,7 @@ from typing import Any, Generic, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "forking", "frozen_heap", "map_chunks"]
+__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "collections_paused", "forking", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -6754,13 +6754,28 @@ def _worker_setup(shared: Sequence[Any] = (), forked: Callable[[int, int], Any] 
 def frozen_heap() -> Iterator[None]:
     \"\"\"The objects alive now (a whole sheet's cells) kept out of the garbage collector's passes until the end: scoring
     makes millions of small objects, and each collection they trigger would walk the sheet again (a forked worker
-    would also copy its pages). Whatever is frozen while it lasts (scoring freezes its pairs and outcomes as it makes
-    them) is thawed with the rest at the end: nothing is kept from collection past it.\"\"\"
+    would also copy its pages). Whatever is frozen while it lasts (scoring freezes its pairs once they are made) is
+    thawed with the rest at the end. The freeze takes every object alive at that moment, another thread's too: one
+    that becomes garbage in a cycle while scoring runs is freed when it ends.\"\"\"
     gc.freeze()
     try:
         yield
     finally:
         gc.unfreeze()
+
+
+@contextlib.contextmanager
+def collections_paused() -> Iterator[None]:
+    \"\"\"The garbage collector's automatic passes paused while results pile up (a million outcomes, none in a cycle,
+    that each pass would walk again), then restored. Unlike a freeze, it keeps nothing from ``gc.collect()``: an
+    application that collects in another thread meanwhile frees its garbage as before.\"\"\"
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def map_chunks(
@@ -7228,7 +7243,7 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
 from .pairs import pairs_of
-from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
+from .pool import PoolUnavailable, collections_paused, forking, frozen_heap, map_chunks
 from .ranks import KeyHashes, rank_within_reference, ranked_groups
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
@@ -7621,9 +7636,8 @@ def _score_table(
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, chosen)
     pairs = pairs_of(sheet, layout)
-    # Frozen as they are made, the pairs and then the outcomes (score_table thaws them with the sheet): a forked
-    # worker's collections would walk the pairs, writing to and so copying every page they are on, and this
-    # process's would walk the outcomes again each time they grow by a quarter (benchmarks/README.md).
+    # The pairs frozen too, before any worker is forked (score_table thaws them with the sheet): a worker's
+    # collections would walk the pairs it inherits, writing to and so copying every page they are on.
     gc.freeze()
     bounds = [(i, min(i + CHUNK, len(pairs))) for i in range(0, len(pairs), CHUNK)]
     scores: list[list[Outcome]] = [[] for _ in chosen]
@@ -7636,24 +7650,24 @@ def _score_table(
             column += outcomes
         key_hashes.extend(hashes)
         done += size
-        gc.freeze()  # the outcomes just added, as the pairs above
         if progress:
             progress(size)
 
     single_process = None
     spawned = False  # workers started apart, not forked, hash strings each their own way: rows are keyed here
-    if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
-        spawned = not forking()
-        try:
-            # closing(): the pool is terminated here, before an error or a signal goes further up.
-            with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
-                for (packed, hashes), (a, b) in zip(parts, bounds):
-                    add([unpack(outcomes) for outcomes in packed], hashes, b - a)
-        except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
-            single_process = problem.reason
-    for a, b in bounds:
-        if a >= done:
-            add(*score_chunk_keyed(pairs[a:b], chosen), b - a)
+    with collections_paused():
+        if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
+            spawned = not forking()
+            try:
+                # closing(): the pool is terminated here, before an error or a signal goes further up.
+                with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
+                    for (packed, hashes), (a, b) in zip(parts, bounds):
+                        add([unpack(outcomes) for outcomes in packed], hashes, b - a)
+            except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
+                single_process = problem.reason
+        for a, b in bounds:
+            if a >= done:
+                add(*score_chunk_keyed(pairs[a:b], chosen), b - a)
 
     ranks, groups = ranked_groups(pairs, scores[0], chosen[0], None if spawned else key_hashes)
     corpora: list[MetricScore | None] = []

@@ -4,6 +4,7 @@ reference, and the same results from the process pool as from one process."""
 from __future__ import annotations
 
 import gc
+import weakref
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -68,7 +69,7 @@ def test_process_pool_matches_single_process() -> None:
     two = scoring.score_table(table, layout, workers=2)
     assert one.outcomes == two.outcomes and one.ranks == two.ranks
     assert one.corpus == two.corpus
-    # The sheet, the pairs and the outcomes, frozen while scoring runs, are all thawed when it ends.
+    # The sheet and the pairs, frozen while scoring runs, are thawed when it ends.
     assert gc.get_freeze_count() == 0
 
 
@@ -89,3 +90,30 @@ def test_rows_with_a_note_count_each_row_once() -> None:
     notes = [result.note(i) for i in range(len(result.rows))]
     assert [note is not None for note in notes] == [True, True, True, False]
     assert result.problems == 3
+
+
+def test_garbage_made_while_a_table_is_scored_is_freed_by_a_collection(monkeypatch) -> None:
+    """Scoring keeps nothing of the application's from ``gc.collect()``: a cycle alive when one chunk's outcomes
+    were added, dropped at the next, is freed by a collection then (an application scoring in a thread keeps
+    collecting its garbage)."""
+    monkeypatch.setattr(scoring, "CHUNK", 2)
+    pairs = make_pairs(9, seed=4)
+    table = table_sheet.Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
+
+    class Node:
+        pass
+
+    held: list[Node] = []
+    freed: list[bool] = []
+
+    def progress(size: int) -> None:
+        if held:
+            probe = weakref.ref(held.pop())
+            gc.collect()
+            freed.append(probe() is None)
+        node = Node()
+        node.loop = node  # type: ignore[attr-defined]
+        held.append(node)
+
+    scoring.score_table(table, columns.find_layout(table), workers=1, progress=progress)
+    assert freed and all(freed)
