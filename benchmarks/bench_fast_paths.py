@@ -22,6 +22,7 @@ from synthetic import make_pairs  # this folder: benchmark data, not part of the
 from bleu_xl.core import column_sums, tokenizer
 from bleu_xl.core.metrics import bleu, counting
 from bleu_xl.core.metrics import chrf_stats as chrf
+from bleu_xl.files.write import xlsx_rows
 from bleu_xl.table import packed
 from bleu_xl.table import pairs as table_pairs
 from bleu_xl.table.layout import Layout
@@ -104,6 +105,12 @@ def main() -> None:
             lambda: packed.unpack(pickle.loads(pickle.dumps(packed.pack(scores), pickle.HIGHEST_PROTOCOL))),
             lambda: pickle.loads(pickle.dumps(scores, pickle.HIGHEST_PROTOCOL)),
             len(scores),
+        ),
+        (
+            "a cell's text as XML (a text)",
+            lambda: [xlsx_rows.xml_text(t) for t in texts],
+            lambda: [xlsx_rows.xml_text_literally(t) for t in texts],
+            len(texts),
         ),
         (
             "a table's row paired (a row)",
