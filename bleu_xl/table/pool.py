@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "collections_paused", "forking", "frozen_heap", "map_chunks"]
+__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "forking", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -101,20 +101,6 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
-
-
-@contextlib.contextmanager
-def collections_paused() -> Iterator[None]:
-    """The garbage collector's automatic passes paused while results pile up (a million outcomes, none in a cycle,
-    that each pass would walk again), then restored. Unlike a freeze, it keeps nothing from ``gc.collect()``: an
-    application that collects in another thread meanwhile frees its garbage as before."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def map_chunks(

@@ -6685,7 +6685,7 @@ from typing import Any, Generic, TypeVar
 from ..core.errors import BleuXlError
 from ..core.tokenizer import prepare as prepare_tokenizer
 
-__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "collections_paused", "forking", "frozen_heap", "map_chunks"]
+__all__ = ["ForkedMap", "PoolUnavailable", "WorkerLost", "forking", "frozen_heap", "map_chunks"]
 
 
 class WorkerLost(BleuXlError):
@@ -6762,20 +6762,6 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
-
-
-@contextlib.contextmanager
-def collections_paused() -> Iterator[None]:
-    \"\"\"The garbage collector's automatic passes paused while results pile up (a million outcomes, none in a cycle,
-    that each pass would walk again), then restored. Unlike a freeze, it keeps nothing from ``gc.collect()``: an
-    application that collects in another thread meanwhile frees its garbage as before.\"\"\"
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def map_chunks(
@@ -7243,7 +7229,7 @@ from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
 from .pairs import pairs_of
-from .pool import PoolUnavailable, collections_paused, forking, frozen_heap, map_chunks
+from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
 from .ranks import KeyHashes, rank_within_reference, ranked_groups
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
@@ -7655,19 +7641,18 @@ def _score_table(
 
     single_process = None
     spawned = False  # workers started apart, not forked, hash strings each their own way: rows are keyed here
-    with collections_paused():
-        if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
-            spawned = not forking()
-            try:
-                # closing(): the pool is terminated here, before an error or a signal goes further up.
-                with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
-                    for (packed, hashes), (a, b) in zip(parts, bounds):
-                        add([unpack(outcomes) for outcomes in packed], hashes, b - a)
-            except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
-                single_process = problem.reason
-        for a, b in bounds:
-            if a >= done:
-                add(*score_chunk_keyed(pairs[a:b], chosen), b - a)
+    if len(pairs) >= PARALLEL_MIN_PAIRS and (workers or os.cpu_count() or 1) > 1:
+        spawned = not forking()
+        try:
+            # closing(): the pool is terminated here, before an error or a signal goes further up.
+            with contextlib.closing(map_chunks(score_chunk_packed, pairs, bounds, (chosen,), workers)) as parts:
+                for (packed, hashes), (a, b) in zip(parts, bounds):
+                    add([unpack(outcomes) for outcomes in packed], hashes, b - a)
+        except PoolUnavailable as problem:  # no writable /dev/shm, no sem_open: the same scores in one process
+            single_process = problem.reason
+    for a, b in bounds:
+        if a >= done:
+            add(*score_chunk_keyed(pairs[a:b], chosen), b - a)
 
     ranks, groups = ranked_groups(pairs, scores[0], chosen[0], None if spawned else key_hashes)
     corpora: list[MetricScore | None] = []

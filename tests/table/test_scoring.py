@@ -93,9 +93,9 @@ def test_rows_with_a_note_count_each_row_once() -> None:
 
 
 def test_garbage_made_while_a_table_is_scored_is_freed_by_a_collection(monkeypatch) -> None:
-    """Scoring keeps nothing of the application's from ``gc.collect()``: a cycle alive when one chunk's outcomes
-    were added, dropped at the next, is freed by a collection then (an application scoring in a thread keeps
-    collecting its garbage)."""
+    """Scoring freezes the heap once, before it forks its workers, and pauses no collection: a cycle alive when one
+    chunk's outcomes were added, dropped at the next, is freed by a collection then (an application scoring in a
+    thread keeps collecting its garbage, by itself and automatically)."""
     monkeypatch.setattr(scoring, "CHUNK", 2)
     pairs = make_pairs(9, seed=4)
     table = table_sheet.Sheet("t", [["Reference", "Candidate"], *[[r, c] for r, c in pairs]], ["t"])
@@ -117,3 +117,4 @@ def test_garbage_made_while_a_table_is_scored_is_freed_by_a_collection(monkeypat
 
     scoring.score_table(table, columns.find_layout(table), workers=1, progress=progress)
     assert freed and all(freed)
+    assert gc.isenabled()
