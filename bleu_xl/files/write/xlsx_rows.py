@@ -104,9 +104,11 @@ def register_format(number_format: Format) -> int:
     return number_format._get_xf_index()
 
 
+#: The characters XML cannot hold.
+_CONTROL_CLASS = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 #: Characters XML cannot hold, and each ``_`` that begins text that reads as Excel's escape (``_x0041_``): found
 #: where they overlap too (``_x005F_x0041_``), since a reader undoes the escapes left to right.
-_XML_ESCAPES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
+_XML_ESCAPES = re.compile(_CONTROL_CLASS + "|_(?=x[0-9A-Fa-f]{4}_)")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -115,7 +117,7 @@ def _escape(match: re.Match[str]) -> str:
 
 
 #: The characters alone: a search for a class is three times as fast as one for the pattern above.
-_CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_CONTROL_CHARACTERS = re.compile(_CONTROL_CLASS)
 
 
 def xml_text(text: str) -> str:
