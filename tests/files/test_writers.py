@@ -273,3 +273,19 @@ def test_xml_text_gives_the_literal_escapes(text: str) -> None:
     """The checks that skip an escape never skip one the text needs: control characters, CR, the noncharacters,
     a lone surrogate, ``&<>`` and text that reads as Excel's escape, alone, together and overlapping."""
     assert xlsx_rows.xml_text(text) == xlsx_rows.xml_text_literally(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(pieces, max_size=8).map("".join), st.lists(pieces, max_size=8).map("".join))
+def test_a_streamed_row_is_its_cells_text_in_utf8_a_lone_surrogate_as_a_question_mark(left: str, right: str) -> None:
+    """The rows are made as bytes, cell by cell: each text cell is its XML text in UTF-8, a lone surrogate (which
+    UTF-8 cannot hold) as ``?``, as one encoding of the whole row gave it."""
+    xml_of = xlsx_rows._RowXml([' s="1"'] * 4, (2, 4), {}, frozenset(), (), frozenset())
+    row = xml_of.row(7, [left, right, 0.5, 3], xlsx_rows.CutCells())
+    texts = [xlsx_rows.xml_text(text) for text in (left, right) if text]
+    cells = "".join(
+        f'<c r="{c}7" s="1" t="inlineStr"><is><t xml:space="preserve">{t}</t></is></c>'
+        for c, t in zip("AB" if left else "B", texts)
+    )
+    whole = f'<row r="7">{cells}<c r="C7" s="1"><v>0.5</v></c><c r="D7" s="1"><v>3</v></c></row>'
+    assert row == whole.encode("utf-8", "replace")

@@ -3,7 +3,7 @@ escaped so that every reader reads it back exactly, each number or date in its o
 words that changed between a candidate and its reference as rich text (runs of their own fonts, as XlsxWriter's
 ``write_rich_string`` writes them).
 
-A call a cell would take minutes for a full 1,048,576-row sheet; a prepared string a row takes seconds.
+A call a cell would take minutes for a full 1,048,576-row sheet; prepared bytes a row take seconds.
 """
 
 from __future__ import annotations
@@ -228,31 +228,42 @@ def excel_serial(value: dt.date | dt.time | dt.timedelta) -> int | float | None:
     return delta.days + (delta.seconds + delta.microseconds / 1e6) / 86400
 
 
-def _cell_xml(ref: str, value: Any, style: str, cuts: CutCells) -> str:
-    """One streamed cell, of the value's own type: number (a whole one without ``.0``, as Excel writes it),
-    boolean, error, date (a serial number) or text (cut to fit a cell, and counted in ``cuts``)."""
+def _cell_xml(letter: bytes, r: int, value: Any, style: bytes, cuts: CutCells) -> bytes:
+    """One streamed cell (column ``letter``, row ``r``), of the value's own type: number (a whole one without
+    ``.0``, as Excel writes it), boolean, error, date (a serial number) or text (cut to fit a cell, and counted in
+    ``cuts``), as UTF-8 (a lone surrogate as ``?``)."""
     kind = type(value)
     if kind is float or kind is int:
         if math.isfinite(value):
             if kind is float and value.is_integer() and abs(value) < 1e15:
                 value = int(value)
-            return f'<c r="{ref}"{style}><v>{value!r}</v></c>'
+            return b'<c r="%s%d"%s><v>%r</v></c>' % (letter, r, style, value)  # %r: the repr, ASCII
         value = str(value)
     elif kind is bool:
-        return f'<c r="{ref}"{style} t="b"><v>{int(value)}</v></c>'
+        return b'<c r="%s%d"%s t="b"><v>%d</v></c>' % (letter, r, style, value)
     elif kind is CellError:
-        return f'<c r="{ref}" t="e"><v>{xml_text(value.code)}</v></c>'
+        return b'<c r="%s%d" t="e"><v>%s</v></c>' % (letter, r, _utf8(xml_text(value.code)))
     elif kind in DATE_FORMATS:
         serial = excel_serial(value)
         if serial is not None:
-            return f'<c r="{ref}"{style}><v>{serial!r}</v></c>'
+            return b'<c r="%s%d"%s><v>%r</v></c>' % (letter, r, style, serial)
         value = cell_text(value) or ""
     elif kind is not str:
         value = cell_text(value) or ""
     if len(value) > EXCEL_MAX_TEXT // 2 and (fitted := fit_cell(value)) != value:
         value = fitted
-        cuts.add(ref)
-    return f'<c r="{ref}"{style} t="inlineStr"><is><t xml:space="preserve">{xml_text(value)}</t></is></c>'
+        cuts.add(f"{letter.decode('ascii')}{r}")
+    return b'<c r="%s%d"%s t="inlineStr"><is><t xml:space="preserve">%s</t></is></c>' % (
+        letter,
+        r,
+        style,
+        _utf8(xml_text(value)),
+    )
+
+
+def _utf8(text: str) -> bytes:
+    """Text as the sheet's UTF-8: a lone surrogate, which UTF-8 cannot hold, as ``?``."""
+    return text.encode("utf-8", "replace")
 
 
 #: Rows are written by worker processes from this many (fewer: forking them costs more than it saves).
@@ -294,8 +305,7 @@ def stream_rows(
 
     def part(a: int, b: int) -> tuple[bytes, CutCells]:
         found = CutCells()
-        rows_xml = [xml_of.row(r, values, found) for r, values in enumerate(rows(a, b), start=a + 2)]
-        return "".join(rows_xml).encode("utf-8", "replace"), found  # a lone surrogate as "?"
+        return b"".join([xml_of.row(r, values, found) for r, values in enumerate(rows(a, b), start=a + 2)]), found
 
     bounds = [(a, min(a + ROWS_PER_PART, count)) for a in range(0, count, ROWS_PER_PART)]
     letters = xml_of.letters
@@ -314,7 +324,7 @@ def stream_rows(
                 _parts(part, bounds, parallel, workers) as parts,
                 target.open(info.filename, "w", force_zip64=True) as raw,
             ):
-                _write_beside(raw, _chunks(head.encode("utf-8", "replace"), parts, cuts, tail.encode("utf-8")))
+                _write_beside(raw, _chunks(_utf8(head), parts, cuts, tail.encode("utf-8")))
 
 
 @contextlib.contextmanager
@@ -343,7 +353,8 @@ def _chunks(head: bytes, parts: Iterator[tuple[bytes, CutCells]], cuts: CutCells
 
 
 class _RowXml:
-    """Each row of a sheet as XML, by the columns' styles (see :func:`stream_rows`)."""
+    """Each row of a sheet as UTF-8 XML, by the columns' styles (see :func:`stream_rows`). Made as bytes, cell by
+    cell: one encoding of the whole part's text cost more than the rows' numbers."""
 
     def __init__(
         self,
@@ -355,25 +366,28 @@ class _RowXml:
         rich: frozenset[int],
     ) -> None:
         self.letters = [column_letter(c) for c in range(len(styles))]
-        self.styles = styles
+        self.letter_bytes = [letter.encode("ascii") for letter in self.letters]
+        self.styles = [style.encode("utf-8") for style in styles]
         self.first, self.stop = numbers
-        # One %-format a row for the numbers: half the time of str.format's fields (row, value, row, value...).
-        self.numeric = "".join(
-            f'<c r="{self.letters[c]}%d"{styles[c]}><v>%r</v></c>' for c in range(self.first, self.stop)
+        # One %-format a row for the numbers: half the time of a format a cell (row, value, row, value...).
+        self.numeric = b"".join(
+            b'<c r="%s%%d"%s><v>%%r</v></c>' % (self.letter_bytes[c], self.styles[c])
+            for c in range(self.first, self.stop)
         )
         self.numeric_args = [0] * (2 * (self.stop - self.first))
         self.cell_styles = cell_styles
+        self.encoded_styles: dict[str, bytes] = {}  # each style a CellStyle gives, as bytes
         self.as_scored = as_scored
         self.special = frozenset({*cell_styles, *as_scored})
         self.sheet_rows = sheet_rows
         self.rich = rich
 
-    def input_cells(self, r: int, values: list[Any], cuts: CutCells) -> list[str]:
+    def input_cells(self, r: int, values: list[Any], cuts: CutCells) -> list[bytes]:
         """The input's cells of output row ``r``: each in its column's style, or in its own (``cell_styles``)."""
-        letters, styles = self.letters, self.styles
+        letters, styles = self.letter_bytes, self.styles
         if not self.special:
             return [
-                _cell_xml(f"{letters[c]}{r}", v, styles[c], cuts)
+                _cell_xml(letters[c], r, v, styles[c], cuts)
                 for c, v in enumerate(values[: self.first])
                 if v is not None and v != ""
             ]
@@ -388,20 +402,26 @@ class _RowXml:
                     if type(v) in DATE_FORMATS:
                         v = cell_text(v)
                 else:
-                    style = self.cell_styles[c].of(sheet_row, v)
-            cells.append(_cell_xml(f"{letters[c]}{r}", v, style, cuts))
+                    style = self._encoded(self.cell_styles[c].of(sheet_row, v))
+            cells.append(_cell_xml(letters[c], r, v, style, cuts))
         return cells
 
-    def result_cell(self, c: int, r: int, value: Any, cuts: CutCells) -> str:
-        letters, styles = self.letters, self.styles
+    def _encoded(self, style: str) -> bytes:
+        encoded = self.encoded_styles.get(style)
+        if encoded is None:
+            encoded = self.encoded_styles[style] = style.encode("utf-8")
+        return encoded
+
+    def result_cell(self, c: int, r: int, value: Any, cuts: CutCells) -> bytes:
+        letter, style = self.letter_bytes[c], self.styles[c]
         if c in self.rich:
             string, cut = rich_inline_string(value.parts)
             if cut:
-                cuts.add(f"{letters[c]}{r}")
-            return f'<c r="{letters[c]}{r}"{styles[c]} t="inlineStr">{string}</c>'
-        return _cell_xml(f"{letters[c]}{r}", value, styles[c], cuts)
+                cuts.add(f"{self.letters[c]}{r}")
+            return b'<c r="%s%d"%s t="inlineStr">%s</c>' % (letter, r, style, _utf8(string))
+        return _cell_xml(letter, r, value, style, cuts)
 
-    def row(self, r: int, values: list[Any], cuts: CutCells) -> str:
+    def row(self, r: int, values: list[Any], cuts: CutCells) -> bytes:
         first, stop = self.first, self.stop
         scores = values[first:stop]
         # Both checks run in C: a generator over the cells took a fifth of the row's time.
@@ -420,7 +440,7 @@ class _RowXml:
                 for c, v in enumerate(values[first:], start=first)
                 if v is not None and v != ""
             ]
-        return f'<row r="{r}">{"".join(cells)}</row>'
+        return b'<row r="%d">%s</row>' % (r, b"".join(cells))
 
 
 _NUMBER_TYPES = frozenset((int, float))  # exactly: a bool is written as a boolean
