@@ -14,7 +14,7 @@ from typing import Any
 from ..core.metrics import Metric, MetricScore
 from ..excel.cells import Pair, PreviousReference
 
-__all__ = ["KeyHashes", "rank_within_reference", "ranked_groups"]
+__all__ = ["KeyHashes", "rank_within_reference", "ranked_groups", "score_types"]
 
 
 class KeyHashes(PreviousReference):
@@ -33,7 +33,7 @@ class KeyHashes(PreviousReference):
 
     def of(self, pairs: Sequence[Pair], outcomes: Sequence[Any]) -> list[int | None]:
         """Each pair's key hash where its outcome is a score (``None`` elsewhere)."""
-        scored = _score_types(outcomes)
+        scored = score_types(outcomes)
         hashes = self.hashes
         return [hashes[pair.references] if type(o) in scored else None for pair, o in zip(pairs, outcomes)]
 
@@ -62,7 +62,7 @@ def ranked_groups(
     process or in workers forked from it: Python's string hashes differ between processes started apart) holds
     the hash of each scored row's key, ``None`` for the others. Returns the ranks, and how many references have
     candidates ranked among themselves."""
-    scored = _score_types(outcomes)
+    scored = score_types(outcomes)
     if key_hashes is None:
         groups = _exact_groups(pairs, outcomes, metric, range(len(outcomes)), scored)
     else:
@@ -93,7 +93,7 @@ def ranked_groups(
     return ranks, ranked
 
 
-def _score_types(outcomes: Sequence[Any]) -> set[type]:
+def score_types(outcomes: Sequence[Any]) -> set[type]:
     """The types of the scores among ``outcomes``: a row is scored when its outcome's type is one of them (a type
     test, a third of what ``isinstance`` of an ABC costs)."""
     return {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}

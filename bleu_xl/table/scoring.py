@@ -23,7 +23,7 @@ from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
 from .pairs import pairs_of
 from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
-from .ranks import KeyHashes, rank_within_reference, ranked_groups
+from .ranks import KeyHashes, rank_within_reference, ranked_groups, score_types
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
@@ -450,7 +450,8 @@ def _score_table(
     ranks, groups = ranked_groups(pairs, scores[0], chosen[0], None if spawned else key_hashes)
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
-        scored = [o for o in outcomes if isinstance(o, MetricScore)]
+        kinds = score_types(outcomes)
+        scored = [o for o in outcomes if type(o) in kinds]
         corpora.append(metric.corpus_of(scored) if scored else None)
     header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
     rows = layout.data_rows(len(sheet.rows))

@@ -7103,7 +7103,7 @@ from typing import Any
 from ..core.metrics import Metric, MetricScore
 from ..excel.cells import Pair, PreviousReference
 
-__all__ = ["KeyHashes", "rank_within_reference", "ranked_groups"]
+__all__ = ["KeyHashes", "rank_within_reference", "ranked_groups", "score_types"]
 
 
 class KeyHashes(PreviousReference):
@@ -7122,7 +7122,7 @@ class KeyHashes(PreviousReference):
 
     def of(self, pairs: Sequence[Pair], outcomes: Sequence[Any]) -> list[int | None]:
         \"\"\"Each pair's key hash where its outcome is a score (``None`` elsewhere).\"\"\"
-        scored = _score_types(outcomes)
+        scored = score_types(outcomes)
         hashes = self.hashes
         return [hashes[pair.references] if type(o) in scored else None for pair, o in zip(pairs, outcomes)]
 
@@ -7151,7 +7151,7 @@ def ranked_groups(
     process or in workers forked from it: Python's string hashes differ between processes started apart) holds
     the hash of each scored row's key, ``None`` for the others. Returns the ranks, and how many references have
     candidates ranked among themselves.\"\"\"
-    scored = _score_types(outcomes)
+    scored = score_types(outcomes)
     if key_hashes is None:
         groups = _exact_groups(pairs, outcomes, metric, range(len(outcomes)), scored)
     else:
@@ -7182,7 +7182,7 @@ def ranked_groups(
     return ranks, ranked
 
 
-def _score_types(outcomes: Sequence[Any]) -> set[type]:
+def score_types(outcomes: Sequence[Any]) -> set[type]:
     \"\"\"The types of the scores among ``outcomes``: a row is scored when its outcome's type is one of them (a type
     test, a third of what ``isinstance`` of an ABC costs).\"\"\"
     return {kind for kind in set(map(type, outcomes)) if issubclass(kind, MetricScore)}
@@ -7236,7 +7236,7 @@ from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
 from .pairs import pairs_of
 from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
-from .ranks import KeyHashes, rank_within_reference, ranked_groups
+from .ranks import KeyHashes, rank_within_reference, ranked_groups, score_types
 from .sheet import InputError, Sheet, column_letter
 from .unspaced import LISTED_ROWS, UnspacedRows, unspaced_note, unspaced_rows
 
@@ -7663,7 +7663,8 @@ def _score_table(
     ranks, groups = ranked_groups(pairs, scores[0], chosen[0], None if spawned else key_hashes)
     corpora: list[MetricScore | None] = []
     for metric, outcomes in zip(chosen, scores):
-        scored = [o for o in outcomes if isinstance(o, MetricScore)]
+        kinds = score_types(outcomes)
+        scored = [o for o in outcomes if type(o) in kinds]
         corpora.append(metric.corpus_of(scored) if scored else None)
     header = distinct_names([layout.headers[i] or column_letter(i) for i in range(len(layout.headers))])
     rows = layout.data_rows(len(sheet.rows))
