@@ -1,7 +1,8 @@
 """End to end: `bleu-xl score` on a workbook of 1,048,576 rows (Excel's maximum), with peak memory.
 
-Run: python benchmarks/bench_cli.py [--rows 1048576] [--keep DIR] [--formats]
-Generates the workbook (a reference and a candidate of about 20 tokens per row, some CJK), then runs the real
+Run: python benchmarks/bench_cli.py [--rows 1048576] [--keep DIR] [--formats] [--distinct]
+Generates the workbook (a reference and a candidate of about 20 tokens per row, some CJK: 50,000 pairs repeated
+down the sheet, or with ``--distinct`` a pair of its own on every row, as in a translation), then runs the real
 console script in a child process and prints wall time, the read / score / write split and peak memory.
 Targets here: at most 30 s and 1.5 GB (the floor is about 15-20 s: calamine reads the file in about
 4 s, two cores score it in 8-15 s). The machine's speed changes from day to day, so the run also says the whole
@@ -27,10 +28,11 @@ from synthetic import make_pairs  # this folder: benchmark data, not part of the
 PEER_WHEN_SET = 4.0  # seconds calamine took to read the sheet when the 30 s target was set
 
 
-def build(path: Path, rows: int, formats: bool = False) -> None:
-    """The pairs; with ``formats``, three number columns too: clicks in General, a launch date, and a price
-    whose number format changes every row (a percentage, then euros): the most a sheet's formats can cost."""
-    pairs = make_pairs(min(rows, 50_000), seed=3, min_len=14, max_len=26)
+def build(path: Path, rows: int, formats: bool = False, distinct: bool = False) -> None:
+    """The pairs (50,000 repeated, or ``distinct`` ones); with ``formats``, three number columns too: clicks in
+    General, a launch date, and a price whose number format changes every row (a percentage, then euros): the most
+    a sheet's formats can cost."""
+    pairs = make_pairs(rows if distinct else min(rows, 50_000), seed=3, min_len=14, max_len=26)
     book = xlsxwriter.Workbook(str(path), {"constant_memory": True, "strings_to_formulas": False})
     sheet = book.add_worksheet("Pairs")
     sheet.write_row(0, 0, ["Reference", "Candidate", *(["Clicks", "Launch", "Price"] if formats else [])])
@@ -62,13 +64,15 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_048_575, help="data rows (plus the header row)")
     parser.add_argument("--keep", help="folder to keep the files in (default: a temporary folder)")
     parser.add_argument("--formats", action="store_true", help="add three number columns of changing formats")
+    parser.add_argument("--distinct", action="store_true", help="a pair of its own on every row (no reference repeats)")
     args = parser.parse_args()
 
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bleu-xl-bench-"))
-    source = folder / ("million-formats.xlsx" if args.formats else "million.xlsx")
+    name = "million" + ("-formats" if args.formats else "") + ("-distinct" if args.distinct else "")
+    source = folder / f"{name}.xlsx"
     if not source.exists():
         start = time.perf_counter()
-        build(source, args.rows, args.formats)
+        build(source, args.rows, args.formats, args.distinct)
         print(f"built {source} ({source.stat().st_size / 2**20:.0f} MiB) in {time.perf_counter() - start:.1f} s")
     output = folder / f"{source.stem}-scored.xlsx"
     exe = Path(sys.executable).with_name("bleu-xl")
