@@ -252,13 +252,18 @@ def _cell_xml(letter: bytes, r: int, value: Any, style: bytes, cuts: CutCells) -
         value = cell_text(value) or ""
     if len(value) > EXCEL_MAX_TEXT // 2 and (fitted := fit_cell(value)) != value:
         value = fitted
-        cuts.add(f"{letter.decode('ascii')}{r}")
+        cuts.add(_reference(letter, r))
     return b'<c r="%s%d"%s t="inlineStr"><is><t xml:space="preserve">%s</t></is></c>' % (
         letter,
         r,
         style,
         _utf8(xml_text(value)),
     )
+
+
+def _reference(letter: bytes, r: int) -> str:
+    """A cell's reference (``B4``), from its column's letters and its row."""
+    return f"{letter.decode('ascii')}{r}"
 
 
 def _utf8(text: str) -> bytes:
@@ -293,7 +298,7 @@ def stream_rows(
     """Copy the frame workbook to ``out``, streaming the ``count`` data rows of ``rows`` into the sheet ``member``.
 
     ``numbers`` is the range of columns that hold numbers in every scored row: those are written with one
-    prepared format string a row instead of one call a cell. The input columns in ``cell_styles`` take each
+    prepared bytes format a row instead of one call a cell. The input columns in ``cell_styles`` take each
     cell's style from it, by the row it came from (``sheet_rows``, as Excel numbers them); those in ``as_scored``
     write a date, time or duration as the text it was scored as. The columns in ``rich`` hold the words that
     changed (their ``parts``), written as rich text.
@@ -324,7 +329,7 @@ def stream_rows(
                 _parts(part, bounds, parallel, workers) as parts,
                 target.open(info.filename, "w", force_zip64=True) as raw,
             ):
-                _write_beside(raw, _chunks(_utf8(head), parts, cuts, tail.encode("utf-8")))
+                _write_beside(raw, _chunks(head.encode("utf-8"), parts, cuts, tail.encode("utf-8")))
 
 
 @contextlib.contextmanager
@@ -354,7 +359,8 @@ def _chunks(head: bytes, parts: Iterator[tuple[bytes, CutCells]], cuts: CutCells
 
 class _RowXml:
     """Each row of a sheet as UTF-8 XML, by the columns' styles (see :func:`stream_rows`). Made as bytes, cell by
-    cell: one encoding of the whole part's text cost more than the rows' numbers."""
+    cell: encoding a whole part's text at once, a wide string where one cell holds CJK, costs more than the rows'
+    numbers do."""
 
     def __init__(
         self,
@@ -417,7 +423,7 @@ class _RowXml:
         if c in self.rich:
             string, cut = rich_inline_string(value.parts)
             if cut:
-                cuts.add(f"{self.letters[c]}{r}")
+                cuts.add(_reference(letter, r))
             return b'<c r="%s%d"%s t="inlineStr">%s</c>' % (letter, r, style, _utf8(string))
         return _cell_xml(letter, r, value, style, cuts)
 
