@@ -479,6 +479,13 @@ def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, An
     CHRF does): then the message names a metric that takes it."""
     if text is None:
         return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: only text made in Python holds one
+        raise InputError(
+            Setting("reference_text"),
+            f" {text!r} holds {text[exc.start : exc.end]!r}, half of a surrogate pair, which no file can hold",
+        ) from None
     given = reference_set([text])
     if given is None:
         raise InputError(

@@ -152,3 +152,26 @@ def test_outputs_get_the_umask_mode(tmp_path: Path, umask: int) -> None:
             assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask
     finally:
         os.umask(previous)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16"])
+def test_a_lone_surrogate_is_named_as_such_where_utf_can_write_every_character(tmp_path: Path, encoding: str) -> None:
+    """Text made in Python can hold half of a surrogate pair, which no encoding writes: the message says so instead
+    of advising UTF-8, the encoding that just failed; nothing is left at the target."""
+    out = tmp_path / "out.csv"
+    written = output.OutputFile(str(out), force=False).open(binary=False, encoding=encoding)
+    with pytest.raises(table_sheet.InputError) as raised, written as handle:
+        handle.write("the \ud800 cat\n")
+    assert "holds '\\ud800', half of a surrogate pair, which no file can hold" in str(raised.value)
+    assert "output_encoding" not in str(raised.value) and not out.exists()
+
+
+def test_a_lone_surrogate_in_the_reference_text_is_refused_before_scoring(tmp_path: Path) -> None:
+    import bleu_xl
+
+    source = tmp_path / "in.csv"
+    source.write_text(f"Candidate\n{CAND}\n", encoding="utf-8")
+    for name in ("out.xlsx", "out.csv", "out.json"):
+        with pytest.raises(bleu_xl.BleuXlError, match="half of a surrogate pair, which no file can hold"):
+            bleu_xl.score_file(source, output=tmp_path / name, reference_text="the \ud800 cat")
+        assert not (tmp_path / name).exists()

@@ -149,11 +149,7 @@ class OutputFile:
                         spool.seek(0)
                         shutil.copyfileobj(spool, raw)
                 except UnicodeEncodeError as exc:
-                    raise InputError(
-                        f"standard output: a cell cannot be written in {encoding} "
-                        f"({exc.object[exc.start : exc.end]!r}); use ",
-                        Setting("output_encoding", "utf-8"),
-                    ) from None
+                    raise _unwritable("standard output", encoding, exc) from None
                 finally:
                     out.detach()
             return
@@ -190,13 +186,21 @@ class OutputFile:
             if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
                 raise InputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
             if isinstance(exc, UnicodeEncodeError):
-                raise InputError(
-                    f"{self.path}: a cell cannot be written in {encoding} ({exc.object[exc.start : exc.end]!r}); use ",
-                    Setting("output_encoding", "utf-8"),
-                ) from None
+                raise _unwritable(str(self.path), encoding, exc) from None
             raise
         finally:
             self.release()
+
+
+def _unwritable(where: str, encoding: str, exc: UnicodeEncodeError) -> InputError:
+    """What to say of a cell the output's encoding cannot write: a code page, which UTF-8 can replace; else (UTF-8,
+    UTF-16) a lone surrogate, half of a pair, which no encoding holds (only text made in Python can have one)."""
+    found = exc.object[exc.start : exc.end]
+    if _writes_every_character(encoding):
+        return InputError(f"{where}: a cell holds {found!r}, half of a surrogate pair, which no file can hold")
+    return InputError(
+        f"{where}: a cell cannot be written in {encoding} ({found!r}); use ", Setting("output_encoding", "utf-8")
+    )
 
 
 def _writes_every_character(encoding: str) -> bool:
