@@ -193,10 +193,10 @@ class OutputFile:
 
 
 def _unwritable(where: str, encoding: str, exc: UnicodeEncodeError) -> InputError:
-    """What to say of a cell the output's encoding cannot write: a code page, which UTF-8 can replace; else (UTF-8,
-    UTF-16) a lone surrogate, half of a pair, which no encoding holds (only text made in Python can have one)."""
+    """What to say of a cell the output's encoding cannot write: a lone surrogate, half of a pair, which no encoding
+    holds (only text made in Python can have one); else a character the code page lacks, which UTF-8 writes."""
     found = exc.object[exc.start : exc.end]
-    if _writes_every_character(encoding):
+    if all("\ud800" <= character <= "\udfff" for character in found):
         return InputError(f"{where}: a cell holds {found!r}, half of a surrogate pair, which no file can hold")
     return InputError(
         f"{where}: a cell cannot be written in {encoding} ({found!r}); use ", Setting("output_encoding", "utf-8")
