@@ -142,7 +142,29 @@ def test_reader_panic_is_one_line(tmp_path: Path) -> None:
         CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Copy").to_python()
     assert not isinstance(raised.value, Exception)  # pyo3's PanicException: a BaseException only
     message = refused_in_process(run_process("score", str(path), env={**os.environ, "RUST_BACKTRACE": "1"}))
-    assert "cannot read this workbook" in message and "panicked" not in message
+    assert "cannot read row 2 of sheet 'Copy'" in message and "out of bounds" in message
+    assert "panicked" not in message
+
+
+@pytest.mark.parametrize("isolate", [True, False])
+def test_a_value_the_reader_cannot_give_is_found_by_its_row(tmp_path: Path, isolate: bool) -> None:
+    """One duration past what Python's timedelta holds, in a column that is not scored, fails the reader's whole
+    sheet: the message says in which row, counted as Excel counts them, so that the user can correct that cell."""
+    path = tmp_path / "durations.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(2, 1, ["Reference", "Candidate", "Time spent"])  # the table starts in B3
+    hours = book.add_format({"num_format": "[h]:mm:ss"})
+    for r in range(3, 9):
+        sheet.write_row(r, 1, [REF, CAND])
+        sheet.write_number(r, 3, 2e9 if r == 6 else 0.5, hours)  # row 7: two billion days
+    book.close()
+    from bleu_xl.files.read.limits import ReadLimits
+
+    with pytest.raises(InputError) as raised:
+        read_table(str(path), limits=ReadLimits(isolate=isolate))
+    message = str(raised.value)
+    assert "cannot read row 7 of sheet 'Copy'" in message and "OverflowError" in message
 
 
 def test_keyboard_interrupt_in_the_reader_is_not_swallowed(tmp_path: Path) -> None:

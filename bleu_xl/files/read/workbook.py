@@ -23,7 +23,7 @@ from ...core.errors import Setting
 from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout
-from ...table.sheet import InputError, Sheet, TableOptions
+from ...table.sheet import EXCEL_MAX_ROWS, InputError, Sheet, TableOptions
 from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
 from .sheet_scan import scan_sheet
@@ -194,7 +194,18 @@ class Workbook:
         parsed = _beside(self.file, lambda: self.book.get_sheet_by_name(name))
         scan = scan_sheet(self.package, self.package.sheets[index])
         sheet = parsed()
-        rows = _reader_call(self.file, lambda: sheet.to_python(skip_empty_area=False))
+        try:
+            rows = _reader_call(self.file, lambda: sheet.to_python(skip_empty_area=False))
+        except InputError as exc:
+            row = _unreadable_row(sheet)
+            if row is None:
+                raise
+            cause = exc.__context__  # the reader's own error, which _reader_call put in one line
+            raise InputError(
+                f"{self.file}: cannot read row {row} of sheet {name!r}: a cell there holds a value the reader cannot "
+                f"give, such as a date or a duration out of range ({type(cause).__name__}: {cause}); clear or "
+                "correct that cell"
+            ) from None
         if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
             raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
         for (r, c), code in scan.errors.items():  # the reader gives error cells as blanks: put the error back
@@ -217,6 +228,35 @@ class Workbook:
             merged=tuple(scan.merged),
             column_widths=tuple(scan.column_widths),
         )
+
+
+def _unreadable_row(sheet: Any) -> int | None:
+    """The row (as Excel numbers them) of the first cell the reader cannot give as a Python value, once reading the
+    whole sheet failed: the fewest rows whose reading fails, found by halving (about twice one reading of the
+    sheet, in the reader's own call and numbering); ``None`` when they all read (the failure was elsewhere)."""
+
+    def fails(count: int) -> bool:
+        try:
+            sheet.to_python(skip_empty_area=False, nrows=count)
+        except MemoryError:
+            raise
+        except BaseException as exc:  # pyo3's PanicException derives from BaseException only
+            if type(exc).__name__ != "PanicException" and not isinstance(exc, Exception):
+                raise
+            return True
+        return False
+
+    with contextlib.nullcontext() if in_child() else _quiet_native_stderr():
+        low, high = 1, EXCEL_MAX_ROWS  # more rows than the sheet has read as all it has (the scan refused more)
+        if not fails(high):
+            return None
+        while low < high:  # the first ``high`` rows fail to read; the first ``low - 1`` read
+            middle = (low + high) // 2
+            if fails(middle):
+                high = middle
+            else:
+                low = middle + 1
+        return high
 
 
 def load_reader() -> None:
