@@ -155,23 +155,46 @@ def test_outputs_get_the_umask_mode(tmp_path: Path, umask: int) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "cp1252"])
-def test_a_lone_surrogate_is_named_as_such_in_any_encoding(tmp_path: Path, encoding: str) -> None:
-    """Text made in Python can hold half of a surrogate pair, which no encoding writes: the message says so instead
-    of advising UTF-8, which fails on it too; nothing is left at the target."""
+@pytest.mark.parametrize("text", ["the \ud800 cat", "東\ud800 cat", "ok \ud83d\ude00"])
+def test_surrogate_code_points_are_named_as_such_in_any_encoding(tmp_path: Path, encoding: str, text: str) -> None:
+    """Text made in Python can hold surrogate code points (halves of UTF-16 pairs, even two halves side by side),
+    which no encoding writes: the message says so, beside a character a code page lacks too, instead of advising
+    UTF-8, which fails on them as well; nothing is left at the target."""
     out = tmp_path / "out.csv"
     written = output.OutputFile(str(out), force=False).open(binary=False, encoding=encoding)
     with pytest.raises(table_sheet.InputError) as raised, written as handle:
-        handle.write("the \ud800 cat\n")
-    assert "holds '\\ud800', half of a surrogate pair, which no file can hold" in str(raised.value)
+        handle.write(text + "\n")
+    assert "a cell holds surrogate code points (" in str(raised.value)
+    assert "which no file can hold" in str(raised.value)
     assert "output_encoding" not in str(raised.value) and not out.exists()
 
 
-def test_a_lone_surrogate_in_the_reference_text_is_refused_before_scoring(tmp_path: Path) -> None:
+def test_a_character_a_code_page_lacks_still_gets_the_advice_of_utf8(tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    written = output.OutputFile(str(out), force=False).open(binary=False, encoding="cp1252")
+    with pytest.raises(table_sheet.InputError) as raised, written as handle:
+        handle.write("東京\n")
+    assert "cannot be written in cp1252 ('東京')" in str(raised.value) and "output_encoding" in str(raised.value)
+
+
+def test_surrogate_code_points_in_the_reference_text_are_refused_before_scoring(tmp_path: Path) -> None:
     import bleu_xl
 
     source = tmp_path / "in.csv"
     source.write_text(f"Candidate\n{CAND}\n", encoding="utf-8")
     for name in ("out.xlsx", "out.csv", "out.json"):
-        with pytest.raises(bleu_xl.BleuXlError, match="half of a surrogate pair, which no file can hold"):
+        with pytest.raises(bleu_xl.BleuXlError, match=r"holds surrogate code points .* which no file can hold"):
             bleu_xl.score_file(source, output=tmp_path / name, reference_text="the \ud800 cat")
         assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("encoding", ["utf-7", "unicode_escape"])
+def test_an_encoding_that_decodes_to_surrogate_code_points_is_refused(tmp_path: Path, encoding: str) -> None:
+    """UTF-7 and Python's unicode_escape can decode a file to surrogate code points, which could be neither scored as
+    the file meant nor written to any output: the read is refused, with the line, before anything is scored."""
+    source = tmp_path / "in.csv"
+    body = "Reference,Candidate\nthe cat,the cat\n" + ("the +2AA- cat" if encoding == "utf-7" else "the \\ud800 cat")
+    source.write_bytes((body + ",the cat\n").encode("ascii"))
+    message = refused(source, "--encoding", encoding, "-o", str(tmp_path / "out.csv"))
+    assert f"not valid {encoding} text: it decodes to a surrogate code point" in message and "line 3" in message
+    assert "--encoding" in message

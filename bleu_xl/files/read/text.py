@@ -88,6 +88,7 @@ def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
         if codec == "utf-8" and data.startswith(codecs.BOM_UTF8):
             codec = "utf-8-sig"
         text = _decode(data, codec, f"not valid {encoding} text")
+        _refuse_surrogates(text, encoding)
         if codec not in ("utf-8", "utf-8-sig") and _is_utf8(data):
             _refuse_misread(data, codec, encoding)
         return text, codec
@@ -286,6 +287,24 @@ def _decode(data: bytes, codec: str, *problem: Part) -> str:
     except UnicodeError:  # a codec that fails otherwise (idna's labels, punycode)
         raise InputError(*problem) from None
     return _without_nul(text)
+
+
+#: Surrogate code points: halves of UTF-16 pairs, which no file can hold and which no reader of a spreadsheet gives.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(text: str, encoding: str) -> None:
+    """Refuse text that an encoding given by name decoded to surrogate code points (UTF-7, ``unicode_escape``
+    can): they could be neither scored as the file meant nor written to any output. The encodings bleu-xl finds
+    by itself (UTF-8, UTF-16, a single-byte code page) never give one."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise InputError(
+            f"not valid {encoding} text: it decodes to a surrogate code point ({found.group()!r}, line {line:,}), "
+            "half of a UTF-16 pair, which no file can hold; give the encoding it was saved in with ",
+            Setting("encoding"),
+        )
 
 
 def _without_nul(text: str) -> str:

@@ -23,7 +23,7 @@ from ...core.errors import Setting
 from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout
-from ...table.sheet import EXCEL_MAX_ROWS, InputError, Sheet, TableOptions
+from ...table.sheet import InputError, Sheet, TableOptions
 from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
 from .sheet_scan import scan_sheet
@@ -200,11 +200,9 @@ class Workbook:
             row = _unreadable_row(sheet)
             if row is None:
                 raise
-            cause = exc.__context__  # the reader's own error, which _reader_call put in one line
             raise InputError(
                 f"{self.file}: cannot read row {row} of sheet {name!r}: a cell there holds a value the reader cannot "
-                f"give, such as a date or a duration out of range ({type(cause).__name__}: {cause}); clear or "
-                "correct that cell"
+                f"give, such as a date or a duration out of range ({_reader_error(exc)}); clear or correct that cell"
             ) from None
         if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
             raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
@@ -232,31 +230,54 @@ class Workbook:
 
 def _unreadable_row(sheet: Any) -> int | None:
     """The row (as Excel numbers them) of the first cell the reader cannot give as a Python value, once reading the
-    whole sheet failed: the fewest rows whose reading fails, found by halving (about twice one reading of the
-    sheet, in the reader's own call and numbering); ``None`` when they all read (the failure was elsewhere)."""
-
-    def fails(count: int) -> bool:
-        try:
-            sheet.to_python(skip_empty_area=False, nrows=count)
-        except MemoryError:
-            raise
-        except BaseException as exc:  # pyo3's PanicException derives from BaseException only
-            if type(exc).__name__ != "PanicException" and not isinstance(exc, Exception):
-                raise
-            return True
-        return False
-
+    whole sheet failed; ``None`` when no row can be named (the failure was elsewhere). The reader's rows, one at a
+    time, find it in one pass; two readings of the rows up to it, in the very call and numbering of the read that
+    failed, confirm it: that row fails and those above it read."""
     with contextlib.nullcontext() if in_child() else _quiet_native_stderr():
-        low, high = 1, EXCEL_MAX_ROWS  # more rows than the sheet has read as all it has (the scan refused more)
-        if not fails(high):
+        rows = sheet.iter_rows()  # from the sheet's first row, as skip_empty_area=False reads it
+        row = 1
+        while True:
+            try:
+                next(rows)
+            except StopIteration:
+                return None
+            except MemoryError:
+                raise  # under the read's memory limit: no fault of a cell
+            except Exception:
+                break
+            except BaseException as exc:  # pyo3's PanicException derives from BaseException only
+                if type(exc).__name__ != "PanicException":
+                    raise
+                break
+            row += 1
+        if _reads(sheet, row) or (row > 1 and not _reads(sheet, row - 1)):
             return None
-        while low < high:  # the first ``high`` rows fail to read; the first ``low - 1`` read
-            middle = (low + high) // 2
-            if fails(middle):
-                high = middle
-            else:
-                low = middle + 1
-        return high
+        return row
+
+
+def _reader_error(refusal: InputError) -> str:
+    """The reader's own error behind a refusal of :func:`_reader_call` (a panic as "the reader failed")."""
+    cause = refusal.__context__
+    if cause is None:
+        return str(refusal)
+    if type(cause).__name__ == "PanicException":
+        return f"the reader failed: {cause}"
+    return f"{type(cause).__name__}: {cause}"
+
+
+def _reads(sheet: Any, rows: int) -> bool:
+    """Whether the reader gives the first ``rows`` rows of the sheet as Python values."""
+    try:
+        sheet.to_python(skip_empty_area=False, nrows=rows)
+    except MemoryError:
+        raise
+    except Exception:
+        return False
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+        return False
+    return True
 
 
 def load_reader() -> None:

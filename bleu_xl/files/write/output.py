@@ -193,18 +193,24 @@ class OutputFile:
 
 
 def _unwritable(where: str, encoding: str, exc: UnicodeEncodeError) -> InputError:
-    """What to say of a cell the output's encoding cannot write: a lone surrogate, half of a pair, which no encoding
-    holds (only text made in Python can have one); else a character the code page lacks, which UTF-8 writes."""
+    """What to say of a cell the output's encoding cannot write: a surrogate code point (half of a UTF-16 pair),
+    which no encoding writes, so that UTF-8 is no advice; else the characters the code page lacks, which UTF-8
+    writes."""
     found = exc.object[exc.start : exc.end]
-    if all("\ud800" <= character <= "\udfff" for character in found):
-        return InputError(f"{where}: a cell holds {found!r}, half of a surrogate pair, which no file can hold")
+    surrogates = "".join(character for character in found if "\ud800" <= character <= "\udfff")
+    if surrogates:
+        return InputError(
+            f"{where}: a cell holds surrogate code points ({surrogates!r}), halves of UTF-16 pairs, which no file "
+            "can hold"
+        )
     return InputError(
         f"{where}: a cell cannot be written in {encoding} ({found!r}); use ", Setting("output_encoding", "utf-8")
     )
 
 
 def _writes_every_character(encoding: str) -> bool:
-    """Whether ``encoding`` can write any text (UTF-8, UTF-16, UTF-32 and their variants), unlike a code page."""
+    """Whether ``encoding`` can write every character (UTF-8, UTF-16, UTF-32 and their variants), unlike a code page:
+    all text but surrogate code points, which the readers refuse and which no encoding writes."""
     return codecs.lookup(encoding).name.startswith("utf")
 
 
