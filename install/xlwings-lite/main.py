@@ -7694,10 +7694,11 @@ def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, An
         return
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError as exc:  # a lone surrogate: only text made in Python holds one
+    except UnicodeEncodeError as exc:  # surrogate code points: text made in Python (the readers refuse them)
         raise InputError(
             Setting("reference_text"),
-            f" {text!r} holds {text[exc.start : exc.end]!r}, half of a surrogate pair, which no file can hold",
+            f" holds surrogate code points ({text[exc.start : exc.end]!r}), halves of UTF-16 pairs, which no file "
+            "can hold",
         ) from None
     given = reference_set([text])
     if given is None:
