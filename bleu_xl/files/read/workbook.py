@@ -59,6 +59,28 @@ def _quiet_native_stderr() -> Iterator[None]:
         os.close(saved)
 
 
+class _ReaderFailed(InputError):
+    """A reader call that failed, with what the reader said (``failure``), for a message that can say more."""
+
+    def __init__(self, file: Path, failure: str) -> None:
+        super().__init__(f"{file}: cannot read this workbook ({failure})")
+        self.failure = failure
+
+
+def _reader_failure(exc: BaseException) -> str | None:
+    """What a reader call's exception says, when it is the reader failing; ``None`` for one that must pass on: a
+    MemoryError (under the read's memory limit more memory would read it, so it is no fault of the file),
+    KeyboardInterrupt, SystemExit and a termination signal's exception. pyo3's PanicException derives from
+    BaseException only."""
+    if isinstance(exc, MemoryError):
+        return None
+    if isinstance(exc, Exception):
+        return f"{type(exc).__name__}: {exc}"
+    if type(exc).__name__ == "PanicException":
+        return f"the reader failed: {exc}"
+    return None
+
+
 def _reader_call(file: Path, call: Any) -> Any:
     """Run a reader call; its exceptions and panics (a ``BaseException`` from pyo3) become one line. In the child
     process the reader's standard error goes nowhere already; here it is silenced for the call."""
@@ -67,16 +89,11 @@ def _reader_call(file: Path, call: Any) -> Any:
             return call()
         with _quiet_native_stderr():
             return call()
-    except MemoryError:
-        raise  # under the read's memory limit: more memory would read it, so it is no fault of the file
-    except Exception as exc:
-        raise InputError(f"{file}: cannot read this workbook ({type(exc).__name__}: {exc})") from None
     except BaseException as exc:
-        # pyo3's PanicException derives from BaseException only; KeyboardInterrupt, SystemExit and a
-        # termination signal's exception pass on.
-        if type(exc).__name__ != "PanicException":
+        failure = _reader_failure(exc)
+        if failure is None:
             raise
-        raise InputError(f"{file}: cannot read this workbook (the reader failed: {exc})") from None
+        raise _ReaderFailed(file, failure) from None
 
 
 def _beside(file: Path, call: Callable[[], Any]) -> Callable[[], Any]:
@@ -196,13 +213,13 @@ class Workbook:
         sheet = parsed()
         try:
             rows = _reader_call(self.file, lambda: sheet.to_python(skip_empty_area=False))
-        except InputError as exc:
+        except _ReaderFailed as exc:
             row = _unreadable_row(sheet)
             if row is None:
                 raise
             raise InputError(
                 f"{self.file}: cannot read row {row} of sheet {name!r}: a cell there holds a value the reader cannot "
-                f"give, such as a date or a duration out of range ({_reader_error(exc)}); clear or correct that cell"
+                f"give, such as a date or a duration out of range ({exc.failure}); clear or correct that cell"
             ) from None
         if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
             raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
@@ -241,12 +258,8 @@ def _unreadable_row(sheet: Any) -> int | None:
                 next(rows)
             except StopIteration:
                 return None
-            except MemoryError:
-                raise  # under the read's memory limit: no fault of a cell
-            except Exception:
-                break
-            except BaseException as exc:  # pyo3's PanicException derives from BaseException only
-                if type(exc).__name__ != "PanicException":
+            except BaseException as exc:
+                if _reader_failure(exc) is None:
                     raise
                 break
             row += 1
@@ -255,26 +268,12 @@ def _unreadable_row(sheet: Any) -> int | None:
         return row
 
 
-def _reader_error(refusal: InputError) -> str:
-    """The reader's own error behind a refusal of :func:`_reader_call` (a panic as "the reader failed")."""
-    cause = refusal.__context__
-    if cause is None:
-        return str(refusal)
-    if type(cause).__name__ == "PanicException":
-        return f"the reader failed: {cause}"
-    return f"{type(cause).__name__}: {cause}"
-
-
 def _reads(sheet: Any, rows: int) -> bool:
     """Whether the reader gives the first ``rows`` rows of the sheet as Python values."""
     try:
         sheet.to_python(skip_empty_area=False, nrows=rows)
-    except MemoryError:
-        raise
-    except Exception:
-        return False
     except BaseException as exc:
-        if type(exc).__name__ != "PanicException":
+        if _reader_failure(exc) is None:
             raise
         return False
     return True
