@@ -167,6 +167,31 @@ def test_a_value_the_reader_cannot_give_is_found_by_its_row(tmp_path: Path, isol
     assert "cannot read row 7 of sheet 'Copy'" in message and "OverflowError" in message
 
 
+def test_a_cover_page_the_reader_cannot_give_says_how_to_pass_it_by(tmp_path: Path) -> None:
+    """The first visible sheet is read first, and might be the table: when one of its cells cannot be read, the
+    run stops there (the table could be on it), and the message tells how to score the next sheet instead."""
+    path = tmp_path / "cover.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    cover = book.add_worksheet("Notes")
+    cover.write_string(0, 0, "Campaign notes")
+    cover.write_number(3, 1, 2e9, book.add_format({"num_format": "[h]:mm:ss"}))
+    table = book.add_worksheet("Copy")
+    table.write_row(0, 0, ["Reference", "Candidate"])
+    table.write_row(1, 0, [REF, CAND])
+    book.close()
+    with pytest.raises(workbook_reader.UnreadableRow) as raised:
+        read_table(str(path))
+    message = str(raised.value)
+    assert "cannot read row 4 of sheet 'Notes'" in message and message.endswith("name that sheet with sheet")
+    refused = refused_in_process(run_process("score", str(path)))
+    assert "row 4 of sheet 'Notes'" in refused and refused.endswith("name that sheet with --sheet")
+    with pytest.raises(workbook_reader.UnreadableRow) as named:  # asked for by name: nothing to pass by
+        read_table(str(path), TableOptions(sheet="Notes"))
+    assert "another sheet" not in str(named.value)
+    table_sheet, layout = read_table(str(path), TableOptions(sheet="Copy"))
+    assert scores(table_sheet, layout) == [PAIR]
+
+
 def test_keyboard_interrupt_in_the_reader_is_not_swallowed(tmp_path: Path) -> None:
     def interrupted() -> None:
         raise KeyboardInterrupt

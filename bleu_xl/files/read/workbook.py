@@ -28,7 +28,7 @@ from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
 from .sheet_scan import scan_sheet
 
-__all__ = ["Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
+__all__ = ["UnreadableRow", "Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
 
 
 @contextlib.contextmanager
@@ -57,6 +57,11 @@ def _quiet_native_stderr() -> Iterator[None]:
             with contextlib.suppress(ValueError, OSError, AttributeError):
                 faulthandler.enable(file=sys.stderr)
         os.close(saved)
+
+
+class UnreadableRow(InputError):
+    """A sheet the reader cannot give because of a value in one row (a date or a duration out of range); the
+    message names the row."""
 
 
 class _ReaderFailed(InputError):
@@ -217,7 +222,7 @@ class Workbook:
             row = _unreadable_row(sheet)
             if row is None:
                 raise
-            raise InputError(
+            raise UnreadableRow(
                 f"{self.file}: cannot read row {row} of sheet {name!r}: a cell there holds a value the reader cannot "
                 f"give, such as a date or a duration out of range ({exc.failure}); clear or correct that cell"
             ) from None
@@ -312,6 +317,17 @@ def read_workbook_table(file: Path, options: TableOptions) -> tuple[Sheet, Layou
     a cover page to the next visible sheet with the columns; the workbook is opened and checked once."""
     book = Workbook(file)
     try:
-        return find_table(book.load(book.choose(options.sheet)), book.load, options)
+        name = book.choose(options.sheet)
+        try:
+            first = book.load(name)
+        except UnreadableRow as problem:
+            # A cover page that cannot be read may still be the table: stop, and say how to pass it by.
+            others = [n for n in book.names if n != name and n not in book.hidden]
+            if options.sheet is not None or not others:
+                raise
+            raise UnreadableRow(
+                *problem.parts, "; or, if the table is on another sheet, name that sheet with ", Setting("sheet")
+            ) from None
+        return find_table(first, book.load, options)
     finally:
         book.close()
