@@ -20,7 +20,7 @@ from ..files.write.scored_workbook import CutCells
 from ..files.write.target import OutputTarget
 from ..table.compare import Comparison, compare_table, paired_test_of
 from ..table.scoring import check_reference_text
-from ..table.sheet import InputError, check_column_given
+from ..table.sheet import InputError, check_column_given, check_switch
 from .reading import PathLike, ReadTable, read_input_table, read_limits, table_options
 from .score import cut_note
 
@@ -98,6 +98,8 @@ def compare_file(
     """
     if not isinstance(metric, Metric):
         raise TypeError(f"metric must be a metric object (bleu_xl.Bleu(), bleu_xl.Chrf()...), not {metric!r}")
+    check_switch(force, "force")
+    check_switch(raw, "raw")
     paired_test_of(test, metric, samples, seed)  # its settings are checked before the input is read
     check_column_given(b_col, "b_col")
     check_reference_text(reference_text, (metric,))

@@ -21,6 +21,7 @@ from ..files.write.results import write_result
 from ..files.write.scored_workbook import CutCells
 from ..files.write.target import OutputTarget
 from ..table.scoring import Result, check_reference_text, result_columns, score_table
+from ..table.sheet import check_switch
 from .reading import PathLike, ReadTable, read_input_table, read_limits, table_options
 
 __all__ = ["ScoredFile", "as_metrics", "cut_note", "score_file"]
@@ -153,6 +154,8 @@ def score_file(
     its flags).
     """
     chosen = as_metrics(metrics)
+    check_switch(force, "force")
+    check_switch(raw, "raw")
     check_reference_text(reference_text, chosen)  # before the input is read
     input_path = str(path)
     target = OutputTarget.choose(

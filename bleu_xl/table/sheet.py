@@ -24,6 +24,7 @@ __all__ = [
     "Sheet",
     "TableOptions",
     "check_column_given",
+    "check_switch",
     "column_index",
     "column_letter",
 ]
@@ -155,6 +156,12 @@ class TableOptions:
     fill_down: bool = False
 
     def __post_init__(self) -> None:
+        for name in ("no_header", "skip_hidden", "fill_down"):
+            check_switch(getattr(self, name), name)
+        for name in ("sheet", "encoding", "delimiter", "reference_text"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} must be a string or None, not {type(value).__name__} ({value!r})")
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
             raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
         check_column_given(self.candidate_col, "candidate_col")
@@ -188,6 +195,13 @@ class TableOptions:
         else:
             what = ("the reference column by letter (", *reference, "), or its text (", Setting("reference_text"), ")")
         raise InputError("with ", Setting("no_header", True), " every row is data: give ", *what)
+
+
+def check_switch(value: object, setting: str) -> None:
+    """Refuse an on/off setting given as anything but ``True`` or ``False``: read by its truth, ``"no"`` or
+    ``"false"`` would turn it on."""
+    if not isinstance(value, bool):
+        raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 
 def check_column_given(spec: str | None, setting: str) -> None:

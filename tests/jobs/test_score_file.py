@@ -124,6 +124,24 @@ def test_settings_of_the_wrong_kind_are_refused_before_anything_runs(sample: Pat
         score_file(sample, output=tmp_path / "m.csv", metrics=Bleu)  # the class, not a metric
 
 
+@pytest.mark.parametrize("switch", ["force", "raw", "no_header", "skip_hidden", "fill_down"], ids=lambda name: name)
+def test_a_switch_is_true_or_false_not_read_by_its_truth(sample: Path, tmp_path: Path, switch: str) -> None:
+    """``force="no"`` read by its truth would replace the output it was told to keep; ``no_header="false"`` would
+    score the header row as a pair."""
+    kept = tmp_path / "kept.json"
+    kept.write_text("keep me")
+    for value in ("no", "false", 1, None):
+        with pytest.raises(InputError, match=f"^{switch} must be True or False, not {value!r}$"):
+            score_file(sample, output=kept, **{switch: value})
+    assert kept.read_text() == "keep me"
+
+
+def test_a_sheet_is_given_by_its_name(sample: Path, tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match=r"^sheet must be a string or None, not int \(0\)$"):
+        score_file(sample, output=tmp_path / "s.csv", sheet=0)  # type: ignore[arg-type]
+    assert score_file(sample, output=tmp_path / "s.csv", sheet="pairs").counts["scored"] == 5
+
+
 def test_a_blank_column_name_is_refused_not_read_as_none_given(sample: Path, tmp_path: Path) -> None:
     """``candidate_col=""`` names no column: read as not given, the column rules would choose one silently."""
     for settings, name in (
