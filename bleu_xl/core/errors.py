@@ -16,14 +16,19 @@ __all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "re
 @dataclass(frozen=True)
 class Setting:
     """A setting named in a message (``candidate_col``), with the value to give it when the message suggests one:
-    a tuple for a setting that takes several values (``reference_cols=('B',)``)."""
+    a tuple for a setting that takes several values (``reference_cols=('B',)``). ``python`` is how Python code
+    gives it, where that is not ``name=value`` (a metric chosen by name on the command line is an object in Python:
+    a ``Chrf()``)."""
 
     name: str
     value: str | int | tuple[str, ...] | None = None
+    python: str | None = None
 
 
 def python_spelling(setting: Setting) -> str:
     """A setting as Python code passes it: ``candidate_col='B'``, or the bare name without a value."""
+    if setting.python is not None:
+        return setting.python
     return setting.name if setting.value is None else f"{setting.name}={setting.value!r}"
 
 

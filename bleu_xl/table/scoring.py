@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
-from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
+from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore, metric_setting
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
@@ -499,7 +499,7 @@ def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, An
             metric.prepare(given)
         except BleuXlError as exc:
             other = next((kind for kind in KNOWN.values() if kind is not type(metric) and _takes(kind(), given)), None)
-            hint = (f"; {other.label} takes it: ", Setting("metric", other.key)) if other else ()
+            hint = (f"; {other.label} takes it: score with ", metric_setting(other)) if other else ()
             raise InputError(
                 Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *hint
             ) from None

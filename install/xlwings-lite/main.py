@@ -45,14 +45,19 @@ __all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "re
 @dataclass(frozen=True)
 class Setting:
     \"\"\"A setting named in a message (``candidate_col``), with the value to give it when the message suggests one:
-    a tuple for a setting that takes several values (``reference_cols=('B',)``).\"\"\"
+    a tuple for a setting that takes several values (``reference_cols=('B',)``). ``python`` is how Python code
+    gives it, where that is not ``name=value`` (a metric chosen by name on the command line is an object in Python:
+    a ``Chrf()``).\"\"\"
 
     name: str
     value: str | int | tuple[str, ...] | None = None
+    python: str | None = None
 
 
 def python_spelling(setting: Setting) -> str:
     \"\"\"A setting as Python code passes it: ``candidate_col='B'``, or the bare name without a value.\"\"\"
+    if setting.python is not None:
+        return setting.python
     return setting.name if setting.value is None else f"{setting.name}={setting.value!r}"
 
 
@@ -380,6 +385,7 @@ __all__ = [
     "Metric",
     "MetricScore",
     "Ter",
+    "metric_setting",
     "metrics_named",
 ]
 
@@ -387,6 +393,15 @@ __all__ = [
 KNOWN: dict[str, type[Metric[Any, Any, Any]]] = {metric.key: metric for metric in (Bleu, Chrf, Ter)}
 #: The names ``metrics_named`` knows: each metric's, and ``bleu2`` (BLEU with ``max_n`` 2).
 METRIC_NAMES = ("bleu", "bleu2", "chrf", "ter")
+#: The metrics chosen by name: the command line's option, ``metrics_named``'s ``names`` in Python.
+_NAMES = Setting("metric", python="names")
+#: The package whose top level holds the metric classes (bleu_xl), as Python code names them.
+_PACKAGE = __name__.partition(".")[0]
+
+
+def metric_setting(kind: type[Metric[Any, Any, Any]]) -> Setting:
+    \"\"\"The setting that chooses the metric ``kind``: its name for the command line, its object in Python.\"\"\"
+    return Setting("metric", kind.key, python=f"{_PACKAGE}.{kind.__name__}()")
 
 
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
@@ -400,19 +415,17 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
         raise TypeError(f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])")
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
-        raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
+        raise BleuError(_NAMES, f" has an empty name: give {_listing()}, separated by commas")
     metrics: list[Metric[Any, Any, Any]] = []
     for word in words or ["bleu"]:
         if word not in METRIC_NAMES:
-            raise BleuError(Setting("metric"), f" {word!r} is not a metric: use {', '.join(METRIC_NAMES)}")
+            raise BleuError(_NAMES, f" {word!r} is not a metric: use {', '.join(METRIC_NAMES)}")
         if word == "bleu2" and settings.get("max_n", 2) != 2:
             max_n = settings["max_n"]
-            raise BleuError(
-                Setting("metric"), " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}"
-            )
+            raise BleuError(_NAMES, " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}")
         metric = KNOWN[word.removesuffix("2") if word == "bleu2" else word].from_settings(settings)
         if metric in metrics:
-            raise BleuError(Setting("metric"), f" names {metric.name} twice")
+            raise BleuError(_NAMES, f" names {metric.name} twice")
         metrics.append(metric)
     _check_settings_used(settings, tuple(metrics))
     return tuple(metrics)
@@ -431,7 +444,7 @@ def _check_settings_used(settings: dict[str, Any], metrics: tuple[Metric[Any, An
                 Setting(name),
                 f" is a setting of {owner.label}, which is not among the metrics chosen ({chosen}): name "
                 f"{owner.key} in ",
-                Setting("metric"),
+                _NAMES,
                 ", or leave ",
                 Setting(name),
                 " out",
@@ -7242,7 +7255,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
 from ..core.errors import BleuError, BleuXlError, Part, Setting
-from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore
+from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore, metric_setting
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
@@ -7726,7 +7739,7 @@ def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, An
             metric.prepare(given)
         except BleuXlError as exc:
             other = next((kind for kind in KNOWN.values() if kind is not type(metric) and _takes(kind(), given)), None)
-            hint = (f"; {other.label} takes it: ", Setting("metric", other.key)) if other else ()
+            hint = (f"; {other.label} takes it: score with ", metric_setting(other)) if other else ()
             raise InputError(
                 Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *hint
             ) from None

@@ -172,7 +172,7 @@ def test_a_reference_text_no_candidate_could_be_scored_against_is_refused(copy_w
     )
     assert refused(copy_workbook, "--reference", "...") == (
         "bleu-xl: error: --reference '...': BLEU-2 cannot score against it (reference has no words); chrF takes it: "
-        "--metric chrf"
+        "score with --metric chrf"
     )
     assert refused(copy_workbook, "--reference", "...", "--metric", "chrf,bleu").endswith("--metric chrf")
     # chrF counts characters: punctuation alone is a reference, as Excel's CHRF takes it.

@@ -24,6 +24,7 @@ __all__ = [
     "Metric",
     "MetricScore",
     "Ter",
+    "metric_setting",
     "metrics_named",
 ]
 
@@ -31,6 +32,15 @@ __all__ = [
 KNOWN: dict[str, type[Metric[Any, Any, Any]]] = {metric.key: metric for metric in (Bleu, Chrf, Ter)}
 #: The names ``metrics_named`` knows: each metric's, and ``bleu2`` (BLEU with ``max_n`` 2).
 METRIC_NAMES = ("bleu", "bleu2", "chrf", "ter")
+#: The metrics chosen by name: the command line's option, ``metrics_named``'s ``names`` in Python.
+_NAMES = Setting("metric", python="names")
+#: The package whose top level holds the metric classes (bleu_xl), as Python code names them.
+_PACKAGE = __name__.partition(".")[0]
+
+
+def metric_setting(kind: type[Metric[Any, Any, Any]]) -> Setting:
+    """The setting that chooses the metric ``kind``: its name for the command line, its object in Python."""
+    return Setting("metric", kind.key, python=f"{_PACKAGE}.{kind.__name__}()")
 
 
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
@@ -44,19 +54,17 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
         raise TypeError(f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])")
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
-        raise BleuError(Setting("metric"), f" has an empty name: give {_listing()}, separated by commas")
+        raise BleuError(_NAMES, f" has an empty name: give {_listing()}, separated by commas")
     metrics: list[Metric[Any, Any, Any]] = []
     for word in words or ["bleu"]:
         if word not in METRIC_NAMES:
-            raise BleuError(Setting("metric"), f" {word!r} is not a metric: use {', '.join(METRIC_NAMES)}")
+            raise BleuError(_NAMES, f" {word!r} is not a metric: use {', '.join(METRIC_NAMES)}")
         if word == "bleu2" and settings.get("max_n", 2) != 2:
             max_n = settings["max_n"]
-            raise BleuError(
-                Setting("metric"), " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}"
-            )
+            raise BleuError(_NAMES, " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}")
         metric = KNOWN[word.removesuffix("2") if word == "bleu2" else word].from_settings(settings)
         if metric in metrics:
-            raise BleuError(Setting("metric"), f" names {metric.name} twice")
+            raise BleuError(_NAMES, f" names {metric.name} twice")
         metrics.append(metric)
     _check_settings_used(settings, tuple(metrics))
     return tuple(metrics)
@@ -75,7 +83,7 @@ def _check_settings_used(settings: dict[str, Any], metrics: tuple[Metric[Any, An
                 Setting(name),
                 f" is a setting of {owner.label}, which is not among the metrics chosen ({chosen}): name "
                 f"{owner.key} in ",
-                Setting("metric"),
+                _NAMES,
                 ", or leave ",
                 Setting(name),
                 " out",
