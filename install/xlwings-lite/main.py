@@ -544,6 +544,12 @@ def whole_number(value: object, low: int, high: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
+def check_refs(refs: object) -> None:
+    \"\"\"Refuse a number of references that no score has (a signature names it): a whole number of at least 1.\"\"\"
+    if isinstance(refs, bool) or not isinstance(refs, int) or refs < 1:
+        raise BleuError(f"refs must be a whole number of at least 1, not {refs!r}")
+
+
 def refuse_text(value: object, name: str) -> None:
     \"\"\"A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value).\"\"\"
     if isinstance(value, (str, bytes, bytearray)):
@@ -801,7 +807,16 @@ from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError
 from ..tokenizer import tokenize
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, refuse_text
+from .base import (
+    ColumnKind,
+    DetailColumn,
+    Metric,
+    MetricScore,
+    ReferenceLike,
+    check_corpus,
+    check_refs,
+    refuse_text,
+)
 from .counting import Counts, _count_elements, clipped_matches, ngram_counts, ngrams
 
 __all__ = [
@@ -850,7 +865,9 @@ def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     \"\"\"The string that pins every scoring choice, e.g. ``bleu-xl:0.2.0|n:2|smooth:add1|...|refs:1``: the
     definition's version, the order, the smoothing, orders left out when the candidate has none of their n-grams
     (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
-    normalisation and the number of references.\"\"\"
+    normalisation and the number of references. Settings no score can have are refused (:class:`BleuError`).\"\"\"
+    check_settings(max_n, smoothing)
+    check_refs(refs)
     return (
         f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|order:effective|tok:words+cjk+sea"
         f"|norm:nfkc-casefold|refs:{refs}"
@@ -1808,7 +1825,16 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, whole_number
+from .base import (
+    ColumnKind,
+    DetailColumn,
+    Metric,
+    MetricScore,
+    ReferenceLike,
+    check_corpus,
+    check_refs,
+    whole_number,
+)
 from .chrf_stats import (
     ChrfReferences,
     ChrfStats,
@@ -1873,8 +1899,11 @@ def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs
     \"\"\"The string that pins every chrF choice, e.g. ``bleu-xl:chrf-1|nc:6|nw:0|beta:2|case:mixed|...|refs:1``.
 
     ``nc``, ``nw``, ``case``, ``space`` and ``eff`` are sacrebleu's names for the same choices (character and word
-    orders, case kept, whitespace not counted, averages over the orders both sides have).
+    orders, case kept, whitespace not counted, averages over the orders both sides have). Settings no score can
+    have are refused (:class:`BleuError`).
     \"\"\"
+    check_chrf_settings(char_order, word_order, beta)
+    check_refs(refs)
     return (
         f"bleu-xl:{CHRF_VERSION}|nc:{char_order}|nw:{word_order}|beta:{beta}|case:mixed|space:no|eff:yes"
         f"|punct:ascii|refs:{refs}"
@@ -2834,7 +2863,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError, Part, Setting
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
+from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_refs
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
@@ -2900,8 +2929,11 @@ def ter_signature(
 
     ``case``, ``tok``, ``norm``, ``punct`` and ``asian`` are sacrebleu's names for the same choices (lowercased or
     not, Tercom's tokenizer, its normalisation, punctuation kept, CJK split); ``shift`` and ``beam`` are Tercom's
-    limits (phrases of at most 10 words moved at most 50 places, a beam of 25).
+    limits (phrases of at most 10 words moved at most 50 places, a beam of 25). Settings no score can have are
+    refused (:class:`BleuError`).
     \"\"\"
+    _check_options(TerTokenizer(normalized, no_punct, asian_support, case_sensitive))
+    check_refs(refs)
     return (
         f"bleu-xl:{TER_VERSION}|case:{'mixed' if case_sensitive else 'lc'}|tok:tercom|norm:{_yes(normalized)}"
         f"|punct:{_yes(not no_punct)}|asian:{_yes(asian_support)}|shift:10/50|beam:25|refs:{refs}"

@@ -183,3 +183,30 @@ def test_a_score_travels_between_processes_whole(metric: Metric) -> None:
 
 def test_the_package_exports_the_metric_objects() -> None:
     assert {"Bleu", "Chrf", "Metric", "MetricScore", "Resampling", "metrics_named"} <= set(bleu_xl.__all__)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: signature(99, "add1"), "max_n must be a whole number from 1 to 9, not 99"),
+        (lambda: signature(2, "exp"), "smoothing must be one of"),
+        (lambda: signature(2, "add1", -1), "refs must be a whole number of at least 1, not -1"),
+        (lambda: signature(2, "add1", 2.0), "refs must be a whole number of at least 1, not 2.0"),
+        (lambda: chrf_signature(char_order=0), "char_order must be a whole number from 1 to 9, not 0"),
+        (lambda: chrf_signature(word_order=-3), "word_order must be"),
+        (lambda: chrf_signature(beta=0), "beta must be"),
+        (lambda: chrf_signature(refs=True), "refs must be a whole number of at least 1, not True"),
+        (lambda: bleu_xl.core.metrics.ter.ter_signature(normalized="yes"), "normalized must be True or False"),
+        (lambda: bleu_xl.core.metrics.ter.ter_signature(asian_support=True), "asian_support does nothing alone"),
+    ],
+)
+def test_a_signature_of_settings_no_score_can_have_is_refused(make, message: str) -> None:
+    """A signature pins what a score was made with: one no metric object can be made with pins nothing."""
+    with pytest.raises(bleu_xl.BleuError, match=message):
+        make()
+
+
+def test_the_signature_functions_say_what_the_objects_say() -> None:
+    assert signature(4, "none", 3) == Bleu(4, "none").signature(3)
+    assert chrf_signature(6, 2, 2, 2) == Chrf(word_order=2).signature(2)
+    assert bleu_xl.core.metrics.ter.ter_signature(True, refs=2) == bleu_xl.Ter(normalized=True).signature(2)

@@ -86,6 +86,12 @@ def whole_number(value: object, low: int, high: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
+def check_refs(refs: object) -> None:
+    """Refuse a number of references that no score has (a signature names it): a whole number of at least 1."""
+    if isinstance(refs, bool) or not isinstance(refs, int) or refs < 1:
+        raise BleuError(f"refs must be a whole number of at least 1, not {refs!r}")
+
+
 def refuse_text(value: object, name: str) -> None:
     """A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value)."""
     if isinstance(value, (str, bytes, bytearray)):

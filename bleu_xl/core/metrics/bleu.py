@@ -17,7 +17,16 @@ from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError
 from ..tokenizer import tokenize
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, refuse_text
+from .base import (
+    ColumnKind,
+    DetailColumn,
+    Metric,
+    MetricScore,
+    ReferenceLike,
+    check_corpus,
+    check_refs,
+    refuse_text,
+)
 from .counting import Counts, _count_elements, clipped_matches, ngram_counts, ngrams
 
 __all__ = [
@@ -66,7 +75,9 @@ def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     """The string that pins every scoring choice, e.g. ``bleu-xl:0.2.0|n:2|smooth:add1|...|refs:1``: the
     definition's version, the order, the smoothing, orders left out when the candidate has none of their n-grams
     (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
-    normalisation and the number of references."""
+    normalisation and the number of references. Settings no score can have are refused (:class:`BleuError`)."""
+    check_settings(max_n, smoothing)
+    check_refs(refs)
     return (
         f"bleu-xl:{SCORING_VERSION}|n:{max_n}|smooth:{smoothing}|order:effective|tok:words+cjk+sea"
         f"|norm:nfkc-casefold|refs:{refs}"

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_corpus, whole_number
+from .base import (
+    ColumnKind,
+    DetailColumn,
+    Metric,
+    MetricScore,
+    ReferenceLike,
+    check_corpus,
+    check_refs,
+    whole_number,
+)
 from .chrf_stats import (
     ChrfReferences,
     ChrfStats,
@@ -91,8 +100,11 @@ def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs
     """The string that pins every chrF choice, e.g. ``bleu-xl:chrf-1|nc:6|nw:0|beta:2|case:mixed|...|refs:1``.
 
     ``nc``, ``nw``, ``case``, ``space`` and ``eff`` are sacrebleu's names for the same choices (character and word
-    orders, case kept, whitespace not counted, averages over the orders both sides have).
+    orders, case kept, whitespace not counted, averages over the orders both sides have). Settings no score can
+    have are refused (:class:`BleuError`).
     """
+    check_chrf_settings(char_order, word_order, beta)
+    check_refs(refs)
     return (
         f"bleu-xl:{CHRF_VERSION}|nc:{char_order}|nw:{word_order}|beta:{beta}|case:mixed|space:no|eff:yes"
         f"|punct:ascii|refs:{refs}"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError, Part, Setting
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike
+from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_refs
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
@@ -93,8 +93,11 @@ def ter_signature(
 
     ``case``, ``tok``, ``norm``, ``punct`` and ``asian`` are sacrebleu's names for the same choices (lowercased or
     not, Tercom's tokenizer, its normalisation, punctuation kept, CJK split); ``shift`` and ``beam`` are Tercom's
-    limits (phrases of at most 10 words moved at most 50 places, a beam of 25).
+    limits (phrases of at most 10 words moved at most 50 places, a beam of 25). Settings no score can have are
+    refused (:class:`BleuError`).
     """
+    _check_options(TerTokenizer(normalized, no_punct, asian_support, case_sensitive))
+    check_refs(refs)
     return (
         f"bleu-xl:{TER_VERSION}|case:{'mixed' if case_sensitive else 'lc'}|tok:tercom|norm:{_yes(normalized)}"
         f"|punct:{_yes(not no_punct)}|asian:{_yes(asian_support)}|shift:10/50|beam:25|refs:{refs}"
