@@ -210,3 +210,12 @@ def test_the_signature_functions_say_what_the_objects_say() -> None:
     assert signature(4, "none", 3) == Bleu(4, "none").signature(3)
     assert chrf_signature(6, 2, 2, 2) == Chrf(word_order=2).signature(2)
     assert bleu_xl.core.metrics.ter.ter_signature(True, refs=2) == bleu_xl.Ter(normalized=True).signature(2)
+
+
+@pytest.mark.parametrize("metric", [Bleu(), Chrf(), bleu_xl.Ter()], ids=lambda m: m.name)
+def test_a_corpus_given_as_generators_is_a_type_error_that_says_so(metric) -> None:
+    with pytest.raises(TypeError, match=r"^references must be a sequence \(a list or a tuple\), not generator$"):
+        metric.corpus_score((r for r in ["a b"]), ["a b"])
+    with pytest.raises(TypeError, match=r"^candidates must be a sequence \(a list or a tuple\), not map$"):
+        metric.corpus_score(["a b"], map(str, ["a b"]))
+    assert float(metric.corpus_score(("a b",), ("a b",))) in (0.0, 1.0)

@@ -103,6 +103,9 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
     """The corpus input checks every metric makes: sequences (not one string), of equal length, not empty."""
     refuse_text(references, "references")
     refuse_text(candidates, "candidates")
+    for value, name in ((references, "references"), (candidates, "candidates")):
+        if not isinstance(value, Sized):  # a generator has no length to check, and would be spent by reading it
+            raise TypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if not candidates:
