@@ -4097,6 +4097,12 @@ def general_format(number: float) -> str:
     return f"{sign}{mantissa}E{'+' if exponent >= 0 else '-'}{abs(exponent):02d}"
 
 
+#: The day COM (the classic add-in's Excel) dates a time of day on: a serial below 1 is a time, shown as one (the
+#: 30 December 1899 of OLE Automation; Excel has no such date to show), so it is scored as the time, as a
+#: workbook's time cell is.
+EXCEL_DAY_ZERO = dt.date(1899, 12, 30)
+
+
 def cell_text(value: Any) -> str | CellError | None:
     \"\"\"The text of one cell as bleu-xl scores it; ``None`` for a blank cell, a :class:`CellError` for an error.\"\"\"
     if value is None:
@@ -4116,6 +4122,8 @@ def cell_text(value: Any) -> str | CellError | None:
     if isinstance(value, float):
         return general_format(value)
     if isinstance(value, dt.datetime):
+        if value.date() == EXCEL_DAY_ZERO:  # a time of day: Excel's serial below 1, as COM dates it
+            return str(value.time())
         if value.time() == dt.time(0):
             return value.date().isoformat()
         return value.isoformat(sep=" ", timespec="seconds")

@@ -266,6 +266,11 @@ def test_numbers_bools_and_dates_as_text(call) -> None:
     assert call("BLEU2", "TRUE", True) == 1.0
     assert call("BLEU2", "2026-12-01", xc._TimeType(2026, 12, 1)) == 1.0
     assert cell_values.cell_text(dt.datetime(2026, 12, 1, 9, 30)) == "2026-12-01 09:30:00"
+    # A time of day reaches the classic add-in dated 1899-12-30 (Excel's serial below 1, as COM dates it): it is
+    # scored as the time, as a workbook's time cell is.
+    assert call("BLEU2", "12:30:00", xc._TimeType(1899, 12, 30, 12, 30)) == 1.0
+    assert cell_values.cell_text(dt.datetime(1899, 12, 30, 7, 5, 9)) == cell_values.cell_text(dt.time(7, 5, 9))
+    assert cell_values.cell_text(dt.datetime(1899, 12, 30)) == "00:00:00"
     assert [cell_values.general_format(x) for x in (2026.0, 0.5, 1 / 3, -0.0, 1e20, 1234567.125)] == [
         "2026",
         "0.5",
