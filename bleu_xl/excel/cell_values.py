@@ -19,7 +19,8 @@ from ..core.metrics.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 
 Grid = list[list[Any]]
 
-#: Excel's error values as pywin32 hands them over (ints) and as their text.
+#: Excel's error values as pywin32 hands them over (ints: each XlCVError number, xlErrDiv0 = 2007 and on, as an
+#: HRESULT, 2007 - 2146828288) and as their text.
 ERROR_CODES = {
     -2146826281: "#DIV/0!",
     -2146826246: "#N/A",
@@ -28,10 +29,18 @@ ERROR_CODES = {
     -2146826252: "#NUM!",
     -2146826265: "#REF!",
     -2146826273: "#VALUE!",
+    -2146826245: "#GETTING_DATA",
+    -2146826243: "#SPILL!",
+    -2146826242: "#CONNECT!",
+    -2146826241: "#BLOCKED!",
+    -2146826240: "#UNKNOWN!",
+    -2146826239: "#FIELD!",
+    -2146826238: "#CALC!",
 }
-ERROR_TEXTS = frozenset(
-    [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
-)
+ERROR_TEXTS = frozenset([*ERROR_CODES.values(), "#BUSY!"])
+#: The errors a custom function can give back to Excel (Office.js's CustomFunctions.ErrorCode): xlwings Lite
+#: hands any other as text.
+RETURNABLE_ERRORS = frozenset(["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"])
 EXCEL_MAX_TEXT = 32_767  # UTF-16 code units in a cell: a character past U+FFFF (an emoji) takes two
 MAX_SAMPLES = 100_000  # bounds time, not memory: resamples come one at a time
 

@@ -4,7 +4,8 @@ The cell functions return numbers, text, :class:`CellError` and :class:`Blank` v
 row lists that spills). The classic add-in shows an error as its text (``#VALUE! reference is blank``) and a blank
 as an empty cell. xlwings Lite turns error codes into Excel error values instead: inside a spilled range an error
 becomes its bare code (``#VALUE!``, which xlwings converts into ``{"type": "Error", "errorType": "Value"}``); a
-single-cell error with a message is raised, and Excel shows ``#VALUE!`` with the message. Standard library only
+single-cell error with a message is raised, and Excel shows ``#VALUE!`` with the message; an error a custom
+function cannot give back (an input's ``#SPILL!``) becomes ``#VALUE!`` that names it. Standard library only
 (the Lite bundle embeds it).
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cell_values import Blank, CellError
+from .cell_values import RETURNABLE_ERRORS, Blank, CellError
 
 __all__ = ["classic_result", "classic_value", "lite_result", "lite_value"]
 
@@ -25,7 +26,7 @@ def classic_value(value: Any) -> Any:
 
 def lite_value(value: Any) -> Any:
     """One value of a spilled range in xlwings Lite: an error as its bare code, a blank as an empty string."""
-    return value.code if isinstance(value, CellError) else _plain(value)
+    return _returnable(value).code if isinstance(value, CellError) else _plain(value)
 
 
 def classic_result(result: Any) -> Any:
@@ -35,9 +36,19 @@ def classic_result(result: Any) -> Any:
 
 def lite_result(result: Any) -> Any:
     """A cell function's result (a scalar or a list of row lists) as xlwings Lite should hand it to Excel."""
-    if isinstance(result, CellError) and result.message:
-        raise ValueError(result.message)
+    if isinstance(result, CellError):
+        result = _returnable(result)
+        if result.message:
+            raise ValueError(result.message)
     return _each(result, lite_value)
+
+
+def _returnable(error: CellError) -> CellError:
+    """An error as a custom function can give it back: one it cannot (an input's ``#SPILL!``, which xlwings Lite
+    would hand over as text) is ``#VALUE!``, its message naming the error."""
+    if error.code in RETURNABLE_ERRORS:
+        return error
+    return CellError("#VALUE!", f"{error.code} in an input cell" + (f": {error.message}" if error.message else ""))
 
 
 def _plain(value: Any) -> Any:

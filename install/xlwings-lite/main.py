@@ -3992,7 +3992,8 @@ from ..core.metrics.chrf import MAX_BETA, MAX_CHAR_ORDER, MAX_WORD_ORDER
 
 Grid = list[list[Any]]
 
-#: Excel's error values as pywin32 hands them over (ints) and as their text.
+#: Excel's error values as pywin32 hands them over (ints: each XlCVError number, xlErrDiv0 = 2007 and on, as an
+#: HRESULT, 2007 - 2146828288) and as their text.
 ERROR_CODES = {
     -2146826281: "#DIV/0!",
     -2146826246: "#N/A",
@@ -4001,10 +4002,18 @@ ERROR_CODES = {
     -2146826252: "#NUM!",
     -2146826265: "#REF!",
     -2146826273: "#VALUE!",
+    -2146826245: "#GETTING_DATA",
+    -2146826243: "#SPILL!",
+    -2146826242: "#CONNECT!",
+    -2146826241: "#BLOCKED!",
+    -2146826240: "#UNKNOWN!",
+    -2146826239: "#FIELD!",
+    -2146826238: "#CALC!",
 }
-ERROR_TEXTS = frozenset(
-    [*ERROR_CODES.values(), "#SPILL!", "#CALC!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!"]
-)
+ERROR_TEXTS = frozenset([*ERROR_CODES.values(), "#BUSY!"])
+#: The errors a custom function can give back to Excel (Office.js's CustomFunctions.ErrorCode): xlwings Lite
+#: hands any other as text.
+RETURNABLE_ERRORS = frozenset(["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"])
 EXCEL_MAX_TEXT = 32_767  # UTF-16 code units in a cell: a character past U+FFFF (an emoji) takes two
 MAX_SAMPLES = 100_000  # bounds time, not memory: resamples come one at a time
 
@@ -5129,7 +5138,8 @@ The cell functions return numbers, text, :class:`CellError` and :class:`Blank` v
 row lists that spills). The classic add-in shows an error as its text (``#VALUE! reference is blank``) and a blank
 as an empty cell. xlwings Lite turns error codes into Excel error values instead: inside a spilled range an error
 becomes its bare code (``#VALUE!``, which xlwings converts into ``{"type": "Error", "errorType": "Value"}``); a
-single-cell error with a message is raised, and Excel shows ``#VALUE!`` with the message. Standard library only
+single-cell error with a message is raised, and Excel shows ``#VALUE!`` with the message; an error a custom
+function cannot give back (an input's ``#SPILL!``) becomes ``#VALUE!`` that names it. Standard library only
 (the Lite bundle embeds it).
 \"\"\"
 
@@ -5138,7 +5148,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cell_values import Blank, CellError
+from .cell_values import RETURNABLE_ERRORS, Blank, CellError
 
 __all__ = ["classic_result", "classic_value", "lite_result", "lite_value"]
 
@@ -5150,7 +5160,7 @@ def classic_value(value: Any) -> Any:
 
 def lite_value(value: Any) -> Any:
     \"\"\"One value of a spilled range in xlwings Lite: an error as its bare code, a blank as an empty string.\"\"\"
-    return value.code if isinstance(value, CellError) else _plain(value)
+    return _returnable(value).code if isinstance(value, CellError) else _plain(value)
 
 
 def classic_result(result: Any) -> Any:
@@ -5160,9 +5170,19 @@ def classic_result(result: Any) -> Any:
 
 def lite_result(result: Any) -> Any:
     \"\"\"A cell function's result (a scalar or a list of row lists) as xlwings Lite should hand it to Excel.\"\"\"
-    if isinstance(result, CellError) and result.message:
-        raise ValueError(result.message)
+    if isinstance(result, CellError):
+        result = _returnable(result)
+        if result.message:
+            raise ValueError(result.message)
     return _each(result, lite_value)
+
+
+def _returnable(error: CellError) -> CellError:
+    \"\"\"An error as a custom function can give it back: one it cannot (an input's ``#SPILL!``, which xlwings Lite
+    would hand over as text) is ``#VALUE!``, its message naming the error.\"\"\"
+    if error.code in RETURNABLE_ERRORS:
+        return error
+    return CellError("#VALUE!", f"{error.code} in an input cell" + (f": {error.message}" if error.message else ""))
 
 
 def _plain(value: Any) -> Any:

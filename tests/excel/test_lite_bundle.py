@@ -281,6 +281,35 @@ def cpython_report() -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
+def test_an_input_error_a_custom_function_cannot_give_back_is_value_naming_it() -> None:
+    """Office.js lets a custom function give back seven errors; xlwings Lite hands any other (an input's #SPILL!)
+    over as its text, which ISERROR calls no error. It comes back as #VALUE! that names it; the classic add-in,
+    which hands the error over as its COM number, shows its text as it does every error's."""
+    spill, calc = ErrorCell("#SPILL!", as_object=True), ErrorCell("#CALC!", as_object=True)
+    payloads = [
+        _payload("BLEU2", (REF, spill)),
+        _payload("BLEU2", (REF, col(INTACTO, calc, NA))),
+        _payload("CHRF", (ErrorCell("#BUSY!", as_object=True), INTACTO, OMITTED, OMITTED, OMITTED)),
+    ]
+    done = subprocess.run(
+        [sys.executable, lite_driver.__file__],
+        input=json.dumps({"bundle": str(BUNDLE / "main.py"), "payloads": payloads}),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")},
+    )
+    assert done.returncode == 0, done.stderr
+    single, spilled, busy = json.loads(done.stdout)["results"]
+    assert single == {"raised": "ValueError", "message": "#SPILL! in an input cell"}
+    value, na = ({"type": "Error", "errorType": t} for t in ("Value", "NotAvailable"))
+    assert spilled == {"value": [[score(REF, INTACTO).bleu], [value], [na]]}
+    assert busy == {"raised": "ValueError", "message": "#BUSY! in an input cell"}
+    server = xc.load().com_server.XLPython()
+    assert server.CallUDF("bleu_xl.udfs", "BLEU2", (REF, -2146826243), None, None) == "#SPILL!"  # xlErrSpill 2045
+    assert server.CallUDF("bleu_xl.udfs", "BLEU2", (REF, -2146826238), None, None) == "#CALC!"  # xlErrCalc 2050
+
+
 # --- registration -------------------------------------------------------------------------------------------------
 
 
