@@ -3,8 +3,9 @@ on a closed pipe as every command does."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +87,8 @@ class Command(click.Command):
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
-            return super().make_context(*args, **kwargs)
+            with one_line_usage():
+                return super().make_context(*args, **kwargs)
         except BrokenPipeError:  # click's own handling exits with code 1
             closed_pipe()
 
@@ -107,15 +109,34 @@ class TextsCommand(Command):
 
 
 class Group(click.Group):
-    """The command group: its ``--help`` and ``--version`` too end on a closed pipe as every command does."""
+    """The command group: its ``--help`` and ``--version`` too end on a closed pipe as every command does, and a
+    usage error (an unknown command) is one line as every refusal is."""
 
     command_class = Command
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
-            return super().make_context(*args, **kwargs)
+            with one_line_usage():
+                return super().make_context(*args, **kwargs)
         except BrokenPipeError:
             closed_pipe()
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with one_line_usage():
+            return super().invoke(ctx)
+
+
+@contextlib.contextmanager
+def one_line_usage() -> Iterator[None]:
+    """click's usage errors (``--max-n 0``, an unknown option or command) as one line, as every other refusal is:
+    click shows the usage, a hint and the error on four. ``bleu-xl`` alone still shows the help."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as exc:
+        where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        raise Failure(f"{exc.format_message().rstrip('.')}{where}") from None
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from bleu_xl.core.metrics.chrf import CHRF_VERSION
 from bleu_xl.core.metrics.ter import TER_VERSION
 from bleu_xl.excel import windows_setup
 from bleu_xl.template import data as template_data
-from tests.helpers import INTACTO, REF, run
+from tests.helpers import INTACTO, REF, run, run_process
 
 
 def test_pair_command() -> None:
@@ -197,3 +197,27 @@ def test_lite_bundle_reads_links_and_never_waits_on_a_fifo(tmp_path: Path) -> No
     )
     assert done.returncode == 2 and "not a regular file" in done.stderr
     assert sorted(p.name for p in fifo.iterdir()) == ["main.py"]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("score", "x.xlsx", "--max-n", "0"), "Invalid value for '--max-n': 0 is not in the range 1<=x<=9"),
+        (("score", "x.xlsx", "--header-row", "abc"), "Invalid value for '--header-row'"),
+        (("score", "x.xlsx", "--bogus"), "No such option '--bogus'"),
+        (("score",), "Missing argument 'INPUT'"),
+        (("scor",), "No such command 'scor'. Did you mean 'score'?"),
+        (("--bogus",), "No such option '--bogus'"),
+    ],
+)
+def test_a_usage_error_is_one_line_as_every_refusal_is(args: tuple[str, ...], line: str) -> None:
+    """click shows the usage, a hint and the error on four lines; bleu-xl's refusals are one line, exit code 2."""
+    done = run_process(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"bleu-xl: error: {line}"), done.stderr
+    assert done.stderr.rstrip().endswith("--help')")
+
+
+def test_bleu_xl_alone_still_shows_its_help() -> None:
+    done = run_process()
+    assert "[OPTIONS] COMMAND" in done.stdout + done.stderr and "score" in done.stdout + done.stderr
