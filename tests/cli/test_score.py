@@ -279,3 +279,18 @@ def test_progress_bar_on_a_terminal_leaves_the_output_unchanged(tmp_path: Path) 
     assert b"scoring" in shown and b"100%" in shown  # the bar, drawn up to the end, on the terminal
     assert b"\x1b[2K" in shown  # rich redrew the line: a live bar, not plain text
     assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()
+
+
+def test_a_csv_row_with_a_field_past_the_header_is_noted_not_scored(tmp_path: Path) -> None:
+    path = tmp_path / "ragged.csv"
+    path.write_text(
+        "ID,Reference,Candidate\n"
+        "1,Free delivery on every order,Free delivery on all orders\n"
+        "2,Free delivery, on every order,Free delivery\n"
+        "3,Free delivery on every order\n",
+        encoding="utf-8",
+    )
+    rows = scored(path)
+    assert rows[0]["BLEU-2"] == score("Free delivery on every order", "Free delivery on all orders").bleu
+    assert rows[1]["BLEU-2"] is None and rows[1]["note"].startswith("4 fields where the header has 3")
+    assert rows[2]["BLEU-2"] is None and rows[2]["note"] is None  # fewer fields: a blank candidate
