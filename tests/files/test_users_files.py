@@ -363,3 +363,33 @@ def test_a_reference_only_in_filtered_out_rows_is_refused_with_its_cells(tmp_pat
         "bleu-xl: error: sheet 'Copy': the reference column A 'Reference' holds text only in hidden rows (A2, A3), "
         "which --skip-hidden leaves out"
     )
+
+
+@pytest.mark.parametrize(
+    ("codec", "text", "shown"),
+    [
+        ("cp1250", "Darmowa dostawa na każde zamówienie;Bezpłatna wysyłka dla wszystkich zamówień", "ka¿de"),
+        ("cp1251", "Бесплатная доставка каждого заказа;Доставка бесплатно", "Áåñïëàòíàÿ"),
+        ("cp1253", "Δωρεάν αποστολή για κάθε παραγγελία;Δωρεάν παράδοση", "ÄùñåÜí"),
+    ],
+)
+def test_a_csv_in_another_windows_code_page_is_refused_not_misread(
+    tmp_path: Path, codec: str, text: str, shown: str
+) -> None:
+    """Polish, Russian or Greek Excel's "CSV" is in its own code page: read as Windows-1252, its words became
+    others (ka¿de, Áåñïëàòíàÿ) and were scored so, with no word said. It is refused, naming the code page it reads
+    as, and read with it when given."""
+    path = tmp_path / "copy.csv"
+    path.write_bytes(("Reference;Candidate\r\n" + (text + "\r\n") * 3).encode(codec))
+    message = refused(path)
+    assert f"reads as {codec} (" in message and f"rather than as cp1252 ({shown!r})" in message
+    assert message.endswith(f"give --encoding {codec} (the encoding it was saved in)")
+    done = CliRunner().invoke(main, ["score", str(path), "--encoding", codec, "-o", "-", "--format", "jsonl", "-q"])
+    reference, candidate = text.split(";")
+    assert json.loads(done.stdout.splitlines()[0])["BLEU-2"] == score(reference, candidate).bleu
+
+
+def test_western_text_is_still_read_in_the_usual_code_page() -> None:
+    """Accented capitals side by side (AÇÃO, CRÉÉE) are Portuguese and French, not another script misread."""
+    data = "Reference;Candidate\r\nAÇÃO DE GRAÇAS;CRÉÉE À L'ÉTÉ\r\nStraße über Öl;Ça coûte 5 €\r\n".encode("cp1252")
+    assert text_reader.decode_text(data)[1] == "cp1252"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
+import functools
 import io
 import itertools
 import locale
@@ -141,9 +142,12 @@ def _is_letter(ch: str) -> bool:
     return ch.isalpha() and ch != "µ"
 
 
-def _letter_cost(ch: str, category: str, before: str, after: str, next_after: str) -> int:
-    if (_script(ch) == "LATIN" and ch not in _WESTERN_LETTERS) or category == "Lm":
+def _letter_cost(ch: str, category: str, before: str, after: str, next_after: str, letters: frozenset[str]) -> int:
+    latin = _script(ch) == "LATIN"
+    if (latin and ch not in letters) or category == "Lm":
         return ODD  # ˆ, ƒ, ı, Ž: in these code pages, but rare in the text written in them
+    if latin and not before.isascii() and not after.isascii() and _is_letter(before) and _is_letter(after):
+        return ODD  # Áåñïë: three accented letters in a row are another script's letters read as Latin ones
     if ch.isupper() and _is_letter(before) and (before.islower() or after.islower()):
         return ODD  # lÈtÈ, AÒo: a capital inside a word that is not all capitals
     if after.isupper() and (ch.islower() or next_after.islower()):
@@ -172,11 +176,12 @@ def _symbol_cost(text: str, at: int, before: str, after: str) -> int:
     return 0
 
 
-def plausibility(text: str) -> int | None:
+def plausibility(text: str, letters: frozenset[str] = _WESTERN_LETTERS) -> int | None:
     """How unlike ordinary text the characters past ASCII of ``text`` are: 0 when none is odd, more for each odd
     one (a letter of another script or case inside a word, a rare letter or symbol, a symbol inside a word) and
     less for an unusual one (an apostrophe inside a word that is no contraction); ``None`` when it holds control
-    characters, which no text file does.
+    characters, which no text file does. ``letters`` are the Latin letters past ASCII that the text's languages
+    use (by default those of Western Europe).
 
     Mis-read text shows at once: MacRoman's ``été`` read as Windows-1252 is ``ŽtŽ``, Windows-1252's ``à`` read
     as MacRoman is ``‡``, its ``Año`` is ``AÒo``.
@@ -190,7 +195,7 @@ def plausibility(text: str) -> int | None:
         if category == "Cc":
             return None
         if _is_letter(ch):
-            cost += _letter_cost(ch, category, before, after, next_after)
+            cost += _letter_cost(ch, category, before, after, next_after, letters)
         else:
             cost += _symbol_cost(text, at, before, after)
     return cost
@@ -231,6 +236,7 @@ def _single_byte_code_page(data: bytes) -> str:
         names = " nor ".join(single_byte_code_pages())
         raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
     best = min(readings, key=lambda reading: reading.cost)  # the first of equals: the usual one
+    _refuse_other_code_page(best, readings[0], high, sample, first)
     if best.codec != single_byte_code_pages()[0]:
         for rival in readings:
             if rival.high != best.high and rival.cost - best.cost < ODD:
@@ -242,6 +248,53 @@ def _single_byte_code_page(data: bytes) -> str:
                     Setting("encoding", rival.codec),
                 )
     return codecs.lookup(best.codec).name
+
+
+#: Windows' other single-byte ANSI code pages: Central European, Cyrillic, Greek, Turkish, Hebrew, Arabic, Baltic.
+#: A file that reads clearly better in one of them than in the usual ones is refused, never read in it: the user
+#: names the code page it was saved in.
+OTHER_CODE_PAGES = ("cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257")
+
+
+def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample: bytes, first: bytes) -> None:
+    """Refuse a file whose best reading in the usual code pages (``best``) is clearly worse than its reading in
+    another Windows code page: a Polish ``każde`` read as Windows-1252 is ``ka¿de``, and a Russian word turns into
+    accented Latin letters, each of them scored as it was misread. The message shows the reading in the usual code
+    page (``usual``) beside the better ones, each within an odd character of the best."""
+    if best.cost < 2 * ODD:
+        return
+    better = []
+    for codec in OTHER_CODE_PAGES:
+        if codecs.lookup(codec).name in {codecs.lookup(usual).name for usual in single_byte_code_pages()}:
+            continue
+        try:
+            high_text, text = high.decode(codec), sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if any(unicodedata.category(ch) == "Cc" for ch in high_text):
+            continue
+        cost = plausibility(text, _code_page_letters(codec))
+        if cost is not None and cost + 2 * ODD <= best.cost and 2 * cost <= best.cost:
+            better.append(_Reading(codec, cost, high_text, first.decode(codec)[:40]))
+    if not better:
+        return
+    least = min(reading.cost for reading in better)
+    better = sorted((r for r in better if r.cost <= least + ODD), key=lambda reading: reading.cost)[:3]
+    named: list[Part] = []
+    for reading in better:
+        named += [" or " if named else "", Setting("encoding", reading.codec)]
+    readings = " or ".join(f"{reading.codec} ({reading.sample!r})" for reading in better)
+    raise InputError(
+        f"not UTF-8, and it reads as {readings} rather than as {usual.codec} ({usual.sample!r}); give ",
+        *named,
+        " (the encoding it was saved in)",
+    )
+
+
+@functools.cache
+def _code_page_letters(codec: str) -> frozenset[str]:
+    """The Latin letters past ASCII of a code page: those its languages use."""
+    return frozenset(ch for ch in bytes(range(128, 256)).decode(codec, "ignore") if ch.isalpha()) | _WESTERN_LETTERS
 
 
 _UTF8_CHUNK = 1 << 20
