@@ -6184,14 +6184,21 @@ def _find_header_row(
 
     # Strictly first; then, for a given column with no header over it, a row of several headers with an exact
     # candidate or reference header (a qualified one, "Reference copy - spring campaign", is a title).
+    def holds_known(row: list[str], exact: bool, strict: bool = True) -> bool:
+        return (
+            holds_named(row, strict)
+            and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact))
+            and (not need_reference or _has(others(row), REFERENCE_NAMES, exact=exact))
+        )
+
     for strict in (True, False) if by_letter else (True,):
         for i, row in enumerate(texts, start):
-            if (
-                holds_named(row, strict)
-                and (strict or sum(1 for t in row if t) >= 2)
-                and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=not strict))
-                and (not need_reference or _has(others(row), REFERENCE_NAMES, exact=not strict))
-            ):
+            if holds_known(row, not strict, strict) and (strict or sum(1 for t in row if t) >= 2):
+                # A banner of qualified names ("Candidate copy (agency)") over the row of exact ones: an exact
+                # name wins, and the row under the banner is the header row, not a pair to score.
+                below = texts[i + 1 - start] if i + 1 - start < len(texts) else []
+                if strict and not holds_known(row, True) and holds_known(below, True):
+                    return i + 1
                 return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):

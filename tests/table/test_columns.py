@@ -188,6 +188,20 @@ def test_title_rows_above_the_headers_are_skipped() -> None:
     assert layout_of(rows, header_row=3).header_row == 2
 
 
+def test_a_banner_of_qualified_names_over_the_exact_headers_is_a_title() -> None:
+    """Two header rows: a banner (Reference copy (approved), Candidate copy (agency)) over the exact names. An exact
+    name wins: the row under the banner is the header row, not a pair of 'Reference' and 'Candidate' scored."""
+    banner = ["Reference copy (approved)", "Candidate copy (agency)"]
+    rows = [banner, ["Reference", "Candidate", "Channel"], [REF, CAND, "email"], [REF, OTHER, "banner"]]
+    layout = layout_of(rows)
+    assert layout.header_row == 1 and described(layout).startswith("header row 2; candidate B 'Candidate'")
+    assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
+    alone = [banner, [REF, CAND], [REF, OTHER]]  # the banner is the header row when no exact row is under it
+    assert layout_of(alone).header_row == 0 and bleu(alone) == [PAIR, score(REF, OTHER).bleu]
+    twice = [["Reference", "Candidate"], ["Reference", "Candidate"], [REF, CAND]]  # exact twice: the first
+    assert layout_of(twice).header_row == 0
+
+
 SPRING = [[1, REF, CAND], [2, "free delivery on every order", "free delivery on all orders"]]
 
 
