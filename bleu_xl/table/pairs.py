@@ -11,12 +11,13 @@ import sys
 from typing import Any
 
 from ..core.errors import Setting
+from ..core.tokenizer import tokenize
 from ..excel.cell_values import ERROR_TEXTS, CellError, cell_text
 from ..excel.cells import Pair, reference_set
 from .layout import Layout
 from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["MAX_SCORED_TEXT", "header_fields", "pairs_of", "pairs_of_literally"]
+__all__ = ["MAX_SCORED_TEXT", "header_fields", "pairs_of", "pairs_of_literally", "shares_no_word"]
 
 #: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
 #: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
@@ -151,3 +152,20 @@ def _check_length(text: Any, where: str | Setting) -> None:
 
 def _cell(row: list[Any], col: int) -> Any:
     return row[col] if col < len(row) else None
+
+
+def shares_no_word(pairs: list[Pair]) -> bool:
+    """Whether no candidate shares a word with its references, over two pairs or more that can be scored: the mark
+    of a reference read from the wrong cell or column (a document number labelled Reference above the table). Stops
+    at the first candidate that shares one, which in a table of copy is the first."""
+    scorable = 0
+    for refs, cand in pairs:
+        if type(cand) is not str or type(refs) is not tuple:
+            continue
+        words = set(tokenize(cand))
+        if not words:
+            continue
+        if any(words.intersection(tokenize(ref)) for ref in refs):
+            return False
+        scorable += 1
+    return scorable > 1

@@ -21,7 +21,7 @@ from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
-from .pairs import pairs_of
+from .pairs import pairs_of, shares_no_word
 from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
 from .ranks import KeyHashes, rank_within_reference, ranked_groups, score_types
 from .sheet import InputError, Sheet, column_letter
@@ -131,6 +131,7 @@ class Result:
     ranked: bool = True
     groups: int = 1  # the references whose candidates are ranked among themselves
     unspaced: list[UnspacedRows] = field(default_factory=list)
+    no_word_shared: bool = False  # no candidate shares a word with its reference: the wrong reference read?
 
     @computed_once
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -254,6 +255,17 @@ class Result:
         for metric, found in zip(self.metrics, self.unspaced):
             if found:
                 notes.append(unspaced_note(metric, found, self.row_numbers))
+        if self.no_word_shared:
+            notes.append(
+                (
+                    "no candidate shares a word with its reference: check that the reference read is the one meant "
+                    "(give it with ",
+                    Setting("reference_cols"),
+                    " or ",
+                    Setting("reference_text"),
+                    ")",
+                )
+            )
         return notes
 
     def values(self) -> list[float]:
@@ -470,6 +482,7 @@ def _score_table(
         ranked=any(rank is not None for rank in ranks),
         groups=groups,
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
+        no_word_shared=shares_no_word(pairs),
     )
 
 

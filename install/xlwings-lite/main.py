@@ -7081,12 +7081,13 @@ import sys
 from typing import Any
 
 from ..core.errors import Setting
+from ..core.tokenizer import tokenize
 from ..excel.cell_values import ERROR_TEXTS, CellError, cell_text
 from ..excel.cells import Pair, reference_set
 from .layout import Layout
 from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["MAX_SCORED_TEXT", "header_fields", "pairs_of", "pairs_of_literally"]
+__all__ = ["MAX_SCORED_TEXT", "header_fields", "pairs_of", "pairs_of_literally", "shares_no_word"]
 
 #: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
 #: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
@@ -7221,6 +7222,23 @@ def _check_length(text: Any, where: str | Setting) -> None:
 
 def _cell(row: list[Any], col: int) -> Any:
     return row[col] if col < len(row) else None
+
+
+def shares_no_word(pairs: list[Pair]) -> bool:
+    \"\"\"Whether no candidate shares a word with its references, over two pairs or more that can be scored: the mark
+    of a reference read from the wrong cell or column (a document number labelled Reference above the table). Stops
+    at the first candidate that shares one, which in a table of copy is the first.\"\"\"
+    scorable = 0
+    for refs, cand in pairs:
+        if type(cand) is not str or type(refs) is not tuple:
+            continue
+        words = set(tokenize(cand))
+        if not words:
+            continue
+        if any(words.intersection(tokenize(ref)) for ref in refs):
+            return False
+        scorable += 1
+    return scorable > 1
 """,
     'table/ranks.py': """\
 \"\"\"Ranks within a reference: each scored candidate against the others that share its reference, as RANK.EQ does.
@@ -7370,7 +7388,7 @@ from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
-from .pairs import pairs_of
+from .pairs import pairs_of, shares_no_word
 from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
 from .ranks import KeyHashes, rank_within_reference, ranked_groups, score_types
 from .sheet import InputError, Sheet, column_letter
@@ -7480,6 +7498,7 @@ class Result:
     ranked: bool = True
     groups: int = 1  # the references whose candidates are ranked among themselves
     unspaced: list[UnspacedRows] = field(default_factory=list)
+    no_word_shared: bool = False  # no candidate shares a word with its reference: the wrong reference read?
 
     @computed_once
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -7603,6 +7622,17 @@ class Result:
         for metric, found in zip(self.metrics, self.unspaced):
             if found:
                 notes.append(unspaced_note(metric, found, self.row_numbers))
+        if self.no_word_shared:
+            notes.append(
+                (
+                    "no candidate shares a word with its reference: check that the reference read is the one meant "
+                    "(give it with ",
+                    Setting("reference_cols"),
+                    " or ",
+                    Setting("reference_text"),
+                    ")",
+                )
+            )
         return notes
 
     def values(self) -> list[float]:
@@ -7819,6 +7849,7 @@ def _score_table(
         ranked=any(rank is not None for rank in ranks),
         groups=groups,
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
+        no_word_shared=shares_no_word(pairs),
     )
 
 

@@ -138,3 +138,17 @@ def test_a_text_row_with_a_field_past_its_header_is_not_scored() -> None:
         assert found[2] == (("le chat",), "le chat") and found[3].candidate is None
         in_a_workbook = reading(Sheet("t", rows, ["t"]), layout)
         assert in_a_workbook[1] == (("Free delivery",), " on every order")
+
+
+def test_a_reference_that_shares_no_word_with_any_candidate_is_marked() -> None:
+    """A document number labelled Reference above the table, read as every row's reference: no candidate shares a
+    word with it, which a note says. One candidate sharing one word is enough not to; blanks and errors count not."""
+    brief = ("BRIEF-2026-017",)
+    assert pairs.shares_no_word([pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, "Shop now")])
+    assert not pairs.shares_no_word([pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, "brief 2026")])
+    assert not pairs.shares_no_word([pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, None)])  # one pair only
+    several = ("le chat", "the cat")
+    assert not pairs.shares_no_word([pairs.Pair(several, "a cat"), pairs.Pair(several, "un chien")])
+    assert pairs.shares_no_word(
+        [pairs.Pair(several, "a dog"), pairs.Pair(CellError("#N/A"), "x"), pairs.Pair(several, "un chien")]
+    )
