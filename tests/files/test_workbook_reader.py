@@ -214,3 +214,22 @@ def test_a_reader_that_aborts_still_leaves_a_line_on_stderr(tmp_path: Path) -> N
     assert done.returncode == -signal.SIGABRT
     assert done.stderr.startswith("Fatal Python error: Aborted")
     assert "_reader_call" in done.stderr
+
+
+def test_formulas_saved_without_values_outside_the_scored_columns_are_noted(tmp_path: Path) -> None:
+    """openpyxl saves a formula without its value: every reader sees it blank. In a scored column that is refused;
+    elsewhere it is read blank and written blank, which a note says, naming the first."""
+    path = tmp_path / "sums.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Reference", "Candidate", "Clicks"])
+    sheet.append([REF, CAND, 3])
+    sheet.append([REF, REF, 4])
+    sheet.append(["", "", "=SUM(C2:C3)"])
+    sheet.append(["", "", "=C4*2"])
+    book.save(path)
+    table, layout = read_table(str(path))
+    assert scores(table, layout) == [PAIR, 1.0]  # the rows of the sums alone read blank: no data row
+    [note] = [render(n) for n in table.notes]
+    assert note.startswith("2 formulas saved without their values (the first C4) read blank, as every reader sees")
+    assert "stay blank in the output" in note

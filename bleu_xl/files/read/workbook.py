@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Setting
+from ...core.errors import Part, Setting
 from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout
-from ...table.sheet import InputError, Sheet, TableOptions
+from ...table.sheet import InputError, Sheet, TableOptions, column_letter
 from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
-from .sheet_scan import scan_sheet
+from .sheet_scan import SheetScan, scan_sheet
 
 __all__ = ["UnreadableRow", "Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
 
@@ -247,7 +247,31 @@ class Workbook:
             cell_formats=scan.formats,
             merged=tuple(scan.merged),
             column_widths=tuple(scan.column_widths),
+            notes=_uncached_notes(scan),
         )
+
+
+def _uncached_notes(scan: SheetScan) -> list[tuple[Part, ...]]:
+    """The note on formulas saved without their values: read blank, as every reader sees them, and blank in the
+    output (in a column scored they are refused: the column rules check that)."""
+    if not scan.uncached_count:
+        return []
+    first = min(scan.uncached, default=None)
+    cell = f"{column_letter(first[1])}{first[0] + 1}" if first is not None else ""
+    if scan.uncached_count == 1:
+        said, stays = f"a formula saved without its value ({cell}) reads blank, as every reader sees it", "stays"
+    else:
+        where = f" (the first {cell})" if cell else ""
+        said = (
+            f"{scan.uncached_count:,} formulas saved without their values{where} read blank, as every reader sees them"
+        )
+        stays = "stay"
+    return [
+        (
+            f"{said} (openpyxl saves formulas so), and {stays} blank in the output; open the file in Excel or "
+            "LibreOffice and save it to keep the values",
+        )
+    ]
 
 
 def _unreadable_row(sheet: Any) -> int | None:
