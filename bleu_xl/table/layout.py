@@ -22,6 +22,7 @@ __all__ = [
     "LISTED_HEADERS",
     "ColumnNotFound",
     "Layout",
+    "MissingColumn",
     "NoColumnsFound",
     "column_setting",
     "fold",
@@ -37,6 +38,11 @@ LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whateve
 class NoColumnsFound(InputError):
     """A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
     the template's "Start here"): the one refusal after which another sheet may be read instead."""
+
+
+class MissingColumn(InputError):
+    """A sheet with a candidate header and no reference (or the other way): on the first sheet read without one
+    named, the table may be on another, which the message says how to read."""
 
 
 class ColumnNotFound(InputError):

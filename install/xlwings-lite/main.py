@@ -5567,6 +5567,7 @@ __all__ = [
     "LISTED_HEADERS",
     "ColumnNotFound",
     "Layout",
+    "MissingColumn",
     "NoColumnsFound",
     "column_setting",
     "fold",
@@ -5582,6 +5583,11 @@ LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whateve
 class NoColumnsFound(InputError):
     \"\"\"A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
     the template's "Start here"): the one refusal after which another sheet may be read instead.\"\"\"
+
+
+class MissingColumn(InputError):
+    \"\"\"A sheet with a candidate header and no reference (or the other way): on the first sheet read without one
+    named, the table may be on another, which the message says how to read.\"\"\"
 
 
 class ColumnNotFound(InputError):
@@ -6075,6 +6081,7 @@ from .header_rows import header_text, header_under_title, repeated_header_rows
 from .layout import (
     ColumnNotFound,
     Layout,
+    MissingColumn,
     NoColumnsFound,
     column_setting,
     fold,
@@ -6233,7 +6240,7 @@ def _find_header_row(
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):
             raise ColumnNotFound(sheet.name, what, spec, shown)
-    raise InputError(
+    raise MissingColumn(
         f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(shown)}; give it with ",
         Setting("candidate_col"),
         " (a letter or a header)",
@@ -6307,7 +6314,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if not layout.reference_cols:
             labelled = _labelled_reference(rows[: index or 0])
             if labelled is None:
-                raise InputError(
+                raise MissingColumn(
                     f"sheet {sheet.name!r}: no reference column (and no labelled reference cell above the "
                     f"headers); headers found: {header_listing(headers)}; use ",
                     Setting("reference_cols"),
@@ -6619,6 +6626,13 @@ def find_table(first: Sheet, load: Callable[[str], Sheet], options: TableOptions
     \"\"\"
     try:
         return first, find_layout(first, options)
+    except MissingColumn as missing:
+        later = [n for n in first.sheet_names if n != first.name and n not in first.hidden_sheets]
+        if options.sheet is not None or first.is_text or not later:
+            raise
+        raise MissingColumn(
+            *missing.parts, "; or, if the table is on another sheet, name that sheet with ", Setting("sheet")
+        ) from None
     except NoColumnsFound:
         if options.sheet is not None or first.is_text:
             raise

@@ -15,7 +15,7 @@ import pytest
 from bleu_xl import Precision, score
 from bleu_xl.core.errors import Setting, render
 from bleu_xl.table.columns import find_layout, find_table
-from bleu_xl.table.layout import ColumnNotFound, Layout, NoColumnsFound
+from bleu_xl.table.layout import ColumnNotFound, Layout, MissingColumn, NoColumnsFound
 from bleu_xl.table.scoring import Result, score_table
 from bleu_xl.table.sheet import InputError, Sheet, TableOptions
 
@@ -505,6 +505,23 @@ def test_a_first_sheet_with_headers_but_a_problem_is_reported_not_passed_over(ro
         find_table(first, load, TableOptions())
     assert str(raised.value).startswith("sheet 'Current': ") and message in str(raised.value)
     assert loaded == []
+    if message.startswith("no "):  # a column missing: the table may be on another sheet, which is named how
+        assert str(raised.value).endswith("; or, if the table is on another sheet, name that sheet with sheet")
+    else:
+        assert "another sheet" not in str(raised.value)
+
+
+def test_a_cover_sentence_read_as_a_header_says_how_to_read_the_next_sheet() -> None:
+    """'Reference copy is in the sheet Data' on a cover reads as a reference header, so the cover is no cover to
+    pass over: the run stops there, and the message says how to read the table's sheet."""
+    rows = [["Reference copy is in the sheet Data"], ["Ask the copy desk"]]
+    first, load, _ = book(("Cover", rows), ("Data", [["Reference", "Candidate"], [REF, CAND]]))
+    with pytest.raises(MissingColumn, match=r"no candidate column.* name that sheet with sheet$"):
+        find_table(first, load, TableOptions())
+    alone, load, _ = book(("Cover", rows))
+    with pytest.raises(MissingColumn) as raised:  # no other sheet: nothing to name
+        find_table(alone, load, TableOptions())
+    assert "another sheet" not in str(raised.value)
 
 
 def test_a_first_sheet_whose_candidate_is_hidden_is_reported_not_passed_over() -> None:
