@@ -5874,7 +5874,7 @@ from ..excel.cell_values import CellError, cell_text
 from .layout import fold
 from .sheet import InputError, Sheet
 
-__all__ = ["header_like", "header_text", "header_under_title", "repeated_header_rows"]
+__all__ = ["header_like", "header_text", "header_under_title", "repeated_header_rows", "typed_totals_row"]
 
 #: A number as text (a CSV's cells are all text): never a header.
 _NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
@@ -5966,6 +5966,48 @@ def _alien_to(head: str) -> re.Pattern[str]:
     take on a large sheet (a test holds the two ways equal).\"\"\"
     alien = "".join(c for c in map(chr, range(128)) if not c.isspace() and c.lower() not in head)
     return re.compile(f"[{re.escape(alien)}]" if alien else "(?!)")
+
+
+#: Labels of a totals row typed by hand, folded as headers are (lower case, no accents).
+TOTALS_LABELS = frozenset(
+    [
+        "total",
+        "totals",
+        "grand total",
+        "subtotal",
+        "sub-total",
+        "sum",
+        "somme",
+        "sous-total",
+        "soma",
+        "totale",
+        "suma",
+        "summe",
+        "gesamt",
+        "insgesamt",
+        "totaal",
+        "totaux",
+        "合计",
+        "合計",
+        "総計",
+        "합계",
+    ]
+)
+
+
+def typed_totals_row(sheet: Sheet, candidate_col: int, data: Sequence[int]) -> tuple[int, str] | None:
+    \"\"\"The last data row when it is a totals row typed by hand: a label such as ``Total`` in one cell, and a number
+    (a count of the candidates, ``=COUNTA``) where the candidates are; with the label found. Never a pair to score,
+    and scored it would rank among the candidates.\"\"\"
+    rows = sheet.rows
+    last = next((r for r in reversed(data) if any(header_text(v) for v in rows[r])), None)
+    if last is None:
+        return None
+    row = rows[last]
+    value = row[candidate_col] if candidate_col < len(row) else None
+    number = type(value) in (int, float) or (type(value) is str and _NUMBER_TEXT.fullmatch(value.strip()))
+    labels = [text for c, v in enumerate(row) if c != candidate_col and fold(text := header_text(v)) in TOTALS_LABELS]
+    return (last, labels[0]) if number and labels else None
 """,
     'table/letters.py': """\
 \"\"\"Columns given by letter, or by a header that reads as one: which a letter-like column (``B``, ``mt``, ``ID``)
@@ -6077,7 +6119,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .header_rows import header_text, header_under_title, repeated_header_rows
+from .header_rows import header_text, header_under_title, repeated_header_rows, typed_totals_row
 from .layout import (
     ColumnNotFound,
     Layout,
@@ -6327,6 +6369,15 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
+    if (totals := typed_totals_row(sheet, cand, data)) is not None:
+        layout.skipped |= {totals[0]}
+        data = layout.data_rows(len(rows))
+        layout.notes.append(
+            (
+                f"row {totals[0] + 1} ({totals[1]!r} and a number as its candidate) is a totals row: "
+                "it is not a candidate, and is not scored",
+            )
+        )
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.

@@ -614,3 +614,19 @@ def test_a_cell_too_long_to_score_is_refused_naming_it(monkeypatch) -> None:
     with pytest.raises(InputError) as caught:
         score_table(sheet, find_layout(sheet, TableOptions(reference_text=long)), workers=1)
     assert caught.value.parts[0] == Setting("reference_text")
+
+
+@pytest.mark.parametrize("count", [3, 3.0, "3"], ids=["int", "float", "text of a CSV"])
+def test_a_totals_row_typed_by_hand_is_not_a_candidate(count: object) -> None:
+    """Not an Excel Table's: 'Total' typed under the data, =COUNTA(B2:B4) under the candidates and a sum beside. Its
+    number would be scored against 'Total' and ranked among the candidates; it is left out, with a note."""
+    rows = [["Reference", "Candidate", "Clicks"], [REF, CAND, 120], [REF, OTHER, 80], [REF, REF, 40]]
+    totalled = [*rows, ["Total", count, 240], []]
+    layout = layout_of(totalled)
+    assert 4 in layout.skipped and bleu(totalled) == [*bleu(rows), None]  # the empty row under it is blank
+    assert [render(note) for note in layout.notes] == [
+        "row 5 ('Total' and a number as its candidate) is a totals row: it is not a candidate, and is not scored"
+    ]
+    for kept in (["Total", "Three candidates", 240], ["Sum up", 3, 240]):  # a text candidate; no totals label
+        assert 4 not in layout_of([*rows, kept]).skipped
+    assert not layout_of([*rows[:3], ["Total", 3, 240], rows[3]]).skipped  # not the last row: a row like others
