@@ -7,7 +7,7 @@ import json
 import click
 
 from .. import ComparedFile, compare_file, metrics_named, render
-from .guard import guard
+from .guard import guard, wrote
 from .options import (
     COMPARE_FLAGS,
     Command,
@@ -158,6 +158,8 @@ def compare_command(
         spell=spell,
         **read.settings(),
     )
+    if compared.target is not None and not compared.target.to_stdout:
+        wrote(compared.target.path)
     notes = [render(note, spell) for note in compared.notes]
     for note in notes:
         echo(f"bleu-xl: note: {note}", err=True)

@@ -18,7 +18,20 @@ from .. import BleuXlError, Setting
 from .options import FLAGS, flag_spelling
 from .terminal import Failure, closed_pipe, echo, printable
 
-__all__ = ["Terminated", "guard", "stop_on_signals", "user_text"]
+__all__ = ["Terminated", "guard", "stop_on_signals", "user_text", "wrote"]
+
+#: The outputs the running command has written whole: a failure after that (a signal, a full standard output)
+#: says so, rather than that nothing was written.
+_WRITTEN: list[str] = []
+
+
+def wrote(path: str) -> None:
+    """Record that the running command has written ``path`` whole."""
+    _WRITTEN.append(path)
+
+
+def _written() -> str:
+    return f"{', '.join(_WRITTEN)} {'was' if len(_WRITTEN) == 1 else 'were'} written whole" if _WRITTEN else ""
 
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
@@ -91,6 +104,7 @@ def guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
     def decorate(fn: Any) -> Any:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            _WRITTEN.clear()
             try:
                 with stop_on_signals():
                     kwargs = {
@@ -104,7 +118,8 @@ def guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
                 raise Failure(exc.render(spell)) from None
             except Terminated as exc:
                 name = signal.Signals(exc.signum).name
-                echo(f"bleu-xl: terminated by {name}; stopped the workers, no output written", err=True)
+                done = _written() or "stopped the workers, no output written"
+                echo(f"bleu-xl: terminated by {name}; {done}", err=True)
                 raise SystemExit(128 + exc.signum) from None
             except KeyboardInterrupt:
                 raise SystemExit(130) from None
@@ -112,7 +127,8 @@ def guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
                 closed_pipe()
             except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
                 where = f"{exc.filename}: " if exc.filename else ""
-                raise Failure(f"{where}{exc.strerror or exc}") from None
+                shown = f" (showing the result; {_written()})" if _WRITTEN and not exc.filename else ""
+                raise Failure(f"{where}{exc.strerror or exc}{shown}") from None
             except Exception as exc:
                 if os.environ.get("BLEU_XL_DEBUG"):
                     raise

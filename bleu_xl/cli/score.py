@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .. import Bleu, MetricScore, ReadTable, ScoredFile, metrics_named, render, score_file
-from .guard import guard
+from .guard import guard, wrote
 from .options import (
     FLAGS,
     Command,
@@ -155,6 +155,8 @@ def score_command(
             spell=flag_spelling(FLAGS),
             **read.settings(),
         )
+    if not scored.target.to_stdout:
+        wrote(scored.output)
     spell = flag_spelling(FLAGS)
     for note in scored.notes:
         echo(f"bleu-xl: note: {render(note, spell)}", err=True)

@@ -248,3 +248,36 @@ def test_styles_that_are_not_numbers_read_as_the_reader_reads_them(tmp_path: Pat
     )
     done = run_process("score", str(book), "-o", str(tmp_path / "o.xlsx"))
     assert done.returncode == 0, done.stderr
+
+
+def test_a_full_standard_output_after_the_output_is_written_says_it_was(tmp_path: Path) -> None:
+    """``>/dev/full`` with ``-o FILE``: the file is written whole, then the summary cannot be shown. The refusal says
+    both, rather than leave the user to think that nothing was written."""
+    source, out = csv_input(tmp_path), tmp_path / "out.csv"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*COMMAND, "score", str(source), "-o", str(out)], stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert done.returncode == 2 and out.read_text(encoding="utf-8-sig").startswith('"Reference","Candidate"')
+    assert done.stderr.splitlines()[-1] == (
+        f"bleu-xl: error: No space left on device (showing the result; {out} was written whole)"
+    )
+
+
+def test_a_termination_after_the_output_is_written_says_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    """SIGTERM once the output is in place: the output is whole, and the line says so, not 'no output written'."""
+    import signal
+
+    from bleu_xl.cli.guard import Terminated, guard, wrote
+
+    @guard()
+    def command(written: bool) -> None:
+        if written:
+            wrote("out.xlsx")
+        raise Terminated(signal.SIGTERM)
+
+    for written, said in ((True, "; out.xlsx was written whole"), (False, "; stopped the workers, no output written")):
+        with pytest.raises(SystemExit) as ended:
+            command(written=written)
+        assert ended.value.code == 128 + signal.SIGTERM
+        assert capsys.readouterr().err == f"bleu-xl: terminated by SIGTERM{said}\n"
