@@ -207,6 +207,8 @@ def test_markup_the_reader_reads_otherwise_than_xml_is_refused(tmp_path: Path) -
     for inside in ("<v>1<!-- -->2</v>", "<v><![CDATA[1]]></v>", "<v>1&#48;</v>", "<v><?pi x?>1</v>"):
         with pytest.raises(InputError, match="readers read differently"):
             scan_of(tmp_path, f'<row r="1"><c r="A1" t="n">{inside}</c></row>')
+    # A formula and its value are no two values.
+    assert scan_of(tmp_path, '<row r="1"><c r="A1"><f>1+1</f><v>2</v></c></row>').uncached == set()
     # In a text (a str formula result), a reference is read alike by every reader.
     assert scan_of(tmp_path, '<row r="1"><c r="A1" t="str"><f>x</f><v>a &amp; b</v></c></row>').uncached == set()
 
@@ -220,6 +222,9 @@ def test_markup_the_reader_reads_otherwise_than_xml_is_refused(tmp_path: Path) -
         '<row r="1"><c r="A1"><c r="B1"/></c></row>',
         '<row r="1"><row r="2"/></row>',
         '<row r="1"><c r="A1" t="e"><v>#BOOM</v></c></row>',
+        '<row r="1"><c r="A1" t="s"><v>0</v><v>1</v></c></row>',  # two values: calamine takes the last, openpyxl
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is><is><t>b</t></is></c></row>',  # the first
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is><v>1</v></c></row>',
     ],
 )
 def test_cells_the_reader_would_take_otherwise_are_refused(tmp_path: Path, cells: str) -> None:

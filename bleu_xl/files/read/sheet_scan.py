@@ -111,7 +111,8 @@ class _SheetHandlers:
 
     Cells are placed as calamine places them: a cell's own ``r`` gives its row and column; a cell without one goes
     right of the previous cell, in its ``<row>``'s row (that row's ``r``, else one below the previous row). The
-    value calamine gives a cell is that of its last child element (``<v>``, ``<is>``; an ``<f>`` last is none),
+    value calamine gives a cell is that of its last child element (``<v>``, ``<is>``; an ``<f>`` last is none;
+    two values are refused, since other readers take the first),
     and a ``<v>`` of a number, shared string, boolean or error is read up to its first comment or reference: such
     markup, which XML reads through, is refused. Only the ``<v>`` of error and formula cells is collected (and,
     in a chunk holding an ``&``, every ``<v>``, to find references), so most cells cost two calls and a few
@@ -186,6 +187,8 @@ class _SheetHandlers:
                 last = ""
                 return
             if in_cell:
+                if (name is _V or name is _IS) and (last == "v" or last == "is"):
+                    raise Refused("has a cell with two values; readers would take either")
                 if name is _V:
                     in_text = True
                     last = "v"
