@@ -209,6 +209,10 @@ def test_markup_the_reader_reads_otherwise_than_xml_is_refused(tmp_path: Path) -
             scan_of(tmp_path, f'<row r="1"><c r="A1" t="n">{inside}</c></row>')
     # A formula and its value are no two values.
     assert scan_of(tmp_path, '<row r="1"><c r="A1"><f>1+1</f><v>2</v></c></row>').uncached == set()
+    # An empty value of a text result is the text "" (Excel and LibreOffice save =IF(B2="","",B2) so); an empty
+    # value of another is none (openpyxl saves every formula so).
+    assert scan_of(tmp_path, '<row r="1"><c r="A1" t="str"><f>IF(1,"","")</f><v></v></c></row>').uncached == set()
+    assert scan_of(tmp_path, '<row r="1"><c r="A1"><f>IF(1,"","")</f><v></v></c></row>').uncached == {(0, 0)}
     # In a text (a str formula result), a reference is read alike by every reader.
     assert scan_of(tmp_path, '<row r="1"><c r="A1" t="str"><f>x</f><v>a &amp; b</v></c></row>').uncached == set()
 

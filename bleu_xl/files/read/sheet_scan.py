@@ -264,7 +264,10 @@ class _SheetHandlers:
                         if code not in ERROR_CODES:
                             raise Refused(f"has an error cell the reader cannot read ({code[:40]!r})")
                         errors[cell] = code
-                    if has_formula and (last == "f" or (last == "v" and not "".join(value_parts).strip(" \t\r\n"))):
+                    # An empty <v> of a text result (t="str") is the text "" (=IF(B2="","",B2)), saved so by
+                    # Excel and LibreOffice; without t="str" it is no value (openpyxl writes formulas so).
+                    empty = last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n")
+                    if has_formula and (last == "f" or empty):
                         scan.uncached_count += 1
                         if len(uncached) < MAX_UNCACHED_KEPT:
                             uncached.add(cell)

@@ -479,6 +479,8 @@ def parse_text(
                 last, line = line, reader.line_num
     except csv.Error as exc:
         raise InputError(f"cannot parse the text file as CSV ({exc})") from None
+    while rows and not any(field.strip() for field in rows[-1]):  # empty lines at the end: no row of the table
+        rows.pop()
     if rows and line - last > 1 and not _closes(text[start:], delimiter):
         raise InputError(
             f"line {last + 1:,}: a quoted field opens there and never closes, so the rest of the file "
