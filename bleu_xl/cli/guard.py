@@ -33,6 +33,7 @@ def wrote(path: str) -> None:
 def _written() -> str:
     return f"{', '.join(_WRITTEN)} {'was' if len(_WRITTEN) == 1 else 'were'} written whole" if _WRITTEN else ""
 
+
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
 
 

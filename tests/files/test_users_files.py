@@ -382,7 +382,7 @@ def test_a_csv_in_another_windows_code_page_is_refused_not_misread(
     path = tmp_path / "copy.csv"
     path.write_bytes(("Reference;Candidate\r\n" + (text + "\r\n") * 3).encode(codec))
     message = refused(path)
-    assert f"reads as {codec} (" in message and f"rather than as cp1252 ({shown!r})" in message
+    assert f"reads as {codec} (" in message and f", not {shown!r}) rather than as cp1252;" in message
     assert message.endswith(f"give --encoding {codec} (the encoding it was saved in)")
     done = CliRunner().invoke(main, ["score", str(path), "--encoding", codec, "-o", "-", "--format", "jsonl", "-q"])
     reference, candidate = text.split(";")
@@ -390,6 +390,19 @@ def test_a_csv_in_another_windows_code_page_is_refused_not_misread(
 
 
 def test_western_text_is_still_read_in_the_usual_code_page() -> None:
-    """Accented capitals side by side (AÇÃO, CRÉÉE) are Portuguese and French, not another script misread."""
+    """Accented capitals side by side (AÇÃO, CRÉÉE) are Portuguese and French, not another script misread; Š is
+    Windows-1252's own letter as much as Windows-1250's (Škoda in a French file), so it counts alike in both."""
     data = "Reference;Candidate\r\nAÇÃO DE GRAÇAS;CRÉÉE À L'ÉTÉ\r\nStraße über Öl;Ça coûte 5 €\r\n".encode("cp1252")
     assert text_reader.decode_text(data)[1] == "cp1252"
+    skoda = (
+        "Référence;Candidat\r\n"
+        "Découvrez la nouvelle Škoda Octavia à partir de 24 990 €;La nouvelle Škoda Octavia dès 24 990 €\r\n"
+        "Essai gratuit chez votre concessionnaire Škoda;Réservez votre essai chez Škoda\r\n"
+        "Crème de la crème : l’équipement complet;L’équipement complet, la crème de la crème\r\n"
+    )
+    assert text_reader.decode_text(skoda.encode("cp1252")) == (skoda, "cp1252")
+
+
+def test_empty_lines_at_the_end_of_a_csv_are_no_rows() -> None:
+    rows = text_reader.parse_text(b"\r\nReference;Candidate\r\nle chat;le chat\r\n\r\n;\r\n  \r\n", None)[0]
+    assert rows == [[], ["Reference", "Candidate"], ["le chat", "le chat"]]  # the first empty line is row 1

@@ -236,7 +236,7 @@ def _single_byte_code_page(data: bytes) -> str:
         names = " nor ".join(single_byte_code_pages())
         raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
     best = min(readings, key=lambda reading: reading.cost)  # the first of equals: the usual one
-    _refuse_other_code_page(best, readings[0], high, sample, first)
+    _refuse_other_code_page(best, readings[0], high, sample, words)
     if best.codec != single_byte_code_pages()[0]:
         for rival in readings:
             if rival.high != best.high and rival.cost - best.cost < ODD:
@@ -256,16 +256,18 @@ def _single_byte_code_page(data: bytes) -> str:
 OTHER_CODE_PAGES = ("cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257")
 
 
-def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample: bytes, first: bytes) -> None:
+def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample: bytes, words: list[bytes]) -> None:
     """Refuse a file whose best reading in the usual code pages (``best``) is clearly worse than its reading in
     another Windows code page: a Polish ``każde`` read as Windows-1252 is ``ka¿de``, and a Russian word turns into
-    accented Latin letters, each of them scored as it was misread. The message shows the reading in the usual code
-    page (``usual``) beside the better ones, each within an odd character of the best."""
+    accented Latin letters, each of them scored as it was misread. A letter both code pages hold (Š) counts alike
+    in both readings. The message shows a word that the two read differently, in the usual code page (``usual``)
+    and in each better one (within an odd character of the best)."""
     if best.cost < 2 * ODD:
         return
+    usual_pages = {codecs.lookup(page).name for page in single_byte_code_pages()}
     better = []
     for codec in OTHER_CODE_PAGES:
-        if codecs.lookup(codec).name in {codecs.lookup(usual).name for usual in single_byte_code_pages()}:
+        if codecs.lookup(codec).name in usual_pages:
             continue
         try:
             high_text, text = high.decode(codec), sample.decode(codec)
@@ -273,28 +275,36 @@ def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample
             continue
         if any(unicodedata.category(ch) == "Cc" for ch in high_text):
             continue
-        cost = plausibility(text, _code_page_letters(codec))
+        cost = plausibility(text, _letters_of(codec, usual.codec))
         if cost is not None and cost + 2 * ODD <= best.cost and 2 * cost <= best.cost:
-            better.append(_Reading(codec, cost, high_text, first.decode(codec)[:40]))
+            better.append(_Reading(codec, cost, high_text, ""))
     if not better:
         return
     least = min(reading.cost for reading in better)
     better = sorted((r for r in better if r.cost <= least + ODD), key=lambda reading: reading.cost)[:3]
     named: list[Part] = []
+    shown = []
     for reading in better:
         named += [" or " if named else "", Setting("encoding", reading.codec)]
-    readings = " or ".join(f"{reading.codec} ({reading.sample!r})" for reading in better)
+        word = next((w for w in words if w.decode(reading.codec) != w.decode(usual.codec)), words[0])
+        word = word.strip(b" ,;\t\"'\r\n")
+        shown.append(f"{reading.codec} ({word.decode(reading.codec)[:40]!r}, not {word.decode(usual.codec)[:40]!r})")
     raise InputError(
-        f"not UTF-8, and it reads as {readings} rather than as {usual.codec} ({usual.sample!r}); give ",
+        f"not UTF-8, and it reads as {' or '.join(shown)} rather than as {usual.codec}; give ",
         *named,
         " (the encoding it was saved in)",
     )
 
 
 @functools.cache
-def _code_page_letters(codec: str) -> frozenset[str]:
-    """The Latin letters past ASCII of a code page: those its languages use."""
-    return frozenset(ch for ch in bytes(range(128, 256)).decode(codec, "ignore") if ch.isalpha()) | _WESTERN_LETTERS
+def _letters_of(codec: str, usual: str) -> frozenset[str]:
+    """The Latin letters past ASCII that text in ``codec`` holds: Western Europe's, and the code page's own that
+    ``usual`` lacks (a letter both hold, Š in Windows-1250 and 1252, is judged alike in both readings)."""
+
+    def letters(page: str) -> frozenset[str]:
+        return frozenset(ch for ch in bytes(range(128, 256)).decode(page, "ignore") if ch.isalpha())
+
+    return _WESTERN_LETTERS | (letters(codec) - letters(usual))
 
 
 _UTF8_CHUNK = 1 << 20
