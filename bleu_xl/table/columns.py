@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .header_rows import header_text, header_under_title, repeated_header_rows, typed_totals_row
+from .header_rows import header_text, header_under_title, past_header_notes, repeated_header_rows, typed_totals_row
 from .layout import (
     ColumnNotFound,
     Layout,
@@ -265,15 +265,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
-    if (totals := typed_totals_row(sheet, cand, data)) is not None:
-        layout.skipped |= {totals[0]}
-        data = layout.data_rows(len(rows))
-        layout.notes.append(
-            (
-                f"row {totals[0] + 1} ({totals[1]!r} and a number as its candidate) is a totals row: "
-                "it is not a candidate, and is not scored",
-            )
-        )
+    if (totals := typed_totals_row(sheet, layout, data)) is not None:
+        layout.skipped, data = layout.skipped | {totals[0]}, [r for r in data if r != totals[0]]
+        layout.notes.append(totals[1])
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
@@ -321,7 +315,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     layout.notes += merge_notes
     if shared is None and layout.reference_cols:
         layout.notes += _blank_references(sheet, layout, options.fill_down)
-    layout.notes += _row_notes(sheet, layout, options.skip_hidden)
+    layout.notes += _row_notes(sheet, layout, options.skip_hidden) + past_header_notes(sheet, layout)
     return layout
 
 

@@ -1,8 +1,9 @@
-"""Header rows the column rules cannot find by a known name: the headers of columns given by letter under a title,
-and the header row repeated inside the data (two tables stacked on one sheet).
+"""Rows that are not what their place says: the headers of columns given by letter under a title, the header row
+repeated inside the data (two tables stacked on one sheet), a totals row typed by hand under the data, and the
+rows of a CSV with fields past its header (a delimiter inside a text not in quotes).
 
-Both decide whether a row is headers or data; when a row could be either and the two readings score differently,
-the rules refuse it and name the settings that say which it is.
+The first two decide whether a row is headers or data; when a row could be either and the two readings score
+differently, the rules refuse it and name the settings that say which it is.
 """
 
 from __future__ import annotations
@@ -11,13 +12,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import Setting
+from ..core.errors import Part, Setting
 from ..core.tokenizer import tokenize
 from ..excel.cell_values import CellError, cell_text
-from .layout import fold
-from .sheet import InputError, Sheet
+from .layout import Layout, fold
+from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["header_like", "header_text", "header_under_title", "repeated_header_rows", "typed_totals_row"]
+__all__ = [
+    "header_like",
+    "header_text",
+    "header_under_title",
+    "past_header_notes",
+    "repeated_header_rows",
+    "typed_totals_row",
+]
 
 #: A number as text (a CSV's cells are all text): never a header.
 _NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
@@ -111,7 +119,7 @@ def _alien_to(head: str) -> re.Pattern[str]:
     return re.compile(f"[{re.escape(alien)}]" if alien else "(?!)")
 
 
-#: Labels of a totals row typed by hand, folded as headers are (lower case, no accents).
+#: Labels of a totals row typed by hand, folded as headers are (lower case, no accents), a colon after them dropped.
 TOTALS_LABELS = frozenset(
     [
         "total",
@@ -138,16 +146,62 @@ TOTALS_LABELS = frozenset(
 )
 
 
-def typed_totals_row(sheet: Sheet, candidate_col: int, data: Sequence[int]) -> tuple[int, str] | None:
-    """The last data row when it is a totals row typed by hand: a label such as ``Total`` in one cell, and a number
-    (a count of the candidates, ``=COUNTA``) where the candidates are; with the label found. Never a pair to score,
-    and scored it would rank among the candidates."""
+def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple[int, tuple[Part, ...]] | None:
+    """The last data row when it is a totals row typed by hand, and the note that says so: a number where the
+    candidates are (a count of them, ``=COUNTA``), and a totals label (``Total``) as its reference, or, its
+    reference blank, in another cell. A row whose reference is a text or a number is a pair like the others (the
+    ``Total`` field of an invoice, 118 against 118)."""
     rows = sheet.rows
     last = next((r for r in reversed(data) if any(header_text(v) for v in rows[r])), None)
-    if last is None:
+    if last is None or layout.reference_text is not None:
         return None
-    row = rows[last]
-    value = row[candidate_col] if candidate_col < len(row) else None
-    number = type(value) in (int, float) or (type(value) is str and _NUMBER_TEXT.fullmatch(value.strip()))
-    labels = [text for c, v in enumerate(row) if c != candidate_col and fold(text := header_text(v)) in TOTALS_LABELS]
-    return (last, labels[0]) if number and labels else None
+    row, cand = rows[last], layout.candidate_col
+    value = row[cand] if cand < len(row) else None
+    if not (type(value) in (int, float) or (type(value) is str and _NUMBER_TEXT.fullmatch(value.strip()))):
+        return None
+    references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
+    if any(references):
+        labels = [text for text in references if text and _totals_label(text)]
+        if len(labels) != len(references) - references.count(""):
+            return None
+    else:
+        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and _totals_label(text)]
+    if not labels:
+        return None
+    return last, (
+        f"row {last + 1} ({labels[0]!r} and a number as its candidate) is a totals row: it is not a candidate, and "
+        "is not scored",
+    )
+
+
+def _totals_label(text: str) -> bool:
+    return fold(text).rstrip(":").strip() in TOTALS_LABELS
+
+
+def past_header_notes(sheet: Sheet, layout: Layout) -> list[tuple[Part, ...]]:
+    """A note on the rows of a text file with a field past its header row's last column and every column read: a
+    delimiter inside a text not in quotes (``Free delivery, on every order``) shifts the cells after it, so that
+    the row's reference or candidate may be part of another cell. A column of comments without a header does the
+    same harmlessly; the note names the rows to look at."""
+    if not sheet.is_text or layout.header_row is None:
+        return []
+    header = sheet.rows[layout.header_row]
+    width = max(
+        [len(header) - next((i for i, v in enumerate(reversed(header)) if header_text(v)), len(header))]
+        + [c + 1 for c in (layout.candidate_col, *layout.reference_cols)]
+    )
+    found = [
+        r
+        for r in layout.data_rows(len(sheet.rows))
+        if len(sheet.rows[r]) > width and any(header_text(v) for v in sheet.rows[r][width:])
+    ]
+    if not found:
+        return []
+    listed = ", ".join(str(r + 1) for r in found[:3]) + (f" and {len(found) - 3:,} more" if len(found) > 3 else "")
+    which = f"row {listed} has a field" if len(found) == 1 else f"rows {listed} have fields"
+    return [
+        (
+            f"{which} past the last column with a header ({column_letter(width - 1)}): a delimiter inside a text not "
+            "in quotes shifts the cells after it; check that those rows' cells are in their columns",
+        )
+    ]

@@ -7,17 +7,16 @@ text), a few times cheaper a row (benchmarks/bench_fast_paths.py), held equal by
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ..core.errors import Setting
 from ..core.tokenizer import tokenize
-from ..excel.cell_values import ERROR_TEXTS, CellError, cell_text
+from ..excel.cell_values import ERROR_TEXTS, cell_text
 from ..excel.cells import Pair, reference_set
 from .layout import Layout
 from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["MAX_SCORED_TEXT", "header_fields", "pairs_of", "pairs_of_literally", "shares_no_word"]
+__all__ = ["MAX_SCORED_TEXT", "pairs_of", "pairs_of_literally", "shares_no_word"]
 
 #: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
 #: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
@@ -37,16 +36,12 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     rows = sheet.rows
     (ref,) = layout.reference_cols
     width = max(col, ref) + 1
-    fields = header_fields(sheet, layout)
     limit = MAX_SCORED_TEXT
     pairs = []
     append = pairs.append
     new = tuple.__new__  # Pair(references, candidate) without the Python frame of a named tuple's __new__
     for r in layout.data_rows(len(rows)):
         row = rows[r]
-        if len(row) > fields and _past_header(row, fields):
-            append(new(Pair, (None, _ragged(row, fields))))
-            continue
         # Both cells plain text, neither blank, an error's text nor too long: what cell_text gives back as it is.
         if len(row) >= width:
             cand, text = row[col], row[ref]
@@ -79,45 +74,11 @@ def pairs_of_literally(sheet: Sheet, layout: Layout, candidate_col: int | None =
         _check_length(layout.reference_text, Setting("reference_text"))
     elif layout.shared_row is not None:
         fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
-    fields = header_fields(sheet, layout)
-    pairs = []
-    for r in layout.data_rows(len(rows)):
-        ragged = _past_header(rows[r], fields)
-        pairs.append(Pair(None, _ragged(rows[r], fields)) if ragged else _row_pair(rows, r, layout, col, fixed))
+    pairs = [_row_pair(rows, r, layout, col, fixed) for r in layout.data_rows(len(rows))]
     if type(fixed) is tuple and layout.shared_row is not None:
         for i in layout.reference_cols:
             _check_length(cell_text(_cell(rows[layout.shared_row], i)), f"{column_letter(i)}{layout.shared_row + 1}")
     return pairs
-
-
-def header_fields(sheet: Sheet, layout: Layout) -> int:
-    """How many fields a row of a text file's table may hold: those under its header row, up to its last header
-    (a row may hold fewer). A workbook's cells, and a text file without a header row, have no such bound."""
-    if not sheet.is_text or layout.header_row is None:
-        return sys.maxsize
-    header = sheet.rows[layout.header_row]
-    width = len(header)
-    while width and _blank(header[width - 1]):
-        width -= 1
-    return width
-
-
-def _past_header(row: list[Any], fields: int) -> bool:
-    """Whether ``row`` holds a field past its header's last: under no header, the row's fields are likely shifted
-    (a delimiter inside a text not in quotes), so that no column can be trusted to be the one its header names."""
-    return len(row) > fields and not all(_blank(value) for value in row[fields:])
-
-
-def _ragged(row: list[Any], fields: int) -> CellError:
-    """The note of a row with fields past its header's, which is not scored."""
-    return CellError(
-        "#VALUE!",
-        f"{len(row)} fields where the header has {fields}: a delimiter inside a text not in quotes? not scored",
-    )
-
-
-def _blank(value: Any) -> bool:
-    return value is None or (type(value) is str and not value.strip())
 
 
 def _row_pair(rows: list[list[Any]], r: int, layout: Layout, col: int, fixed: Any) -> Pair:

@@ -5855,11 +5855,12 @@ def _ranges(ranges: Sequence[CellRange]) -> str:
     return shown + (f" and {len(ranges) - LISTED_CELLS:,} more" if len(ranges) > LISTED_CELLS else "")
 """,
     'table/header_rows.py': """\
-\"\"\"Header rows the column rules cannot find by a known name: the headers of columns given by letter under a title,
-and the header row repeated inside the data (two tables stacked on one sheet).
+\"\"\"Rows that are not what their place says: the headers of columns given by letter under a title, the header row
+repeated inside the data (two tables stacked on one sheet), a totals row typed by hand under the data, and the
+rows of a CSV with fields past its header (a delimiter inside a text not in quotes).
 
-Both decide whether a row is headers or data; when a row could be either and the two readings score differently,
-the rules refuse it and name the settings that say which it is.
+The first two decide whether a row is headers or data; when a row could be either and the two readings score
+differently, the rules refuse it and name the settings that say which it is.
 \"\"\"
 
 from __future__ import annotations
@@ -5868,13 +5869,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import Setting
+from ..core.errors import Part, Setting
 from ..core.tokenizer import tokenize
 from ..excel.cell_values import CellError, cell_text
-from .layout import fold
-from .sheet import InputError, Sheet
+from .layout import Layout, fold
+from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["header_like", "header_text", "header_under_title", "repeated_header_rows", "typed_totals_row"]
+__all__ = [
+    "header_like",
+    "header_text",
+    "header_under_title",
+    "past_header_notes",
+    "repeated_header_rows",
+    "typed_totals_row",
+]
 
 #: A number as text (a CSV's cells are all text): never a header.
 _NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
@@ -5968,7 +5976,7 @@ def _alien_to(head: str) -> re.Pattern[str]:
     return re.compile(f"[{re.escape(alien)}]" if alien else "(?!)")
 
 
-#: Labels of a totals row typed by hand, folded as headers are (lower case, no accents).
+#: Labels of a totals row typed by hand, folded as headers are (lower case, no accents), a colon after them dropped.
 TOTALS_LABELS = frozenset(
     [
         "total",
@@ -5995,19 +6003,65 @@ TOTALS_LABELS = frozenset(
 )
 
 
-def typed_totals_row(sheet: Sheet, candidate_col: int, data: Sequence[int]) -> tuple[int, str] | None:
-    \"\"\"The last data row when it is a totals row typed by hand: a label such as ``Total`` in one cell, and a number
-    (a count of the candidates, ``=COUNTA``) where the candidates are; with the label found. Never a pair to score,
-    and scored it would rank among the candidates.\"\"\"
+def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple[int, tuple[Part, ...]] | None:
+    \"\"\"The last data row when it is a totals row typed by hand, and the note that says so: a number where the
+    candidates are (a count of them, ``=COUNTA``), and a totals label (``Total``) as its reference, or, its
+    reference blank, in another cell. A row whose reference is a text or a number is a pair like the others (the
+    ``Total`` field of an invoice, 118 against 118).\"\"\"
     rows = sheet.rows
     last = next((r for r in reversed(data) if any(header_text(v) for v in rows[r])), None)
-    if last is None:
+    if last is None or layout.reference_text is not None:
         return None
-    row = rows[last]
-    value = row[candidate_col] if candidate_col < len(row) else None
-    number = type(value) in (int, float) or (type(value) is str and _NUMBER_TEXT.fullmatch(value.strip()))
-    labels = [text for c, v in enumerate(row) if c != candidate_col and fold(text := header_text(v)) in TOTALS_LABELS]
-    return (last, labels[0]) if number and labels else None
+    row, cand = rows[last], layout.candidate_col
+    value = row[cand] if cand < len(row) else None
+    if not (type(value) in (int, float) or (type(value) is str and _NUMBER_TEXT.fullmatch(value.strip()))):
+        return None
+    references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
+    if any(references):
+        labels = [text for text in references if text and _totals_label(text)]
+        if len(labels) != len(references) - references.count(""):
+            return None
+    else:
+        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and _totals_label(text)]
+    if not labels:
+        return None
+    return last, (
+        f"row {last + 1} ({labels[0]!r} and a number as its candidate) is a totals row: it is not a candidate, and "
+        "is not scored",
+    )
+
+
+def _totals_label(text: str) -> bool:
+    return fold(text).rstrip(":").strip() in TOTALS_LABELS
+
+
+def past_header_notes(sheet: Sheet, layout: Layout) -> list[tuple[Part, ...]]:
+    \"\"\"A note on the rows of a text file with a field past its header row's last column and every column read: a
+    delimiter inside a text not in quotes (``Free delivery, on every order``) shifts the cells after it, so that
+    the row's reference or candidate may be part of another cell. A column of comments without a header does the
+    same harmlessly; the note names the rows to look at.\"\"\"
+    if not sheet.is_text or layout.header_row is None:
+        return []
+    header = sheet.rows[layout.header_row]
+    width = max(
+        [len(header) - next((i for i, v in enumerate(reversed(header)) if header_text(v)), len(header))]
+        + [c + 1 for c in (layout.candidate_col, *layout.reference_cols)]
+    )
+    found = [
+        r
+        for r in layout.data_rows(len(sheet.rows))
+        if len(sheet.rows[r]) > width and any(header_text(v) for v in sheet.rows[r][width:])
+    ]
+    if not found:
+        return []
+    listed = ", ".join(str(r + 1) for r in found[:3]) + (f" and {len(found) - 3:,} more" if len(found) > 3 else "")
+    which = f"row {listed} has a field" if len(found) == 1 else f"rows {listed} have fields"
+    return [
+        (
+            f"{which} past the last column with a header ({column_letter(width - 1)}): a delimiter inside a text not "
+            "in quotes shifts the cells after it; check that those rows' cells are in their columns",
+        )
+    ]
 """,
     'table/letters.py': """\
 \"\"\"Columns given by letter, or by a header that reads as one: which a letter-like column (``B``, ``mt``, ``ID``)
@@ -6119,7 +6173,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .header_rows import header_text, header_under_title, repeated_header_rows, typed_totals_row
+from .header_rows import header_text, header_under_title, past_header_notes, repeated_header_rows, typed_totals_row
 from .layout import (
     ColumnNotFound,
     Layout,
@@ -6369,15 +6423,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
-    if (totals := typed_totals_row(sheet, cand, data)) is not None:
-        layout.skipped |= {totals[0]}
-        data = layout.data_rows(len(rows))
-        layout.notes.append(
-            (
-                f"row {totals[0] + 1} ({totals[1]!r} and a number as its candidate) is a totals row: "
-                "it is not a candidate, and is not scored",
-            )
-        )
+    if (totals := typed_totals_row(sheet, layout, data)) is not None:
+        layout.skipped, data = layout.skipped | {totals[0]}, [r for r in data if r != totals[0]]
+        layout.notes.append(totals[1])
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
@@ -6425,7 +6473,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     layout.notes += merge_notes
     if shared is None and layout.reference_cols:
         layout.notes += _blank_references(sheet, layout, options.fill_down)
-    layout.notes += _row_notes(sheet, layout, options.skip_hidden)
+    layout.notes += _row_notes(sheet, layout, options.skip_hidden) + past_header_notes(sheet, layout)
     return layout
 
 
@@ -7142,17 +7190,16 @@ text), a few times cheaper a row (benchmarks/bench_fast_paths.py), held equal by
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ..core.errors import Setting
 from ..core.tokenizer import tokenize
-from ..excel.cell_values import ERROR_TEXTS, CellError, cell_text
+from ..excel.cell_values import ERROR_TEXTS, cell_text
 from ..excel.cells import Pair, reference_set
 from .layout import Layout
 from .sheet import InputError, Sheet, column_letter
 
-__all__ = ["MAX_SCORED_TEXT", "header_fields", "pairs_of", "pairs_of_literally", "shares_no_word"]
+__all__ = ["MAX_SCORED_TEXT", "pairs_of", "pairs_of_literally", "shares_no_word"]
 
 #: The longest text a cell may hold to be scored: a million characters, 30 times what an Excel cell holds. Scoring
 #: a pair takes memory in proportion to its length (about 200 MB for a million characters on each side under
@@ -7172,16 +7219,12 @@ def pairs_of(sheet: Sheet, layout: Layout, candidate_col: int | None = None) -> 
     rows = sheet.rows
     (ref,) = layout.reference_cols
     width = max(col, ref) + 1
-    fields = header_fields(sheet, layout)
     limit = MAX_SCORED_TEXT
     pairs = []
     append = pairs.append
     new = tuple.__new__  # Pair(references, candidate) without the Python frame of a named tuple's __new__
     for r in layout.data_rows(len(rows)):
         row = rows[r]
-        if len(row) > fields and _past_header(row, fields):
-            append(new(Pair, (None, _ragged(row, fields))))
-            continue
         # Both cells plain text, neither blank, an error's text nor too long: what cell_text gives back as it is.
         if len(row) >= width:
             cand, text = row[col], row[ref]
@@ -7214,45 +7257,11 @@ def pairs_of_literally(sheet: Sheet, layout: Layout, candidate_col: int | None =
         _check_length(layout.reference_text, Setting("reference_text"))
     elif layout.shared_row is not None:
         fixed = reference_set([_cell(rows[layout.shared_row], i) for i in layout.reference_cols])
-    fields = header_fields(sheet, layout)
-    pairs = []
-    for r in layout.data_rows(len(rows)):
-        ragged = _past_header(rows[r], fields)
-        pairs.append(Pair(None, _ragged(rows[r], fields)) if ragged else _row_pair(rows, r, layout, col, fixed))
+    pairs = [_row_pair(rows, r, layout, col, fixed) for r in layout.data_rows(len(rows))]
     if type(fixed) is tuple and layout.shared_row is not None:
         for i in layout.reference_cols:
             _check_length(cell_text(_cell(rows[layout.shared_row], i)), f"{column_letter(i)}{layout.shared_row + 1}")
     return pairs
-
-
-def header_fields(sheet: Sheet, layout: Layout) -> int:
-    \"\"\"How many fields a row of a text file's table may hold: those under its header row, up to its last header
-    (a row may hold fewer). A workbook's cells, and a text file without a header row, have no such bound.\"\"\"
-    if not sheet.is_text or layout.header_row is None:
-        return sys.maxsize
-    header = sheet.rows[layout.header_row]
-    width = len(header)
-    while width and _blank(header[width - 1]):
-        width -= 1
-    return width
-
-
-def _past_header(row: list[Any], fields: int) -> bool:
-    \"\"\"Whether ``row`` holds a field past its header's last: under no header, the row's fields are likely shifted
-    (a delimiter inside a text not in quotes), so that no column can be trusted to be the one its header names.\"\"\"
-    return len(row) > fields and not all(_blank(value) for value in row[fields:])
-
-
-def _ragged(row: list[Any], fields: int) -> CellError:
-    \"\"\"The note of a row with fields past its header's, which is not scored.\"\"\"
-    return CellError(
-        "#VALUE!",
-        f"{len(row)} fields where the header has {fields}: a delimiter inside a text not in quotes? not scored",
-    )
-
-
-def _blank(value: Any) -> bool:
-    return value is None or (type(value) is str and not value.strip())
 
 
 def _row_pair(rows: list[list[Any]], r: int, layout: Layout, col: int, fixed: Any) -> Pair:

@@ -618,15 +618,38 @@ def test_a_cell_too_long_to_score_is_refused_naming_it(monkeypatch) -> None:
 
 @pytest.mark.parametrize("count", [3, 3.0, "3"], ids=["int", "float", "text of a CSV"])
 def test_a_totals_row_typed_by_hand_is_not_a_candidate(count: object) -> None:
-    """Not an Excel Table's: 'Total' typed under the data, =COUNTA(B2:B4) under the candidates and a sum beside. Its
-    number would be scored against 'Total' and ranked among the candidates; it is left out, with a note."""
+    """Not an Excel Table's: 'Total' typed under the references, =COUNTA(B2:B4) under the candidates. Its number
+    would be scored against 'Total' and ranked among the candidates; it is left out, with a note."""
     rows = [["Reference", "Candidate", "Clicks"], [REF, CAND, 120], [REF, OTHER, 80], [REF, REF, 40]]
-    totalled = [*rows, ["Total", count, 240], []]
+    totalled = [*rows, ["Total:", count, 240], []]
     layout = layout_of(totalled)
     assert 4 in layout.skipped and bleu(totalled) == [*bleu(rows), None]  # the empty row under it is blank
     assert [render(note) for note in layout.notes] == [
-        "row 5 ('Total' and a number as its candidate) is a totals row: it is not a candidate, and is not scored"
+        "row 5 ('Total:' and a number as its candidate) is a totals row: it is not a candidate, and is not scored"
     ]
-    for kept in (["Total", "Three candidates", 240], ["Sum up", 3, 240]):  # a text candidate; no totals label
-        assert 4 not in layout_of([*rows, kept]).skipped
-    assert not layout_of([*rows[:3], ["Total", 3, 240], rows[3]]).skipped  # not the last row: a row like others
+    labelled = [["Item", *rows[0]], *(["x", *row] for row in rows[1:]), ["Summe", "", count]]  # reference blank
+    assert 4 in layout_of(labelled).skipped
+
+
+def test_a_last_row_labelled_total_that_is_a_pair_is_scored() -> None:
+    """An invoice's fields, the last one 'Total': its reference is a text (118.00), so the row is a pair to score;
+    so is a row whose candidate is a text, and one whose label has no totals word."""
+    rows = [["Field", "Reference", "Candidate"], ["Vendor", "ACME", "ACME"], ["Total", "118.00", "118.00"]]
+    assert not layout_of(rows).skipped
+    for last in (["Total", "Three candidates"], ["Sum up", 3]):
+        assert not layout_of([["Reference", "Candidate"], [REF, CAND], last]).skipped
+    rows = [["Reference", "Candidate"], [REF, CAND], ["Total", 3], [REF, OTHER]]
+    assert not layout_of(rows).skipped  # not the last row: a row like others
+
+
+def test_rows_of_a_csv_with_fields_past_the_header_are_named() -> None:
+    """A text file's row with a field past its header's last column: named, to be checked, and still scored (a
+    column of comments without a header makes the same rows). A workbook's cells are where they are."""
+    rows = [["ID", "Reference", "Candidate", ""], ["1", REF, CAND], ["2", "Free delivery", " on every order", REF]]
+    as_text = find_layout(sheet(rows, encoding="utf-8"), TableOptions())
+    assert [render(note) for note in as_text.notes] == [
+        "row 3 has a field past the last column with a header (C): a delimiter inside a text not in quotes shifts "
+        "the cells after it; check that those rows' cells are in their columns"
+    ]
+    assert find_layout(sheet(rows), TableOptions()).notes == []
+    assert find_layout(sheet(rows, encoding="utf-8"), TableOptions(candidate_col="D")).notes == []

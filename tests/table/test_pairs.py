@@ -117,29 +117,6 @@ def test_each_awkward_cell_on_either_side(monkeypatch: pytest.MonkeyPatch, value
     assert _outcome(pairs.pairs_of, sheet, layout, None) == _outcome(pairs.pairs_of_literally, sheet, layout, None)
 
 
-def test_a_text_row_with_a_field_past_its_header_is_not_scored() -> None:
-    """A CSV row with one field more than its header (a comma inside a text not in quotes) has its fields shifted:
-    scored, its reference would be half a text and its candidate the other half. It has a note instead. Blank
-    fields past the header (a trailing delimiter) are no field; a workbook's cells are where they are."""
-    rows = [
-        ["ID", "Reference", "Candidate", ""],
-        ["1", "Free delivery on every order", "Free delivery on all orders"],
-        ["2", "Free delivery", " on every order", "Free delivery"],
-        ["3", "le chat", "le chat", "", " "],
-        ["4", "le chat"],
-    ]
-    layout = Layout(0, 2, [1])
-    for reading in (pairs.pairs_of, pairs.pairs_of_literally):
-        found = reading(Sheet("t.csv", rows, ["t.csv"], encoding="utf-8"), layout)
-        assert found[0] == (("Free delivery on every order",), "Free delivery on all orders")
-        assert found[1].candidate == CellError(
-            "#VALUE!", "4 fields where the header has 3: a delimiter inside a text not in quotes? not scored"
-        )
-        assert found[2] == (("le chat",), "le chat") and found[3].candidate is None
-        in_a_workbook = reading(Sheet("t", rows, ["t"]), layout)
-        assert in_a_workbook[1] == (("Free delivery",), " on every order")
-
-
 def test_a_reference_that_shares_no_word_with_any_candidate_is_marked() -> None:
     """A document number labelled Reference above the table, read as every row's reference: no candidate shares a
     word with it, which a note says. One candidate sharing one word is enough not to; blanks and errors count not."""
