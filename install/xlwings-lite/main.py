@@ -7923,7 +7923,8 @@ def _score_table(
         ranked=any(rank is not None for rank in ranks),
         groups=groups,
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
-        no_word_shared=shares_no_word(pairs),
+        # A reference typed by the user is the one meant; one read from the sheet may be from the wrong cell.
+        no_word_shared=(layout.reference_text is None or layout.reference_cell is not None) and shares_no_word(pairs),
     )
 
 

@@ -300,3 +300,16 @@ def test_a_csv_row_with_a_field_past_the_header_is_noted(tmp_path: Path) -> None
     assert rows[2]["BLEU-2"] is None and rows[2]["note"] is None  # fewer fields: a blank candidate
     given = run("score", str(path), "--candidate-col", "D", "--format", "jsonl", "-o", "-", "-q")
     assert "past the last column" not in given.stderr  # a column given by letter is read, header or not
+
+
+def test_a_reference_read_from_the_sheet_that_no_candidate_shares_a_word_with_is_noted(tmp_path: Path) -> None:
+    """A document number labelled Reference above the table is read as every row's reference: noted. A reference
+    the user typed is the one meant: not."""
+    path = tmp_path / "brief.csv"
+    path.write_text(
+        "Reference,BRIEF-2026-017\n\nApproved copy,Candidate\nFree delivery,Free delivery\nFree delivery,Shop now\n",
+        encoding="utf-8",
+    )
+    noted = "bleu-xl: note: no candidate shares a word with its reference: check that the reference read"
+    assert noted in run("score", str(path), "-o", "-", "-q").stderr
+    assert noted not in run("score", str(path), "--reference", "Sale", "-o", "-", "-q").stderr

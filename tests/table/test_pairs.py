@@ -119,13 +119,21 @@ def test_each_awkward_cell_on_either_side(monkeypatch: pytest.MonkeyPatch, value
 
 def test_a_reference_that_shares_no_word_with_any_candidate_is_marked() -> None:
     """A document number labelled Reference above the table, read as every row's reference: no candidate shares a
-    word with it, which a note says. One candidate sharing one word is enough not to; blanks and errors count not."""
+    word with it, which a note says, over two candidates or more. One candidate sharing one word is enough not
+    to; blanks and errors count not."""
     brief = ("BRIEF-2026-017",)
-    assert pairs.shares_no_word([pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, "Shop now")])
+    three = [pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, "Shop now"), pairs.Pair(brief, "Sale")]
+    assert pairs.shares_no_word(three)
+    assert pairs.shares_no_word(three[:2]) and not pairs.shares_no_word(three[:1])
     assert not pairs.shares_no_word([pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, "brief 2026")])
     assert not pairs.shares_no_word([pairs.Pair(brief, "Free delivery"), pairs.Pair(brief, None)])  # one pair only
     several = ("le chat", "the cat")
     assert not pairs.shares_no_word([pairs.Pair(several, "a cat"), pairs.Pair(several, "un chien")])
     assert pairs.shares_no_word(
-        [pairs.Pair(several, "a dog"), pairs.Pair(CellError("#N/A"), "x"), pairs.Pair(several, "un chien")]
+        [
+            pairs.Pair(several, "a dog"),
+            pairs.Pair(CellError("#N/A"), "x"),
+            pairs.Pair(several, "un chien"),
+            pairs.Pair(several, "der Hund"),
+        ]
     )
