@@ -85,10 +85,13 @@ def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
 class Command(click.Command):
     """A command whose help, read before any of its code runs, ends on a closed pipe as the command would."""
 
-    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        path = f"{parent.command_path} {info_name}" if parent is not None else (info_name or self.name or "")
         try:
-            with one_line_usage():
-                return super().make_context(*args, **kwargs)
+            with one_line_usage(path):
+                return super().make_context(info_name, args, parent, **extra)
         except BrokenPipeError:  # click's own handling exits with code 1
             closed_pipe()
 
@@ -127,15 +130,17 @@ class Group(click.Group):
 
 
 @contextlib.contextmanager
-def one_line_usage() -> Iterator[None]:
+def one_line_usage(path: str = "") -> Iterator[None]:
     """click's usage errors (``--max-n 0``, an unknown option or command) as one line, as every other refusal is:
-    click shows the usage, a hint and the error on four. ``bleu-xl`` alone still shows the help."""
+    click shows the usage, a hint and the error on four. ``bleu-xl`` alone still shows the help. ``path`` is the
+    command's, for an error that comes without its context (an option missing its value)."""
     try:
         yield
     except click.exceptions.NoArgsIsHelpError:
         raise
     except click.UsageError as exc:
-        where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        path = exc.ctx.command_path if exc.ctx is not None else path
+        where = f" (see '{path} --help')" if path else ""
         raise Failure(f"{exc.format_message().rstrip('.')}{where}") from None
 
 

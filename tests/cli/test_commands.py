@@ -205,6 +205,7 @@ def test_lite_bundle_reads_links_and_never_waits_on_a_fifo(tmp_path: Path) -> No
         (("score", "x.xlsx", "--max-n", "0"), "Invalid value for '--max-n': 0 is not in the range 1<=x<=9"),
         (("score", "x.xlsx", "--header-row", "abc"), "Invalid value for '--header-row'"),
         (("score", "x.xlsx", "--bogus"), "No such option '--bogus'"),
+        (("score", "x.xlsx", "-o"), "Option '-o' requires an argument"),
         (("score",), "Missing argument 'INPUT'"),
         (("scor",), "No such command 'scor'. Did you mean 'score'?"),
         (("--bogus",), "No such option '--bogus'"),
