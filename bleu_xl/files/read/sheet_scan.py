@@ -266,8 +266,10 @@ class _SheetHandlers:
                         errors[cell] = code
                     # An empty <v> of a text result (t="str") is the text "" (=IF(B2="","",B2)), saved so by
                     # Excel and LibreOffice; without t="str" it is no value (openpyxl writes formulas so).
-                    empty = last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n")
-                    if has_formula and (last == "f" or empty):
+                    if has_formula and (
+                        last == "f"
+                        or (last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n"))
+                    ):
                         scan.uncached_count += 1
                         if len(uncached) < MAX_UNCACHED_KEPT:
                             uncached.add(cell)
