@@ -266,8 +266,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
     if (totals := typed_totals_row(sheet, layout, data)) is not None:
-        layout.skipped, data = layout.skipped | {totals[0]}, [r for r in data if r != totals[0]]
-        layout.notes.append(totals[1])
+        layout.typed_totals, data = frozenset({totals[0]}), [r for r in data if r != totals[0]]
+        layout.skipped, layout.notes = layout.skipped | layout.typed_totals, [*layout.notes, totals[1]]
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
@@ -393,9 +393,8 @@ def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tup
 
 def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:
     """The rows below the header row that are not a table's totals row, hidden ones included."""
-    return Layout(layout.header_row, layout.candidate_col, skipped=_rows_left_out(sheet, layout, False)).data_rows(
-        len(sheet.rows)
-    )
+    left_out = _rows_left_out(sheet, layout, False) | layout.typed_totals
+    return Layout(layout.header_row, layout.candidate_col, skipped=left_out).data_rows(len(sheet.rows))
 
 
 def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int) -> NoReturn:

@@ -149,11 +149,11 @@ TOTALS_LABELS = frozenset(
 def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple[int, tuple[Part, ...]] | None:
     """The last data row when it is a totals row typed by hand, and the note that says so: a number where the
     candidates are (a count of them, ``=COUNTA``), and a totals label (``Total``) as its reference, or, its
-    reference blank, in another cell. A row whose reference is a text or a number is a pair like the others (the
-    ``Total`` field of an invoice, 118 against 118)."""
+    reference blank or given otherwise (a labelled cell, a text), in another cell. A row whose reference is a text
+    or a number is a pair like the others (the ``Total`` field of an invoice, 118 against 118)."""
     rows = sheet.rows
     last = next((r for r in reversed(data) if any(header_text(v) for v in rows[r])), None)
-    if last is None or layout.reference_text is not None:
+    if last is None:
         return None
     row, cand = rows[last], layout.candidate_col
     value = row[cand] if cand < len(row) else None

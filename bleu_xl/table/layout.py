@@ -109,6 +109,7 @@ class Layout:
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
     filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
     repeated: frozenset[int] = frozenset()  # rows that repeat the header row (tables stacked): in skipped too
+    typed_totals: frozenset[int] = frozenset()  # a totals row typed by hand under the data: in skipped too
 
     @property
     def data_start(self) -> int:

@@ -5654,6 +5654,7 @@ class Layout:
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
     filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
     repeated: frozenset[int] = frozenset()  # rows that repeat the header row (tables stacked): in skipped too
+    typed_totals: frozenset[int] = frozenset()  # a totals row typed by hand under the data: in skipped too
 
     @property
     def data_start(self) -> int:
@@ -6006,11 +6007,11 @@ TOTALS_LABELS = frozenset(
 def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple[int, tuple[Part, ...]] | None:
     \"\"\"The last data row when it is a totals row typed by hand, and the note that says so: a number where the
     candidates are (a count of them, ``=COUNTA``), and a totals label (``Total``) as its reference, or, its
-    reference blank, in another cell. A row whose reference is a text or a number is a pair like the others (the
-    ``Total`` field of an invoice, 118 against 118).\"\"\"
+    reference blank or given otherwise (a labelled cell, a text), in another cell. A row whose reference is a text
+    or a number is a pair like the others (the ``Total`` field of an invoice, 118 against 118).\"\"\"
     rows = sheet.rows
     last = next((r for r in reversed(data) if any(header_text(v) for v in rows[r])), None)
-    if last is None or layout.reference_text is not None:
+    if last is None:
         return None
     row, cand = rows[last], layout.candidate_col
     value = row[cand] if cand < len(row) else None
@@ -6424,8 +6425,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
     if (totals := typed_totals_row(sheet, layout, data)) is not None:
-        layout.skipped, data = layout.skipped | {totals[0]}, [r for r in data if r != totals[0]]
-        layout.notes.append(totals[1])
+        layout.typed_totals, data = frozenset({totals[0]}), [r for r in data if r != totals[0]]
+        layout.skipped, layout.notes = layout.skipped | layout.typed_totals, [*layout.notes, totals[1]]
     # A reference typed once is found among every row below the headers, hidden ones too: it serves every
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
@@ -6551,9 +6552,8 @@ def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tup
 
 def _typed_rows(sheet: Sheet, layout: Layout) -> Sequence[int]:
     \"\"\"The rows below the header row that are not a table's totals row, hidden ones included.\"\"\"
-    return Layout(layout.header_row, layout.candidate_col, skipped=_rows_left_out(sheet, layout, False)).data_rows(
-        len(sheet.rows)
-    )
+    left_out = _rows_left_out(sheet, layout, False) | layout.typed_totals
+    return Layout(layout.header_row, layout.candidate_col, skipped=left_out).data_rows(len(sheet.rows))
 
 
 def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int) -> NoReturn:

@@ -629,6 +629,10 @@ def test_a_totals_row_typed_by_hand_is_not_a_candidate(count: object) -> None:
     ]
     labelled = [["Item", *rows[0]], *(["x", *row] for row in rows[1:]), ["Summe", "", count]]  # reference blank
     assert 4 in layout_of(labelled).skipped
+    typed = [["Label", "Candidate"], ["", CAND], ["", OTHER], ["Total", count]]  # the reference given as text
+    assert 3 in layout_of(typed, reference_text=REF).skipped
+    once = [["Reference", "Candidate"], [REF, CAND], ["", OTHER], ["", REF], ["Total:", count]]  # typed once
+    assert bleu(once) == [PAIR, score(REF, OTHER).bleu, 1.0] and layout_of(once).shared_row == 1
 
 
 def test_a_last_row_labelled_total_that_is_a_pair_is_scored() -> None:
