@@ -401,6 +401,8 @@ def test_western_text_is_still_read_in_the_usual_code_page() -> None:
         "Crème de la crème : l’équipement complet;L’équipement complet, la crème de la crème\r\n"
     )
     assert text_reader.decode_text(skoda.encode("cp1252")) == (skoda, "cp1252")
+    names = "Reference,Candidate\r\nThe new Škoda Octavia,A new book by Slavoj Žižek\r\n"  # no other accent
+    assert text_reader.decode_text(names.encode("cp1252")) == (names, "cp1252")  # not MacRoman's äkoda, éiûek
 
 
 def test_empty_lines_at_the_end_of_a_csv_are_no_rows() -> None:

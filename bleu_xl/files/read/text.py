@@ -111,8 +111,9 @@ def decode_text(data: bytes, encoding: str | None = None) -> tuple[str, str]:
 
 # --- which single-byte code page --------------------------------------------------------------------------------
 
-#: Letters of the languages Windows-1252, MacRoman and Latin-1 are made for, past ASCII.
-_WESTERN_LETTERS = frozenset("ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿŒœŸªºµ")
+#: Letters of the languages Windows-1252, MacRoman and Latin-1 are made for, past ASCII; and Windows-1252's Š and Ž,
+#: which Western text holds in names (Škoda, Žižek).
+_WESTERN_LETTERS = frozenset("ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿŒœŸªºµŠšŽž")
 #: Punctuation and symbols of ordinary text, past ASCII.
 _COMMON_SYMBOLS = frozenset("€£¥¢©®™°±×÷§¶•·…–—‘’‚“”„«»‹›¿¡\u00a0\u00ad½¼¾¹²³‰")
 #: Marks that stand between two letters in ordinary text (l’été, don’t, l·l, a soft hyphen).
