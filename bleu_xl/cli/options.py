@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -83,7 +84,23 @@ def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
 
 
 class Command(click.Command):
-    """A command whose help, read before any of its code runs, ends on a closed pipe as the command would."""
+    """A command whose help, read before any of its code runs, ends on a closed pipe as the command would, and
+    whose option given no value does not take the next option's name for it (``--reference --skip-hidden``
+    would score every candidate against the text ``--skip-hidden``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        options = [p for p in self.params if isinstance(p, click.Option)]
+        names = {name for option in options for name in (*option.opts, *option.secondary_opts)}
+        valued = {name for option in options if not option.is_flag and not option.count for name in option.opts}
+        for given, following in itertools.pairwise(args):
+            if given == "--":
+                break
+            if given in valued and following in names:
+                raise Failure(
+                    f"{given} takes a value, and the next argument is the option {following}: give {given} its "
+                    f"value (a text that is an option's name goes as {given}={following})"
+                )
+        return super().parse_args(ctx, args)
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any

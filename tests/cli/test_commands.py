@@ -222,3 +222,18 @@ def test_a_usage_error_is_one_line_as_every_refusal_is(args: tuple[str, ...], li
 def test_bleu_xl_alone_still_shows_its_help() -> None:
     done = run_process()
     assert "[OPTIONS] COMMAND" in done.stdout + done.stderr and "score" in done.stdout + done.stderr
+
+
+def test_an_option_given_no_value_does_not_take_the_next_option_for_it(tmp_path: Path) -> None:
+    """``--reference --skip-hidden``: the value was forgotten, and the text ``--skip-hidden`` would have been every
+    candidate's reference, with no note (a reference the user typed is the one meant). Refused, saying how to give
+    such a text on purpose."""
+    done = run_process("score", "x.xlsx", "--reference", "--skip-hidden")
+    assert done.returncode == 2 and done.stderr == (
+        "bleu-xl: error: --reference takes a value, and the next argument is the option --skip-hidden: give "
+        "--reference its value (a text that is an option's name goes as --reference=--skip-hidden)\n"
+    )
+    path = tmp_path / "t.csv"
+    path.write_text("Candidate\n--skip-hidden\n", encoding="utf-8")
+    given = run("score", str(path), "--reference=--skip-hidden", "--format", "jsonl", "-o", "-", "-q")
+    assert given.exit_code == 0 and json.loads(given.stdout)["BLEU-2"] == 1.0
