@@ -91,11 +91,19 @@ class Command(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         options = [p for p in self.params if isinstance(p, click.Option)]
         names = {name for option in options for name in (*option.opts, *option.secondary_opts)}
+        names |= set(ctx.help_option_names)
         valued = {name for option in options if not option.is_flag and not option.count for name in option.opts}
+
+        def an_option(arg: str) -> bool:
+            """``--max-n``, ``--max-n=3``, ``-o-`` (a short option with its value attached), ``-h``."""
+            if arg.startswith("--"):
+                return arg.split("=", 1)[0] in names
+            return arg.startswith("-") and arg[:2] in names
+
         for given, following in itertools.pairwise(args):
             if given == "--":
                 break
-            if given in valued and following in names:
+            if given in valued and an_option(following):
                 raise Failure(
                     f"{given} takes a value, and the next argument is the option {following}: give {given} its "
                     f"value (a text that is an option's name goes as {given}={following})"

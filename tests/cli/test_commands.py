@@ -233,6 +233,9 @@ def test_an_option_given_no_value_does_not_take_the_next_option_for_it(tmp_path:
         "bleu-xl: error: --reference takes a value, and the next argument is the option --skip-hidden: give "
         "--reference its value (a text that is an option's name goes as --reference=--skip-hidden)\n"
     )
+    for following in ("--metric=chrf", "--help", "-h", "-o-"):  # an option with its value, help, a short one
+        refusal = run_process("score", "x.xlsx", "--reference", following, "-o", "-")
+        assert refusal.returncode == 2 and f"the next argument is the option {following}:" in refusal.stderr
     path = tmp_path / "t.csv"
     path.write_text("Candidate\n--skip-hidden\n", encoding="utf-8")
     given = run("score", str(path), "--reference=--skip-hidden", "--format", "jsonl", "-o", "-", "-q")
