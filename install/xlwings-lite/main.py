@@ -4010,7 +4010,10 @@ ERROR_CODES = {
     -2146826239: "#FIELD!",
     -2146826238: "#CALC!",
 }
-ERROR_TEXTS = frozenset([*ERROR_CODES.values(), "#BUSY!"])
+ERROR_TEXTS = frozenset([*ERROR_CODES.values(), "#BUSY!", "#PYTHON!", "#EXTERNAL!", "#TIMEOUT!"])
+#: The COM numbers of Excel's errors, past those named: any in this range is an error (pywin32 hands every number a
+#: cell holds over as a float, so an int is an error).
+ERROR_NUMBERS = range(-2146828288 + 2000, -2146828288 + 2100)
 #: The errors a custom function can give back to Excel (Office.js's CustomFunctions.ErrorCode): xlwings Lite
 #: hands any other as text.
 RETURNABLE_ERRORS = frozenset(["#DIV/0!", "#N/A", "#NAME?", "#NULL!", "#NUM!", "#REF!", "#VALUE!"])
@@ -4125,14 +4128,14 @@ def cell_text(value: Any) -> str | CellError | None:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
-        if value in ERROR_CODES:
-            return CellError(ERROR_CODES[value])
+        if value in ERROR_NUMBERS:
+            return CellError(ERROR_CODES.get(value, "#UNKNOWN!"))
         return str(value)
     if isinstance(value, float):
         return general_format(value)
     if isinstance(value, dt.datetime):
         if value.date() == EXCEL_DAY_ZERO:  # a time of day: Excel's serial below 1, as COM dates it
-            return str(value.time())
+            return value.time().isoformat(timespec="seconds")
         if value.time() == dt.time(0):
             return value.date().isoformat()
         return value.isoformat(sep=" ", timespec="seconds")
@@ -4140,6 +4143,8 @@ def cell_text(value: Any) -> str | CellError | None:
         return value.isoformat()
     if isinstance(value, dt.timedelta):
         return duration_text(value)
+    if isinstance(value, dt.time):  # to the second, as a date-time is and as Excel shows it (=MOD(NOW(),1))
+        return value.isoformat(timespec="seconds")
     return str(value)
 
 

@@ -290,6 +290,7 @@ def test_an_input_error_a_custom_function_cannot_give_back_is_value_naming_it() 
         _payload("BLEU2", (REF, spill)),
         _payload("BLEU2", (REF, col(INTACTO, calc, NA))),
         _payload("CHRF", (ErrorCell("#BUSY!", as_object=True), INTACTO, OMITTED, OMITTED, OMITTED)),
+        _payload("BLEU2", (REF, ErrorCell("#PYTHON!", as_object=True))),  # an xlwings Lite formula that failed
     ]
     done = subprocess.run(
         [sys.executable, lite_driver.__file__],
@@ -300,7 +301,8 @@ def test_an_input_error_a_custom_function_cannot_give_back_is_value_naming_it() 
         env={k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")},
     )
     assert done.returncode == 0, done.stderr
-    single, spilled, busy = json.loads(done.stdout)["results"]
+    single, spilled, busy, python = json.loads(done.stdout)["results"]
+    assert python == {"raised": "ValueError", "message": "#PYTHON! in an input cell"}
     assert single == {"raised": "ValueError", "message": "#SPILL! in an input cell"}
     value, na = ({"type": "Error", "errorType": t} for t in ("Value", "NotAvailable"))
     assert spilled == {"value": [[score(REF, INTACTO).bleu], [value], [na]]}
@@ -308,6 +310,7 @@ def test_an_input_error_a_custom_function_cannot_give_back_is_value_naming_it() 
     server = xc.load().com_server.XLPython()
     assert server.CallUDF("bleu_xl.udfs", "BLEU2", (REF, -2146826243), None, None) == "#SPILL!"  # xlErrSpill 2045
     assert server.CallUDF("bleu_xl.udfs", "BLEU2", (REF, -2146826238), None, None) == "#CALC!"  # xlErrCalc 2050
+    assert server.CallUDF("bleu_xl.udfs", "BLEU2", (REF, -2146826244), None, None) == "#UNKNOWN!"  # 2044: none
 
 
 # --- registration -------------------------------------------------------------------------------------------------

@@ -271,6 +271,9 @@ def test_numbers_bools_and_dates_as_text(call) -> None:
     assert call("BLEU2", "12:30:00", xc._TimeType(1899, 12, 30, 12, 30)) == 1.0
     assert cell_values.cell_text(dt.datetime(1899, 12, 30, 7, 5, 9)) == cell_values.cell_text(dt.time(7, 5, 9))
     assert cell_values.cell_text(dt.datetime(1899, 12, 30)) == "00:00:00"
+    # =MOD(NOW(),1) holds fractions of a second, which a cell shows not: scored to the second, as a date-time is.
+    assert call("BLEU2", "14:03:27", xc._TimeType(1899, 12, 30, 14, 3, 27, 123000)) == 1.0
+    assert cell_values.cell_text(dt.time(14, 3, 27, 999999)) == "14:03:27"
     assert [cell_values.general_format(x) for x in (2026.0, 0.5, 1 / 3, -0.0, 1e20, 1234567.125)] == [
         "2026",
         "0.5",
