@@ -26,12 +26,16 @@ _WRITTEN: list[str] = []
 
 
 def wrote(path: str) -> None:
-    """Record that the running command has written ``path`` whole."""
+    """Record that the running command has written ``path`` whole (``-``: that it writes to standard output, which
+    a stop may leave with part of the output)."""
     _WRITTEN.append(path)
 
 
 def _written() -> str:
-    return f"{', '.join(_WRITTEN)} {'was' if len(_WRITTEN) == 1 else 'were'} written whole" if _WRITTEN else ""
+    files = [path for path in _WRITTEN if path != "-"]
+    if files:
+        return f"{', '.join(files)} {'was' if len(files) == 1 else 'were'} written whole"
+    return "standard output may hold part of the output" if _WRITTEN else ""
 
 
 _STOP_SIGNALS = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
@@ -123,12 +127,15 @@ def guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
                 echo(f"bleu-xl: terminated by {name}; {done}", err=True)
                 raise SystemExit(128 + exc.signum) from None
             except KeyboardInterrupt:
+                if _WRITTEN:  # Ctrl-C says nothing, unless there is an output to tell of
+                    echo(f"bleu-xl: interrupted; {_written()}", err=True)
                 raise SystemExit(130) from None
             except BrokenPipeError:
                 closed_pipe()
             except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
                 where = f"{exc.filename}: " if exc.filename else ""
-                shown = f" (showing the result; {_written()})" if _WRITTEN and not exc.filename else ""
+                written_files = [path for path in _WRITTEN if path != "-"]
+                shown = f" (showing the result; {_written()})" if written_files and not exc.filename else ""
                 raise Failure(f"{where}{exc.strerror or exc}{shown}") from None
             except Exception as exc:
                 if os.environ.get("BLEU_XL_DEBUG"):

@@ -135,6 +135,8 @@ def score_command(
         ),
     )
     to_stdout = output == "-" or (output is None and input_path == "-")
+    if to_stdout:
+        wrote("-")  # from here, a stop may leave part of the output on standard output
     if to_stdout and 1 in CLOSED_AT_START:
         raise Failure("standard output is closed: nothing could be written; give a file with -o")
     with contextlib.ExitStack() as bar_stack:

@@ -281,3 +281,24 @@ def test_a_termination_after_the_output_is_written_says_it_was(capsys: pytest.Ca
             command(written=written)
         assert ended.value.code == 128 + signal.SIGTERM
         assert capsys.readouterr().err == f"bleu-xl: terminated by SIGTERM{said}\n"
+
+    @guard()
+    def to_standard_output(stop: BaseException) -> None:
+        wrote("-")
+        raise stop
+
+    with pytest.raises(SystemExit):
+        to_standard_output(Terminated(signal.SIGTERM))
+    said = "bleu-xl: terminated by SIGTERM; standard output may hold part of the output\n"
+    assert capsys.readouterr().err == said
+
+    @guard()
+    def interrupted(written: bool) -> None:
+        if written:
+            wrote("out.csv")
+        raise KeyboardInterrupt
+
+    for written, said in ((True, "bleu-xl: interrupted; out.csv was written whole\n"), (False, "")):
+        with pytest.raises(SystemExit) as ended:
+            interrupted(written=written)
+        assert ended.value.code == 130 and capsys.readouterr().err == said  # Ctrl-C alone says nothing
