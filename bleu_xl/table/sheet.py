@@ -7,6 +7,7 @@ work on it without knowing where it came from.
 from __future__ import annotations
 
 import bisect
+import numbers
 import re
 from array import array
 from collections.abc import Sequence
@@ -200,7 +201,8 @@ class TableOptions:
 def check_switch(value: object, setting: str) -> None:
     """Refuse an on/off setting given as anything but ``True`` or ``False``: read by its truth, ``"no"`` or
     ``"false"`` would turn it on."""
-    if not isinstance(value, bool):
+    # numpy's True is no bool but is True; a number (1, numpy's 1) or a text is refused.
+    if not isinstance(value, bool) and (isinstance(value, (numbers.Number, str, bytes)) or value not in (True, False)):
         raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 

@@ -468,8 +468,10 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Hashable, Iterable, Sequence, Sized
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence, Sized
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
@@ -544,6 +546,17 @@ def whole_number(value: object, low: int, high: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
+def as_whole(value: Any) -> Any:
+    \"\"\"A whole number given as another integer type (numpy's int64) as the int it is; anything else as it is, for
+    the checks to refuse.\"\"\"
+    if isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
+
+
 def check_refs(refs: object) -> None:
     \"\"\"Refuse a number of references that no score has (a signature names it): a whole number of at least 1.\"\"\"
     if isinstance(refs, bool) or not isinstance(refs, int) or refs < 1:
@@ -562,7 +575,8 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
     refuse_text(references, "references")
     refuse_text(candidates, "candidates")
     for value, name in ((references, "references"), (candidates, "candidates")):
-        if not isinstance(value, Sized):  # a generator has no length to check, and would be spent by reading it
+        # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
+        if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
             raise TypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
@@ -816,6 +830,7 @@ from .base import (
     Metric,
     MetricScore,
     ReferenceLike,
+    as_whole,
     check_corpus,
     check_refs,
     refuse_text,
@@ -869,6 +884,7 @@ def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     definition's version, the order, the smoothing, orders left out when the candidate has none of their n-grams
     (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
     normalisation and the number of references. Settings no score can have are refused (:class:`BleuError`).\"\"\"
+    max_n, refs = as_whole(max_n), as_whole(refs)
     check_settings(max_n, smoothing)
     check_refs(refs)
     return (
@@ -1834,6 +1850,7 @@ from .base import (
     Metric,
     MetricScore,
     ReferenceLike,
+    as_whole,
     check_corpus,
     check_refs,
     whole_number,
@@ -1905,6 +1922,7 @@ def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs
     orders, case kept, whitespace not counted, averages over the orders both sides have). Settings no score can
     have are refused (:class:`BleuError`).
     \"\"\"
+    char_order, word_order, beta, refs = (as_whole(value) for value in (char_order, word_order, beta, refs))
     check_chrf_settings(char_order, word_order, beta)
     check_refs(refs)
     return (
@@ -2866,7 +2884,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError, Part, Setting
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_refs
+from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, as_whole, check_refs
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
@@ -2936,6 +2954,7 @@ def ter_signature(
     refused (:class:`BleuError`).
     \"\"\"
     _check_options(TerTokenizer(normalized, no_punct, asian_support, case_sensitive))
+    refs = as_whole(refs)
     check_refs(refs)
     return (
         f"bleu-xl:{TER_VERSION}|case:{'mixed' if case_sensitive else 'lc'}|tok:tercom|norm:{_yes(normalized)}"
@@ -5319,6 +5338,7 @@ work on it without knowing where it came from.
 from __future__ import annotations
 
 import bisect
+import numbers
 import re
 from array import array
 from collections.abc import Sequence
@@ -5512,7 +5532,8 @@ class TableOptions:
 def check_switch(value: object, setting: str) -> None:
     \"\"\"Refuse an on/off setting given as anything but ``True`` or ``False``: read by its truth, ``"no"`` or
     ``"false"`` would turn it on.\"\"\"
-    if not isinstance(value, bool):
+    # numpy's True is no bool but is True; a number (1, numpy's 1) or a text is refused.
+    if not isinstance(value, bool) and (isinstance(value, (numbers.Number, str, bytes)) or value not in (True, False)):
         raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 

@@ -219,3 +219,11 @@ def test_a_corpus_given_as_generators_is_a_type_error_that_says_so(metric) -> No
     with pytest.raises(TypeError, match=r"^candidates must be a sequence \(a list or a tuple\), not map$"):
         metric.corpus_score(["a b"], map(str, ["a b"]))
     assert float(metric.corpus_score(("a b",), ("a b",))) in (0.0, 1.0)
+
+
+def test_numpy_integers_are_whole_numbers_and_sets_no_corpus() -> None:
+    np = pytest.importorskip("numpy")
+    assert signature(np.int64(3), refs=np.int64(2)) == signature(3, refs=2)
+    assert chrf_signature(np.int64(6), np.int64(2), refs=np.int64(2)) == chrf_signature(6, 2, refs=2)
+    with pytest.raises(TypeError, match=r"^references must be a sequence \(a list or a tuple\), not set$"):
+        Bleu().corpus_score({"a b"}, ["a b"])  # a set pairs with the candidates in no order

@@ -172,3 +172,12 @@ def test_two_metrics_of_one_name_are_refused_as_the_command_refuses_them(sample:
             score_file(sample, output=tmp_path / "twice.csv", metrics=metrics)
     assert not (tmp_path / "twice.csv").exists()
     assert score_file(sample, output=tmp_path / "two.csv", metrics=[Bleu(), Bleu(max_n=4)]).counts["scored"] == 5
+
+
+def test_numpy_true_is_true(sample: Path, tmp_path: Path) -> None:
+    np = pytest.importorskip("numpy")
+    kept = tmp_path / "kept.csv"
+    kept.write_text("old")
+    assert score_file(sample, output=kept, force=np.bool_(True)).counts["scored"] == 5
+    with pytest.raises(InputError, match=r"^force must be True or False, not np.int64\(1\)$"):
+        score_file(sample, output=kept, force=np.int64(1))

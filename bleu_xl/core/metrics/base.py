@@ -10,8 +10,10 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 
 from __future__ import annotations
 
+import operator
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Hashable, Iterable, Sequence, Sized
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence, Sized
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
@@ -86,6 +88,17 @@ def whole_number(value: object, low: int, high: int) -> bool:
     return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
+def as_whole(value: Any) -> Any:
+    """A whole number given as another integer type (numpy's int64) as the int it is; anything else as it is, for
+    the checks to refuse."""
+    if isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
+
+
 def check_refs(refs: object) -> None:
     """Refuse a number of references that no score has (a signature names it): a whole number of at least 1."""
     if isinstance(refs, bool) or not isinstance(refs, int) or refs < 1:
@@ -104,7 +117,8 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
     refuse_text(references, "references")
     refuse_text(candidates, "candidates")
     for value, name in ((references, "references"), (candidates, "candidates")):
-        if not isinstance(value, Sized):  # a generator has no length to check, and would be spent by reading it
+        # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
+        if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
             raise TypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")

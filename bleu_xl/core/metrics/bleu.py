@@ -23,6 +23,7 @@ from .base import (
     Metric,
     MetricScore,
     ReferenceLike,
+    as_whole,
     check_corpus,
     check_refs,
     refuse_text,
@@ -76,6 +77,7 @@ def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     definition's version, the order, the smoothing, orders left out when the candidate has none of their n-grams
     (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
     normalisation and the number of references. Settings no score can have are refused (:class:`BleuError`)."""
+    max_n, refs = as_whole(max_n), as_whole(refs)
     check_settings(max_n, smoothing)
     check_refs(refs)
     return (

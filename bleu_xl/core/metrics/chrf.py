@@ -32,6 +32,7 @@ from .base import (
     Metric,
     MetricScore,
     ReferenceLike,
+    as_whole,
     check_corpus,
     check_refs,
     whole_number,
@@ -103,6 +104,7 @@ def chrf_signature(char_order: int = 6, word_order: int = 0, beta: int = 2, refs
     orders, case kept, whitespace not counted, averages over the orders both sides have). Settings no score can
     have are refused (:class:`BleuError`).
     """
+    char_order, word_order, beta, refs = (as_whole(value) for value in (char_order, word_order, beta, refs))
     check_chrf_settings(char_order, word_order, beta)
     check_refs(refs)
     return (

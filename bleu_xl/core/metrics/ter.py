@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError, Part, Setting
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, check_refs
+from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, as_whole, check_refs
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
@@ -97,6 +97,7 @@ def ter_signature(
     refused (:class:`BleuError`).
     """
     _check_options(TerTokenizer(normalized, no_punct, asian_support, case_sensitive))
+    refs = as_whole(refs)
     check_refs(refs)
     return (
         f"bleu-xl:{TER_VERSION}|case:{'mixed' if case_sensitive else 'lc'}|tok:tercom|norm:{_yes(normalized)}"
