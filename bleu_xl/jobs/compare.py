@@ -102,7 +102,7 @@ def compare_file(
     check_switch(raw, "raw")
     paired_test_of(test, metric, samples, seed)  # its settings are checked before the input is read
     check_column_given(b_col, "b_col")
-    check_reference_text(reference_text, (metric,))
+    check_reference_text(reference_text, (metric,), "metric")
     input_path = str(path)
     target = None
     if output is not None:

@@ -103,7 +103,7 @@ def compare_table(
     (``header_row``), not found, so a letter-like ``b_col`` held there is its header."""
     paired_test = paired_test_of(test, metric, samples, seed)
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
-        check_reference_text(layout.reference_text, (metric,))
+        check_reference_text(layout.reference_text, (metric,), "metric")
     check_column_given(b_col, "b_col")
     # A letter that the header search reads as data (an A/B test's arm) is its column, as for the candidate column;
     # a header row given is the user's word that its texts are headers.

@@ -487,10 +487,12 @@ def _score_table(
     )
 
 
-def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:
+def check_reference_text(
+    text: str | None, metrics: Sequence[Metric[Any, Any, Any]], parameter: str = "metrics"
+) -> None:
     """Refuse a reference given as text (``reference_text``) that no candidate could be scored against: blank, an
     error value, or a text a chosen metric cannot use (BLEU needs words; chrF takes punctuation alone, as Excel's
-    CHRF does): then the message names a metric that takes it."""
+    CHRF does): then the message names a metric that takes it, as Python gives it to ``parameter``."""
     if text is None:
         return
     try:
@@ -513,7 +515,7 @@ def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, An
             metric.prepare(given)
         except BleuXlError as exc:
             other = next((kind for kind in KNOWN.values() if kind is not type(metric) and _takes(kind(), given)), None)
-            hint = (f"; {other.label} takes it: score with ", metric_setting(other)) if other else ()
+            hint = (f"; {other.label} takes it: score with ", metric_setting(other, parameter)) if other else ()
             raise InputError(
                 Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *hint
             ) from None

@@ -399,9 +399,10 @@ _NAMES = Setting("metric", python="names")
 _PACKAGE = __name__.partition(".")[0]
 
 
-def metric_setting(kind: type[Metric[Any, Any, Any]]) -> Setting:
-    \"\"\"The setting that chooses the metric ``kind``: its name for the command line, its object in Python.\"\"\"
-    return Setting("metric", kind.key, python=f"{_PACKAGE}.{kind.__name__}()")
+def metric_setting(kind: type[Metric[Any, Any, Any]], parameter: str = "metrics") -> Setting:
+    \"\"\"The setting that chooses the metric ``kind``: its name for the command line, its object in Python, given as
+    ``parameter`` (``score_file`` takes ``metrics``, ``compare_file`` ``metric``).\"\"\"
+    return Setting("metric", kind.key, python=f"{parameter}={_PACKAGE}.{kind.__name__}()")
 
 
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
@@ -7954,10 +7955,12 @@ def _score_table(
     )
 
 
-def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, Any]]) -> None:
+def check_reference_text(
+    text: str | None, metrics: Sequence[Metric[Any, Any, Any]], parameter: str = "metrics"
+) -> None:
     \"\"\"Refuse a reference given as text (``reference_text``) that no candidate could be scored against: blank, an
     error value, or a text a chosen metric cannot use (BLEU needs words; chrF takes punctuation alone, as Excel's
-    CHRF does): then the message names a metric that takes it.\"\"\"
+    CHRF does): then the message names a metric that takes it, as Python gives it to ``parameter``.\"\"\"
     if text is None:
         return
     try:
@@ -7980,7 +7983,7 @@ def check_reference_text(text: str | None, metrics: Sequence[Metric[Any, Any, An
             metric.prepare(given)
         except BleuXlError as exc:
             other = next((kind for kind in KNOWN.values() if kind is not type(metric) and _takes(kind(), given)), None)
-            hint = (f"; {other.label} takes it: score with ", metric_setting(other)) if other else ()
+            hint = (f"; {other.label} takes it: score with ", metric_setting(other, parameter)) if other else ()
             raise InputError(
                 Setting("reference_text"), f" {text!r}: {metric.name} cannot score against it ({exc})", *hint
             ) from None

@@ -72,6 +72,8 @@ def test_compare_file_refuses_as_settings(tmp_path: Path) -> None:
         compare_file(path, candidate_col="B", b_col="C", output_encoding="cp1252")
     with pytest.raises(TypeError, match="metric object"):
         compare_file(path, candidate_col="B", b_col="C", metric="chrf")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"chrF takes it: score with metric=bleu_xl\.Chrf\(\)$"):
+        compare_file(path, candidate_col="B", b_col="C", reference_text="...")
     with pytest.raises(InputError, match=r"^force must be True or False, not 'no'$"):
         compare_file(path, candidate_col="B", b_col="C", output=tmp_path / "x.json", force="no")
     with pytest.raises(TypeError, match=r"^sheet must be a string or None"):

@@ -69,7 +69,7 @@ def test_settings_are_named_as_python_spells_them(sample: Path, tmp_path: Path) 
         score_file(sample, output=tmp_path / "x.csv", delimiter="x")
     with pytest.raises(InputError, match=r"no candidate column 'Nope'"):
         score_file(sample, output=tmp_path / "x.csv", candidate_col="Nope")
-    with pytest.raises(InputError, match=r"reference_text '\.\.\.': BLEU-2 .* takes it: score with bleu_xl\.Chrf\(\)$"):
+    with pytest.raises(InputError, match=r"reference_text '\.\.\.': BLEU-2 .* with metrics=bleu_xl\.Chrf\(\)$"):
         score_file(sample, output=tmp_path / "x.csv", reference_text="...")
     assert score_file(sample, output=tmp_path / "c.csv", reference_text="...", metrics=Chrf()).counts["scored"] == 5
     with pytest.raises(bleu_xl.BleuError, match="name chrf in names, or leave word_order out"):

@@ -38,9 +38,10 @@ _NAMES = Setting("metric", python="names")
 _PACKAGE = __name__.partition(".")[0]
 
 
-def metric_setting(kind: type[Metric[Any, Any, Any]]) -> Setting:
-    """The setting that chooses the metric ``kind``: its name for the command line, its object in Python."""
-    return Setting("metric", kind.key, python=f"{_PACKAGE}.{kind.__name__}()")
+def metric_setting(kind: type[Metric[Any, Any, Any]], parameter: str = "metrics") -> Setting:
+    """The setting that chooses the metric ``kind``: its name for the command line, its object in Python, given as
+    ``parameter`` (``score_file`` takes ``metrics``, ``compare_file`` ``metric``)."""
+    return Setting("metric", kind.key, python=f"{parameter}={_PACKAGE}.{kind.__name__}()")
 
 
 def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, Any, Any], ...]:
