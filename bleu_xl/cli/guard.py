@@ -31,8 +31,12 @@ def wrote(path: str) -> None:
     _WRITTEN.append(path)
 
 
+def _written_files() -> list[str]:
+    return [path for path in _WRITTEN if path != "-"]
+
+
 def _written() -> str:
-    files = [path for path in _WRITTEN if path != "-"]
+    files = _written_files()
     if files:
         return f"{', '.join(files)} {'was' if len(files) == 1 else 'were'} written whole"
     return "standard output may hold part of the output" if _WRITTEN else ""
@@ -134,8 +138,7 @@ def guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
                 closed_pipe()
             except OSError as exc:  # a file that cannot be read or written: the user's to fix, not a bug
                 where = f"{exc.filename}: " if exc.filename else ""
-                written_files = [path for path in _WRITTEN if path != "-"]
-                shown = f" (showing the result; {_written()})" if written_files and not exc.filename else ""
+                shown = f" (showing the result; {_written()})" if _written_files() and not exc.filename else ""
                 raise Failure(f"{where}{exc.strerror or exc}{shown}") from None
             except Exception as exc:
                 if os.environ.get("BLEU_XL_DEBUG"):

@@ -21,6 +21,7 @@ from .layout import (
     Layout,
     MissingColumn,
     NoColumnsFound,
+    another_sheet,
     column_setting,
     fold,
     header_listing,
@@ -567,12 +568,10 @@ def find_table(first: Sheet, load: Callable[[str], Sheet], options: TableOptions
     try:
         return first, find_layout(first, options)
     except MissingColumn as missing:
-        later = [n for n in first.sheet_names if n != first.name and n not in first.hidden_sheets]
-        if options.sheet is not None or first.is_text or not later:
+        hint = another_sheet(first.sheet_names, first.name, first.hidden_sheets, options.sheet)
+        if not hint:
             raise
-        raise MissingColumn(
-            *missing.parts, "; or, if the table is on another sheet, name that sheet with ", Setting("sheet")
-        ) from None
+        raise MissingColumn(*missing.parts, *hint) from None
     except NoColumnsFound:
         if options.sheet is not None or first.is_text:
             raise

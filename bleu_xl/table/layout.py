@@ -24,6 +24,7 @@ __all__ = [
     "Layout",
     "MissingColumn",
     "NoColumnsFound",
+    "another_sheet",
     "column_setting",
     "fold",
     "header_listing",
@@ -38,6 +39,14 @@ LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whateve
 class NoColumnsFound(InputError):
     """A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
     the template's "Start here"): the one refusal after which another sheet may be read instead."""
+
+
+def another_sheet(names: Sequence[str], read: str, hidden: frozenset[str], asked: str | None) -> tuple[Part, ...]:
+    """The end of a refusal of the sheet ``read`` when no sheet was ``asked`` for and the workbook has another
+    visible one, which may hold the table: how to read it instead; else nothing."""
+    if asked is not None or not any(name != read and name not in hidden for name in names):
+        return ()
+    return ("; or, if the table is on another sheet, name that sheet with ", Setting("sheet"))
 
 
 class MissingColumn(InputError):

@@ -5596,6 +5596,7 @@ __all__ = [
     "Layout",
     "MissingColumn",
     "NoColumnsFound",
+    "another_sheet",
     "column_setting",
     "fold",
     "header_listing",
@@ -5610,6 +5611,14 @@ LISTED_HEADERS = 12  # in a message: enough to see the columns, one line whateve
 class NoColumnsFound(InputError):
     \"\"\"A sheet with neither a candidate nor a reference header, nor a column given by name (a cover page such as
     the template's "Start here"): the one refusal after which another sheet may be read instead.\"\"\"
+
+
+def another_sheet(names: Sequence[str], read: str, hidden: frozenset[str], asked: str | None) -> tuple[Part, ...]:
+    \"\"\"The end of a refusal of the sheet ``read`` when no sheet was ``asked`` for and the workbook has another
+    visible one, which may hold the table: how to read it instead; else nothing.\"\"\"
+    if asked is not None or not any(name != read and name not in hidden for name in names):
+        return ()
+    return ("; or, if the table is on another sheet, name that sheet with ", Setting("sheet"))
 
 
 class MissingColumn(InputError):
@@ -6207,6 +6216,7 @@ from .layout import (
     Layout,
     MissingColumn,
     NoColumnsFound,
+    another_sheet,
     column_setting,
     fold,
     header_listing,
@@ -6753,12 +6763,10 @@ def find_table(first: Sheet, load: Callable[[str], Sheet], options: TableOptions
     try:
         return first, find_layout(first, options)
     except MissingColumn as missing:
-        later = [n for n in first.sheet_names if n != first.name and n not in first.hidden_sheets]
-        if options.sheet is not None or first.is_text or not later:
+        hint = another_sheet(first.sheet_names, first.name, first.hidden_sheets, options.sheet)
+        if not hint:
             raise
-        raise MissingColumn(
-            *missing.parts, "; or, if the table is on another sheet, name that sheet with ", Setting("sheet")
-        ) from None
+        raise MissingColumn(*missing.parts, *hint) from None
     except NoColumnsFound:
         if options.sheet is not None or first.is_text:
             raise

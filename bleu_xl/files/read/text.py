@@ -210,6 +210,19 @@ class _Reading:
     sample: str  # a word that shows the reading
 
 
+def _reading(codec: str, high: bytes, sample: bytes, letters: frozenset[str], first: bytes) -> _Reading | None:
+    """How ``codec`` reads a file's bytes past ASCII (``high``) and its words that hold them (``sample``); ``None``
+    when it cannot, or reads control characters, which no text holds. ``first``: the word shown for it."""
+    try:
+        high_text, text = high.decode(codec), sample.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    cost = plausibility(text, letters)
+    if cost is None or any(unicodedata.category(ch) == "Cc" for ch in high_text):
+        return None
+    return _Reading(codec, cost, high_text, first.decode(codec)[:40])
+
+
 def single_byte_code_pages() -> list[str]:
     """The single-byte encodings a CSV that is not UTF-8 is read in, the usual one first: the ANSI code page of
     Excel's "CSV", MacRoman ("CSV (Macintosh)"), Latin-1."""
@@ -224,15 +237,11 @@ def _single_byte_code_page(data: bytes) -> str:
     words = [m.group() for m in itertools.islice(_WORDS_WITH_HIGH_BYTES.finditer(data), SAMPLE_WORDS)]
     sample = b"\n".join(words)
     first = words[0].strip(b" ,;\t\"'\r\n") if words else b""
-    readings = []
-    for codec in single_byte_code_pages():
-        try:
-            high_text, text = high.decode(codec), sample.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        cost = plausibility(text)
-        if cost is not None and not any(unicodedata.category(ch) == "Cc" for ch in high_text):
-            readings.append(_Reading(codec, cost, high_text, first.decode(codec)[:40]))
+    readings = [
+        reading
+        for codec in single_byte_code_pages()
+        if (reading := _reading(codec, high, sample, _WESTERN_LETTERS, first)) is not None
+    ]
     if not readings:
         names = " nor ".join(single_byte_code_pages())
         raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
@@ -270,15 +279,9 @@ def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample
     for codec in OTHER_CODE_PAGES:
         if codecs.lookup(codec).name in usual_pages:
             continue
-        try:
-            high_text, text = high.decode(codec), sample.decode(codec)
-        except UnicodeDecodeError:
-            continue
-        if any(unicodedata.category(ch) == "Cc" for ch in high_text):
-            continue
-        cost = plausibility(text, _letters_of(codec, usual.codec))
-        if cost is not None and cost + 2 * ODD <= best.cost and 2 * cost <= best.cost:
-            better.append(_Reading(codec, cost, high_text, ""))
+        reading = _reading(codec, high, sample, _letters_of(codec, usual.codec), b"")
+        if reading is not None and reading.cost + 2 * ODD <= best.cost and 2 * reading.cost <= best.cost:
+            better.append(reading)
     if not better:
         return
     least = min(reading.cost for reading in better)

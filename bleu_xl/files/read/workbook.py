@@ -22,7 +22,7 @@ from typing import Any
 from ...core.errors import Part, Setting
 from ...excel.cell_values import CellError
 from ...table.columns import find_table
-from ...table.layout import Layout
+from ...table.layout import Layout, another_sheet
 from ...table.sheet import InputError, Sheet, TableOptions, column_letter
 from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
@@ -346,12 +346,10 @@ def read_workbook_table(file: Path, options: TableOptions) -> tuple[Sheet, Layou
             first = book.load(name)
         except UnreadableRow as problem:
             # A cover page that cannot be read may still be the table: stop, and say how to pass it by.
-            others = [n for n in book.names if n != name and n not in book.hidden]
-            if options.sheet is not None or not others:
+            hint = another_sheet(book.names, name, book.hidden, options.sheet)
+            if not hint:
                 raise
-            raise UnreadableRow(
-                *problem.parts, "; or, if the table is on another sheet, name that sheet with ", Setting("sheet")
-            ) from None
+            raise UnreadableRow(*problem.parts, *hint) from None
         return find_table(first, book.load, options)
     finally:
         book.close()
