@@ -21,7 +21,7 @@ from ..files.write.target import OutputTarget
 from ..table.compare import Comparison, compare_table, paired_test_of
 from ..table.scoring import check_reference_text
 from ..table.sheet import InputError, check_column_given, check_switch
-from .reading import PathLike, ReadTable, read_input_table, read_limits, table_options
+from .reading import PathLike, ReadTable, check_delimiter_used, read_input_table, read_limits, table_options
 from .score import cut_note
 
 __all__ = ["ComparedFile", "compare_file"]
@@ -132,6 +132,7 @@ def compare_file(
     )
     limits = read_limits(read_memory, read_time)
     read = read_input_table(input_path, options, limits)
+    check_delimiter_used(read, target, delimiter)
     # The output is claimed once the input is read (the input's errors come first) and before it is compared.
     file = None if target is None else OutputFile(target.path, force=force, protect=[input_path])
     try:

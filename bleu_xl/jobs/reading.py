@@ -7,15 +7,15 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.errors import Part
+from ..core.errors import Part, Setting
 from ..files.read.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from ..files.read.table import display_name, read_table
 from ..files.read.text import text_codec
-from ..files.write.target import delimiter_named
+from ..files.write.target import OutputTarget, delimiter_named
 from ..table.layout import Layout
-from ..table.sheet import Sheet, TableOptions
+from ..table.sheet import InputError, Sheet, TableOptions
 
-__all__ = ["ReadTable", "read_input_table", "read_limits", "table_options"]
+__all__ = ["ReadTable", "check_delimiter_used", "read_input_table", "read_limits", "table_options"]
 
 PathLike = str | os.PathLike[str]
 
@@ -96,3 +96,16 @@ def read_input_table(path: str, options: TableOptions, limits: ReadLimits = DEFA
     """Read the file at ``path`` and find its table, within ``limits``."""
     sheet, layout = read_table(path, options, limits)
     return ReadTable(path, sheet, layout)
+
+
+def check_delimiter_used(read: ReadTable, target: OutputTarget | None, delimiter: str | None) -> None:
+    """Refuse a delimiter given where nothing has one: a workbook read, and no CSV written (it would be dropped
+    without a word)."""
+    if delimiter is None or read.sheet.is_text or (target is not None and target.format == "csv"):
+        return
+    written = "nothing is written" if target is None else f"the output is {target.format}"
+    raise InputError(
+        f"{read.input_name}: ",
+        Setting("delimiter"),
+        f" applies to text files and CSV outputs; this is a workbook and {written}",
+    )

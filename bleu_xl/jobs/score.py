@@ -22,7 +22,7 @@ from ..files.write.scored_workbook import CutCells
 from ..files.write.target import OutputTarget
 from ..table.scoring import Result, check_reference_text, result_columns, score_table
 from ..table.sheet import check_switch
-from .reading import PathLike, ReadTable, read_input_table, read_limits, table_options
+from .reading import PathLike, ReadTable, check_delimiter_used, read_input_table, read_limits, table_options
 
 __all__ = ["ScoredFile", "as_metrics", "cut_note", "score_file"]
 
@@ -182,6 +182,7 @@ def score_file(
     timings: dict[str, float] = {}
     start = time.perf_counter()
     read = read_input_table(input_path, options, limits)
+    check_delimiter_used(read, target, delimiter)
     # The output is claimed once the input is read (the input's errors come first) and before it is scored.
     file = OutputFile(target.path, force=force, protect=[input_path])
     try:

@@ -166,6 +166,30 @@ def test_an_encoding_given_for_a_workbook_is_refused_as_a_sheet_for_text_is(tmp_
     assert not (tmp_path / "out.csv").exists()
 
 
+def test_a_delimiter_given_for_a_workbook_is_refused_unless_a_csv_is_written(tmp_path: Path) -> None:
+    """A workbook read and no CSV written: --delimiter had nothing to apply to, and was dropped without a word."""
+    book = tmp_path / "copy.xlsx"
+    workbook = xlsxwriter.Workbook(str(book))
+    sheet = workbook.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate", "B"])
+    sheet.write_row(1, 0, [REF, CAND, "Livraison offerte"])
+    workbook.close()
+    before = book.read_bytes()
+    for output in ("out.xlsx", "out.json"):
+        done = run("score", str(book), "--delimiter", ";", "-o", str(tmp_path / output))
+        assert done.exit_code == 2 and done.stderr.splitlines()[-1] == (
+            f"bleu-xl: error: {book}: --delimiter applies to text files and CSV outputs; this is a workbook and the "
+            f"output is {output.split('.')[1]}"
+        )
+        assert not (tmp_path / output).exists()
+    compared = run("compare", str(book), "--a", "Candidate", "--b", "B", "--delimiter", ";")
+    assert compared.exit_code == 2 and "this is a workbook and nothing is written" in compared.stderr
+    assert book.read_bytes() == before
+    written = run("score", str(book), "--delimiter", ";", "-o", str(tmp_path / "out.csv"), "-q")
+    assert written.exit_code == 0
+    assert (tmp_path / "out.csv").read_text("utf-8-sig").startswith('"Reference";"Candidate"')
+
+
 # --- .json is one document, .jsonl one object a line -------------------------------------------------------------
 
 
