@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,12 @@ READ_MEMORY = "2GB"
 READ_TIME = 60.0
 
 
+def _as_typed(value: object) -> str:
+    """A value as a shell takes it: quoted when it holds a space (``'Candidate B'``), else as it is."""
+    text = str(value)
+    return shlex.quote(text) if any(c.isspace() for c in text) else text
+
+
 def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
     """How this command spells a setting in a message: its flag, then the value to give it (``--candidate-col B``);
     a flag alone (``--force``) when the value is a switch."""
@@ -78,7 +85,7 @@ def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:
         if setting.value is None or setting.value is True:
             return flag
         values = setting.value if isinstance(setting.value, tuple) else (setting.value,)
-        return " ".join(f"{flag} {value}" for value in values)
+        return " ".join(f"{flag} {_as_typed(value)}" for value in values)
 
     return spell
 

@@ -28,7 +28,14 @@ from .layout import (
     resolve_column,
     shortened,
 )
-from .letters import HEADER_SEARCH_ROWS, holds_header, letter_read_as_name, letters_meant, search_rows
+from .letters import (
+    HEADER_SEARCH_ROWS,
+    holds_header,
+    letter_read_as_name,
+    letters_meant,
+    refuse_letter_of_another_column,
+    search_rows,
+)
 from .merged import LISTED_CELLS, merged_cells
 from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
@@ -301,6 +308,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
     if not any(_known(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
         layout.notes += letter_read_as_name(layout, given)
+    else:
+        refuse_letter_of_another_column(layout, given)
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
         first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))

@@ -6116,9 +6116,16 @@ from collections.abc import Sequence
 from ..core.errors import Part, Setting
 from .header_rows import header_text
 from .layout import Layout, fold
-from .sheet import Sheet, column_index, column_letter
+from .sheet import InputError, Sheet, column_index, column_letter
 
-__all__ = ["HEADER_SEARCH_ROWS", "holds_header", "letter_read_as_name", "letters_meant", "search_rows"]
+__all__ = [
+    "HEADER_SEARCH_ROWS",
+    "holds_header",
+    "letter_read_as_name",
+    "letters_meant",
+    "refuse_letter_of_another_column",
+    "search_rows",
+]
 
 HEADER_SEARCH_ROWS = 50
 
@@ -6191,6 +6198,31 @@ def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, i
             )
         )
     return notes
+
+
+def refuse_letter_of_another_column(layout: Layout, given: Sequence[tuple[str, str | None, int]]) -> None:
+    \"\"\"In a row of known headers, refuse a column given by a letter-like header (``--candidate-col C`` over a column
+    headed ``c``, as a scored workbook's detail column is) when the column of that letter could be meant as much: it
+    has a header of its own that is no letter (``Candidate B``) and the other role does not take it. An A/B test's
+    ``Reference | A | B`` needs no word: its ``B`` column's header is a letter, and ``--candidate-col A`` cannot mean
+    the reference.\"\"\"
+    for setting, spec, col in given:
+        letter = column_index(spec) if spec else None
+        if letter is None or letter == col or letter >= len(layout.headers) or not layout.headers[letter]:
+            continue
+        own = layout.headers[letter]
+        other_role = layout.reference_cols if setting == "candidate_col" else [layout.candidate_col]
+        if column_index(own) is not None or letter in other_role:
+            continue
+        raise InputError(
+            Setting(setting, spec),
+            f" could be column {column_letter(letter)} ({own!r}) or the column headed {layout.headers[col]!r} "
+            f"({column_letter(col)}); give ",
+            Setting(setting, own),
+            f" for column {column_letter(letter)}, or ",
+            Setting(setting, column_letter(col)),
+            " for the other",
+        )
 """,
     'table/columns.py': """\
 \"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
@@ -6223,7 +6255,14 @@ from .layout import (
     resolve_column,
     shortened,
 )
-from .letters import HEADER_SEARCH_ROWS, holds_header, letter_read_as_name, letters_meant, search_rows
+from .letters import (
+    HEADER_SEARCH_ROWS,
+    holds_header,
+    letter_read_as_name,
+    letters_meant,
+    refuse_letter_of_another_column,
+    search_rows,
+)
 from .merged import LISTED_CELLS, merged_cells
 from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
@@ -6496,6 +6535,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
     if not any(_known(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
         layout.notes += letter_read_as_name(layout, given)
+    else:
+        refuse_letter_of_another_column(layout, given)
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
         first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))

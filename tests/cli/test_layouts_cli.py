@@ -22,6 +22,29 @@ def csv_file(path: Path, rows: list[list[str]]) -> Path:
     return path
 
 
+# --- a letter that two columns could answer to -------------------------------------------------------------------
+
+
+def test_a_scored_workbook_scored_again_by_letter_is_asked_which_column(tmp_path: Path) -> None:
+    """bleu-xl's own detail columns are headed ``r`` and ``c``: ``--candidate-col C`` took the token counts under
+    ``c`` for the candidates. The refusal says both ways to say it, each as a shell takes it."""
+    path = tmp_path / "scored.xlsx"
+    book = openpyxl.Workbook()
+    for row in [
+        ["Reference", "Candidate A", "Candidate B", "BLEU-2", "r", "c"],
+        [REF, CAND, "Free shipping", 0.4, 7, 4],
+    ]:
+        book.active.append(row)
+    book.save(path)
+    assert refused(path, "--candidate-col", "C", "-o", "-") == (
+        "bleu-xl: error: --candidate-col C could be column C ('Candidate B') or the column headed 'c' (F); give "
+        "--candidate-col 'Candidate B' for column C, or --candidate-col F for the other"
+    )
+    assert [row["BLEU-2 (bleu-xl)"] for row in scored(path, "--candidate-col", "Candidate B")] == [
+        score(REF, "Free shipping").bleu
+    ]
+
+
 # --- one column read twice ----------------------------------------------------------------------------------------
 
 

@@ -386,6 +386,25 @@ def test_a_letter_that_could_be_either_column_is_said_which_it_was_taken_for() -
     assert layout.candidate_col == 1 and layout.notes == []
 
 
+def test_a_letter_whose_column_and_a_header_could_both_be_meant_is_refused() -> None:
+    """A scored workbook scored again: ``C`` given over a row of known headers that also holds bleu-xl's detail
+    column ``c`` could be column C (``Candidate B``) or that column; it was taken for ``c``, whose token counts were
+    scored as the candidates."""
+    ref = "Free delivery on every order"
+    rows = [["Reference", "Candidate A", "Candidate B", "BLEU-2", "r", "c"], [ref, "Free delivery", "Free", 0.4, 5, 2]]
+    problem = refusal(rows, candidate_col="C")
+    assert render(problem.parts) == (
+        "candidate_col='C' could be column C ('Candidate B') or the column headed 'c' (F); give "
+        "candidate_col='Candidate B' for column C, or candidate_col='F' for the other"
+    )
+    assert layout_of(rows, candidate_col="Candidate B").candidate_col == 2
+    assert layout_of(rows, candidate_col="F").candidate_col == 5
+    # An A/B test's header row: B's own column is headed by a letter, and A's is the reference.
+    known = [["Reference", "A", "B"], ["the cat sat", "the cat", "a cat"]]
+    assert layout_of(known, candidate_col="B").candidate_col == 2
+    assert layout_of(known, candidate_col="A").candidate_col == 1
+
+
 def test_both_kinds_of_reference_are_refused() -> None:
     problem = refusal([["Reference", "Candidate"], [REF, CAND]], reference_text="x", reference_cols=("B",))
     assert str(problem) == "give either reference_text or reference_cols, not both"
