@@ -31,7 +31,7 @@ from .table import (
     Area,
     TableArea,
     area_of,
-    previous_run,
+    previous_runs,
     result_sheet,
     rows_chosen,
     selected_area,
@@ -159,13 +159,10 @@ def plan_scores(
         reference_cols=(reference_col,) if reference_col else (),
         fill_down=fill_down,
     )
-    layout = find_layout(sheet_of(name, grid, table, tables, None), options)
-    ours = previous_run(grid, layout.header_row) if layout.header_row is not None else None
-    if ours is not None and ours.left <= max([layout.candidate_col, *layout.reference_cols]):
-        ours = None
-    sheet = sheet_of(name, grid, table, tables, ours)
-    if ours is not None:
-        layout = find_layout(sheet, options)
+    runs = previous_runs(grid)
+    sheet = sheet_of(name, grid, table, tables, list(runs.values()))
+    layout = find_layout(sheet, options)
+    ours = runs.get(layout.header_row) if layout.header_row is not None else None
     data_rows = layout.data_rows(len(sheet.rows))
     chosen = rows_chosen(selection, data_rows)
     last = len(sheet.rows) - 1

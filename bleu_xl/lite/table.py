@@ -26,7 +26,7 @@ __all__ = [
     "ResultSheet",
     "TableArea",
     "area_of",
-    "previous_run",
+    "previous_runs",
     "result_sheet",
     "rows_chosen",
     "selected_area",
@@ -187,14 +187,15 @@ def _summaries(grid: list[list[Any]], rows: Sequence[int]) -> Iterator[tuple[int
                     break
 
 
-def previous_run(grid: list[list[Any]], header_row: int) -> Area | None:
-    """Where an earlier run wrote beside the table on ``header_row``: the range its summary records under
-    :data:`WRITTEN`, when the summary's title stands on that row right of the range's result columns and the range
-    ends at the summary's values. ``None`` when there is no such summary: every cell is the user's."""
-    for row, title, written in _summaries(grid, (header_row,)):
-        if (written.top, written.right) == (row, title + 1) and written.left < title - 1:
-            return written
-    return None
+def previous_runs(grid: list[list[Any]]) -> dict[int, Area]:
+    """Where earlier runs wrote beside tables, by the header row of each: the range a summary records under
+    :data:`WRITTEN`, when the summary's title stands on the range's first row, right of its result columns, and the
+    range ends at the summary's values. Empty when there is no such summary: every cell is the user's."""
+    return {
+        row: written
+        for row, title, written in _summaries(grid, range(len(grid)))
+        if (written.top, written.right) == (row, title + 1) and written.left < title - 1
+    }
 
 
 @dataclass(frozen=True)
@@ -221,11 +222,11 @@ def sheet_of(
     grid: list[list[Any]],
     area: Area | None,
     tables: Sequence[TableArea],
-    ours: Area | None,
+    ours: Sequence[Area],
 ) -> Sheet:
     """The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet) and inside
-    ``ours`` (what an earlier run wrote), no empty row below the last one that holds anything, and the totals rows of
-    the Excel Tables."""
+    ``ours`` (what earlier runs wrote: their headers, ``r`` and ``c``, are never the user's columns), no empty row
+    below the last one that holds anything, and the totals rows of the Excel Tables."""
     rows: list[list[Any]] = []
     for r, row in enumerate(grid):
         if area is not None and not area.top <= r <= area.bottom:
@@ -234,8 +235,9 @@ def sheet_of(
         kept = list(row)
         if area is not None:
             kept = [None] * area.left + kept[area.left : area.right + 1]
-        if ours is not None and ours.top <= r <= ours.bottom:
-            kept = kept[: ours.left] + [None] * (min(len(kept), ours.right + 1) - ours.left) + kept[ours.right + 1 :]
+        for run in ours:
+            if run.top <= r <= run.bottom:
+                kept = kept[: run.left] + [None] * (min(len(kept), run.right + 1) - run.left) + kept[run.right + 1 :]
         rows.append(kept)
     while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
         rows.pop()

@@ -129,6 +129,23 @@ def test_a_second_run_writes_over_its_own_columns_and_nothing_else(tmp_path: Pat
     assert written(other, after)[0][4] == "chrF2"
 
 
+def test_a_second_candidate_column_given_by_letter_after_a_run_is_that_column() -> None:
+    """The first run wrote columns headed ``r`` and ``c`` beside the table: ``C`` given next is column C, not the
+    first run's token counts (read as a header, they were scored as the candidates, and the run written beside)."""
+    ref = "Free delivery on every order this week"
+    grid = [["Reference", "Candidate A", "Candidate B"], [ref, "Free delivery this week", "Free shipping"]]
+    grid.append([ref, "Order now", "Free delivery on every order"])
+    first = plan_scores("S", grid, metric=METRICS["BLEU-2"], candidate_col="B")
+    after = written(first, grid)
+    assert "c" in after[0] and "r" in after[0]
+    second = plan_scores("S", after, metric=METRICS["BLEU-2"], candidate_col="C")
+    assert "candidate C 'Candidate B'" in second.lines[0]
+    assert second.clear is not None and second.clear.left == 3
+    assert min(w.column for w in second.columns) == 3  # over the first run's columns, not beside them
+    expected = [bleu_xl.score(ref, "Free shipping").bleu, bleu_xl.score(ref, "Free delivery on every order").bleu]
+    assert columns_of(second)["BLEU-2"] == pytest.approx(expected)
+
+
 def test_data_right_of_the_table_is_never_written_over() -> None:
     grid = [["Reference", "Candidate", "", "", "kept"], ["le chat", "le chat", "", "", ""]]
     table = TableArea(Area(0, 0, 1, 1))  # an Excel Table in A1:B2, the selection in it; E1 is the user's
