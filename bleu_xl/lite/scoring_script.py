@@ -65,13 +65,18 @@ FIELDS = {
     "fill_down": '"Fill references down"',
     "reference_text": 'a cell labelled "Reference" above the table',
     "no_header": "a header row inserted above the table",
+    "header_row": "an Excel Table (Insert > Table) around the table",
 }
+#: Those of :data:`FIELDS` that a value given reads otherwise: ``{}`` is the value.
+VALUED_FIELDS = {"header_row": "an Excel Table (Insert > Table) whose header row is row {}"}
 
 
 def spelt(setting: Setting) -> str:
     """A setting as App Mode's form names it: ``"Candidate column" B``; others as words."""
     label = FIELDS.get(setting.name)
     value = setting.value[0] if isinstance(setting.value, tuple) else setting.value
+    if setting.name in VALUED_FIELDS and value is not None:
+        return VALUED_FIELDS[setting.name].format(value)
     if label is None:
         label = setting.name.replace("_", " ")
     return label if value is None or value is True else f"{label} {value}"

@@ -15,7 +15,17 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .header_rows import header_text, header_under_title, past_header_notes, repeated_header_rows, typed_totals_row
+from .header_rows import (
+    CANDIDATE_NAMES,
+    REFERENCE_NAMES,
+    header_text,
+    header_under_title,
+    headers_again,
+    known_name,
+    past_header_notes,
+    repeated_header_rows,
+    typed_totals_row,
+)
 from .layout import (
     ColumnNotFound,
     Layout,
@@ -41,30 +51,13 @@ from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
 __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 
-#: Header names after folding (trimmed, accents removed, any case), singular and plural.
-REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
-CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
-
-
-def _known(header: str, names: frozenset[str]) -> str:
-    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2), ``"qualified"`` for
-    one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
-    folded = fold(header)
-    if folded in names:
-        return "exact"
-    first, _, rest = folded.partition(" ")
-    if first not in names or not rest:
-        return ""
-    return "numbered" if rest.isdigit() else "qualified"
-
-
 # --- finding the columns ----------------------------------------------------------------------------------------
 
 
 def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:
     """The columns chosen by header: the one exact name, else the numbered ones (several references), else the
     one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
-    kinds = {i: _known(h, names) for i, h in enumerate(headers) if i != skip}
+    kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
     for kind in ("exact", "numbered", "qualified"):
@@ -97,7 +90,7 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
 
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
     """Whether a row holds a known header (exact only, or also numbered and qualified ones)."""
-    return any((_known(t, names) == "exact") if exact else _known(t, names) for t in texts if t)
+    return any((known_name(t, names) == "exact") if exact else known_name(t, names) for t in texts if t)
 
 
 def _find_header_row(
@@ -137,7 +130,7 @@ def _find_header_row(
 
     # Strictly first; then, for a given column with no header over it, a row of several headers with an exact
     # candidate or reference header (a qualified one, "Reference copy - spring campaign", is a title).
-    def holds_known(row: list[str], exact: bool, strict: bool = True) -> bool:
+    def holdsknown_name(row: list[str], exact: bool, strict: bool = True) -> bool:
         return (
             holds_named(row, strict)
             and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact))
@@ -146,11 +139,11 @@ def _find_header_row(
 
     for strict in (True, False) if by_letter else (True,):
         for i, row in enumerate(texts, start):
-            if holds_known(row, not strict, strict) and (strict or sum(1 for t in row if t) >= 2):
+            if holdsknown_name(row, not strict, strict) and (strict or sum(1 for t in row if t) >= 2):
                 # A banner of qualified names ("Candidate copy (agency)") over the row of exact ones: an exact
                 # name wins, and the row under the banner is the header row, not a pair to score.
                 below = texts[i + 1 - start] if i + 1 - start < len(texts) else []
-                if strict and not holds_known(row, True) and holds_known(below, True):
+                if strict and not holdsknown_name(row, True) and holdsknown_name(below, True):
                     return i + 1
                 return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
@@ -223,7 +216,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         and candidate_col is not None
         and column_index(candidate_col) is not None
         and all(column_index(spec) is not None for spec in reference_cols)
-        and not any(_known(header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
+        and not any(known_name(header_text(v), CANDIDATE_NAMES | REFERENCE_NAMES) for v in rows[index])
         and not any(
             holds_header([header_text(v) for v in rows[index]], spec)
             for spec in (candidate_col, *reference_cols)
@@ -269,7 +262,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
                 )
             layout.reference_text, layout.reference_cell = labelled
     if index is not None and layout.reference_cols:  # a second table stacked below: its headers are no pair
-        layout.repeated = frozenset(repeated_header_rows(sheet, index, [cand, *layout.reference_cols], data))
+        used = [cand, *layout.reference_cols]
+        again = headers_again(sheet, layout, used, data)  # refuses them with the roles crossed
+        layout.repeated = frozenset(repeated_header_rows(sheet, index, used, data)) | frozenset(again)
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
@@ -306,7 +301,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     given = [("candidate_col", candidate_col, cand)]
     if reference_cols:
         given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
-    if not any(_known(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
+    if not any(known_name(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
         layout.notes += letter_read_as_name(layout, given)
     else:
         refuse_letter_of_another_column(layout, given)
@@ -557,7 +552,7 @@ def _labelled_reference(rows: list[list[Any]]) -> tuple[str, str] | None:
     """A cell labelled "Reference" above the header row, with the reference text to its right (the Rank sheet)."""
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
-            if _known(header_text(value), REFERENCE_NAMES) == "exact":
+            if known_name(header_text(value), REFERENCE_NAMES) == "exact":
                 for right in range(c + 1, len(row)):
                     text = cell_text(row[right])
                     if text is not None and not isinstance(text, CellError):

@@ -19,13 +19,28 @@ from .layout import Layout, fold
 from .sheet import InputError, Sheet, column_letter
 
 __all__ = [
+    "CANDIDATE_NAMES",
+    "REFERENCE_NAMES",
     "header_like",
     "header_text",
     "header_under_title",
+    "headers_again",
+    "known_name",
     "past_header_notes",
     "repeated_header_rows",
     "typed_totals_row",
 ]
+
+#: Header names after folding (trimmed, accents removed, any case), singular and plural.
+REFERENCE_NAMES = frozenset({"reference", "references", "referencia", "referencias"})
+CANDIDATE_NAMES = frozenset({"candidate", "candidates", "candidat", "candidats", "candidato", "candidatos"})
+
+#: How every known name begins (any case, an accent precomposed or not): a cell that does not is none.
+_NAME_START = re.compile(r"\s*(?:r(?:e|é|e\u0301)f|cand)", re.IGNORECASE)
+_NAME_FIRST = frozenset("rRcC \t\n\r\u00a0")
+
+#: The most a header that holds a known name has, read in a data row (``Référence approuvée (FR)``).
+HEADER_NAME_LENGTH, HEADER_NAME_WORDS = 40, 4
 
 #: A number as text (a CSV's cells are all text): never a header.
 _NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)*%?")
@@ -82,6 +97,62 @@ def header_under_title(
         if sum(1 for v in row if header_text(v)) > 1:
             above = r if above is None else above
     return None
+
+
+def known_name(header: str, names: frozenset[str]) -> str:
+    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2), ``"qualified"`` for
+    one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
+    folded = fold(header)
+    if folded in names:
+        return "exact"
+    first, _, rest = folded.partition(" ")
+    if first not in names or not rest:
+        return ""
+    return "numbered" if rest.isdigit() else "qualified"
+
+
+def _role(value: Any) -> str:
+    """``"candidate"`` or ``"reference"`` for a cell that holds a known name of one as a header does (a few words:
+    ``Reference (FR)``, not a sentence that begins with the word), else ``""``."""
+    if type(value) is not str or not _NAME_START.match(value):
+        return ""
+    text = header_text(value)
+    if len(text) > HEADER_NAME_LENGTH or len(text.split()) > HEADER_NAME_WORDS:
+        return ""
+    if known_name(text, CANDIDATE_NAMES):
+        return "candidate"
+    return "reference" if known_name(text, REFERENCE_NAMES) else ""
+
+
+def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Sequence[int]) -> list[int]:
+    """The data rows that hold a known name of each role in every column used (``columns``: the candidate's, then
+    the references'), in the same roles: another table's header row below the first (``Candidate (FR)`` over the
+    candidates). Such a row with the roles crossed (``Reference`` over the candidates, ``Candidate`` over a
+    reference) is refused: that table's rows would be scored backwards. A candidate and its reference are texts of
+    one meaning, so a pair of one name of each role is no pair."""
+    rows, candidate, named = sheet.rows, columns[0], _NAME_START.match
+    same: list[int] = []
+    for r in data:
+        row = rows[r]
+        if candidate >= len(row) or type(value := row[candidate]) is not str or value[:1] not in _NAME_FIRST:
+            continue  # most texts begin with no letter a name begins with
+        if named(value) is None:
+            continue
+        if not (first := _role(value)):
+            continue
+        roles = [_role(row[c]) if c < len(row) else "" for c in columns[1:]]
+        if first == "candidate" and all(role == "reference" for role in roles):
+            same.append(r)
+        elif first == "reference" and "candidate" in roles and all(roles):
+            apart = "in a file of its own" if sheet.is_text else "on a sheet of its own"
+            held = ", ".join(f"{header_text(row[c])!r} over {layout.name(c)}" for c in columns)
+            raise InputError(
+                f"sheet {sheet.name!r}: row {r + 1} holds headers again, the roles the other way round ({held}): a "
+                f"second table, whose rows would be scored backwards; put it {apart}, or give ",
+                Setting("header_row", r + 1),
+                " to score it alone",
+            )
+    return same
 
 
 def repeated_header_rows(sheet: Sheet, header_row: int, columns: Sequence[int], data: Sequence[int]) -> list[int]:

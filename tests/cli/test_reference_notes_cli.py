@@ -9,7 +9,7 @@ from pathlib import Path
 
 import bleu_xl
 from bleu_xl import score, score_file
-from tests.helpers import run, xlsx
+from tests.helpers import refused, run, xlsx
 
 CAT = "the cat sat on the mat"
 
@@ -199,6 +199,39 @@ def test_a_stacked_table_whose_header_row_renames_a_column_is_no_pair(tmp_path: 
     assert [row["B"] for row in _jsonl(result)] == ["a dog ran", "rain falls", "un chien court"]
     note = "row 4 repeats the header row (C 'B', A 'Reference'): it is not a candidate, and is not scored"
     assert f"bleu-xl: note: {note}" in result.stderr.splitlines()
+
+
+def test_a_stacked_table_with_its_roles_crossed_is_refused_and_renamed_ones_are_no_pair(tmp_path: Path) -> None:
+    """A second table pasted below the first with its columns the other way round: its header row was scored as a
+    pair and its rows backwards. It is refused, naming the row to give as the header row; a second table whose
+    headers are renamed in the same roles (``Reference (FR)``, ``Candidate (FR)``) is a header row again."""
+    ref, fr = "Free delivery on every order", "Livraison offerte sur chaque commande"
+    crossed = tmp_path / "crossed.csv"
+    crossed.write_text(
+        f"Reference,Candidate\n{ref},Free delivery\n,\nCandidate,Reference\nFree shipping,{ref}\n", encoding="utf-8"
+    )
+    assert refused(crossed, "-o", "-") == (
+        "bleu-xl: error: sheet 'crossed.csv': row 4 holds headers again, the roles the other way round ('Reference' "
+        "over B 'Candidate', 'Candidate' over A 'Reference'): a second table, whose rows would be scored backwards; "
+        "put it in a file of its own, or give --header-row 4 to score it alone"
+    )
+    alone = run("score", str(crossed), "--header-row", "4", "--format", "jsonl", "-o", "-")
+    assert [row["BLEU-2"] for row in _jsonl(alone)] == [score(ref, "Free shipping").bleu]
+    renamed = tmp_path / "renamed.csv"
+    renamed.write_text(
+        f"Reference,Candidate\n{ref},Free delivery\nRéférence (FR),Candidat (FR)\n{fr},Livraison offerte\n",
+        encoding="utf-8",
+    )
+    result = run("score", str(renamed), "--format", "jsonl", "-o", "-")
+    assert [row["Candidate"] for row in _jsonl(result)] == ["Free delivery", "Livraison offerte"]
+    assert "bleu-xl: note: row 3 repeats the header row" in result.stderr
+    # A pair whose texts only begin with the names' words is a pair.
+    texts = tmp_path / "texts.csv"
+    texts.write_text(
+        "Reference,Candidate\nCandidate profiles are reviewed every week,Reference checks are made every week\n",
+        encoding="utf-8",
+    )
+    assert len(_jsonl(run("score", str(texts), "--format", "jsonl", "-o", "-"))) == 1
 
 
 def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp_path: Path) -> None:

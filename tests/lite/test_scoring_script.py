@@ -241,6 +241,25 @@ def test_refusals_name_the_forms_fields() -> None:
         plan_scores("AB", [["Reference", "Text"], ["a", "b"]], metric=METRICS["BLEU-2"])
 
 
+def test_a_second_table_with_its_roles_crossed_is_refused_and_scored_as_an_excel_table() -> None:
+    """The form has no header row: the refusal says how the sheet gives one, an Excel Table around the second
+    table, and a run in that table scores it alone."""
+    from bleu_xl.lite.scoring_script import spelt
+
+    ref = "Free delivery on every order"
+    grid = [["Reference", "Candidate"], [ref, "Free delivery"], ["", ""], ["Candidate", "Reference"]]
+    grid.append(["Free shipping", ref])
+    with pytest.raises(InputError) as refused:
+        plan_scores("S", grid, metric=METRICS["BLEU-2"])
+    assert refused.value.render(spelt).endswith(
+        "put it on a sheet of its own, or give an Excel Table (Insert > Table) whose header row is row 4 to score it "
+        "alone"
+    )
+    second = TableArea(Area(3, 0, 4, 1))
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], selection=Area(4, 0, 4, 0), tables=[second])
+    assert columns_of(plan)["BLEU-2"] == [bleu_xl.score(ref, "Free shipping").bleu]
+
+
 def test_on_its_own_sheet_user_text_stays_text_and_numbers_are_said() -> None:
     grid = [["Reference", "Candidate", "1/2"], ["=1+1", '=HYPERLINK("http://x")', ""], ["2026", 2026.0, ""]]
     grid.append(["#N/A", "ok", "TRUE"])
@@ -429,8 +448,8 @@ def test_a_header_row_under_a_title_and_one_repeated_below_are_never_scored() ->
     assert plan.lines[0] == "bleu-xl: sheet 'Copy': header row 2; candidate B 'Variant'; reference A 'Approved copy'"
     assert plan.lines[1].startswith("bleu-xl: note: row 2, under a title in row 1, holds text over the columns given")
     assert plan.lines[1].endswith(
-        "it is read as the header row; a header row inserted above the table scores it as data, header row names "
-        "another"
+        "it is read as the header row; a header row inserted above the table scores it as data, an Excel Table "
+        "(Insert > Table) around the table names another"
     )  # what the user does in Excel: the form has no field for either
     assert columns_of(plan)["BLEU-2"] == [bleu_xl.score(free, "free shipping this week").bleu, 1.0]
     stacked = [["Reference", "Candidate"], ["a b c", "a b c"], ["", ""], ["Reference", "Candidate"], ["x y", "y x"]]
