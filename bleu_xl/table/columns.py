@@ -533,18 +533,21 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
 
 
 def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
-    """Refuse a column whose blank cells are formulas saved without their values: its scores would be wrong."""
+    """Refuse a column whose blank cells in data rows are formulas saved without their values (or with values to be
+    calculated again): its scores would be wrong. A row left out (a totals row's SUBTOTAL) is no matter."""
     if not sheet.uncached_count:
         return
     kept_all = len(sheet.uncached) == sheet.uncached_count
     last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
     for r in range(layout.data_start, last + 1):
+        if r in layout.skipped:
+            continue
         row = sheet.rows[r] if r < len(sheet.rows) else []
         if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
             raise InputError(
-                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas saved without their "
-                f"values (row {r + 1}; openpyxl saves formulas so), and every reader sees them blank; open the "
-                "file in Excel or LibreOffice, save it, and score it again"
+                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas (the first in row "
+                f"{r + 1}) {sheet.formulas_saved}, which no reader calculates; open the file in Excel, save it, and "
+                "score it again"
             )
 
 

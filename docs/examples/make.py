@@ -72,6 +72,7 @@ HIDDEN = (3, 6)  # 0-based sheet rows: the third and the sixth variant
 
 def build_campaign(path: Path) -> None:
     book = xlsxwriter.Workbook(str(path))
+    book.calc_on_load = False  # as Excel saves it: the totals row's value is its formula's own
     sheet = book.add_worksheet("Campaign")
     columns = [
         {"header": "Placement", "total_string": "Total"},

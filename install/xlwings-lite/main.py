@@ -5417,6 +5417,10 @@ class CellFormats:
         return set() if found is None else {self.codes[k] for k in found[1]} - {GENERAL}
 
 
+#: Who saves formulas with values to be calculated again on opening (fullCalcOnLoad).
+STALE_WRITERS = "XlsxWriter saves them with 0 as their value, openpyxl with none"
+
+
 @dataclass
 class Sheet:
     \"\"\"The cells of one sheet (or CSV file) as rows of values; blanks are ``""`` or ``None``.
@@ -5438,12 +5442,20 @@ class Sheet:
     hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
     uncached: frozenset[tuple[int, int]] = frozenset()
     uncached_count: int = 0
+    stale_formulas: bool = False  # the uncached formulas had values the workbook marks as stale (fullCalcOnLoad)
     encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
     column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
+
+    @property
+    def formulas_saved(self) -> str:
+        \"\"\"How the uncached formulas were saved, and by what.\"\"\"
+        if self.stale_formulas:
+            return f"saved to be calculated again on opening ({STALE_WRITERS})"
+        return "saved without their values (openpyxl saves formulas so)"
 
     def column_width(self, col: int) -> float | None:
         \"\"\"The width the workbook gives column ``col`` (0-based), as Excel writes it; ``None`` where it gives none
@@ -6831,18 +6843,21 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
 
 
 def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
-    \"\"\"Refuse a column whose blank cells are formulas saved without their values: its scores would be wrong.\"\"\"
+    \"\"\"Refuse a column whose blank cells in data rows are formulas saved without their values (or with values to be
+    calculated again): its scores would be wrong. A row left out (a totals row's SUBTOTAL) is no matter.\"\"\"
     if not sheet.uncached_count:
         return
     kept_all = len(sheet.uncached) == sheet.uncached_count
     last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
     for r in range(layout.data_start, last + 1):
+        if r in layout.skipped:
+            continue
         row = sheet.rows[r] if r < len(sheet.rows) else []
         if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
             raise InputError(
-                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas saved without their "
-                f"values (row {r + 1}; openpyxl saves formulas so), and every reader sees them blank; open the "
-                "file in Excel or LibreOffice, save it, and score it again"
+                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas (the first in row "
+                f"{r + 1}) {sheet.formulas_saved}, which no reader calculates; open the file in Excel, save it, and "
+                "score it again"
             )
 
 

@@ -457,6 +457,7 @@ def test_rows_written_by_worker_processes_are_the_rows_written_here(tmp_path: Pa
     across parts."""
     path = tmp_path / "many.xlsx"
     book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False, "strings_to_numbers": False})
+    book.calc_on_load = False  # as Excel saves it: the #N/A saved is the formula's own
     sheet = book.add_worksheet("Copy")
     sheet.write_row(0, 0, ["ID", "Launch", "Reference", "Candidate", "Share"])
     percent, date = book.add_format({"num_format": "0%"}), book.add_format({"num_format": "dd/mm/yyyy"})

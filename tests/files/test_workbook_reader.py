@@ -34,6 +34,7 @@ def test_error_values_are_reported_as_errors(tmp_path: Path) -> None:
     """Cached #N/A and #DIV/0! as Excel saves them (XlsxWriter writes the formula with its cached error)."""
     path = tmp_path / "errors.xlsx"
     book = xlsxwriter.Workbook(str(path))
+    book.calc_on_load = False  # as Excel saves it: the values saved are the formulas' own
     sheet = book.add_worksheet("Copy")
     sheet.write_row(0, 0, ["Reference", "Candidate"])
     sheet.write_formula(1, 0, "=NA()", None, "#N/A")
@@ -57,8 +58,49 @@ def test_formulas_saved_without_values_are_detected(tmp_path: Path) -> None:
     path = xlsx(tmp_path / "formulas.xlsx", [["Reference", "Candidate"], ['="' + REF + '"', '="' + CAND + '"']])
     with pytest.raises(InputError) as raised:
         read_table(str(path))
-    assert "holds formulas saved without their values" in str(raised.value)
-    assert "open the file in Excel or LibreOffice, save it" in str(raised.value)
+    assert "holds formulas (the first in row 2) saved to be calculated again on opening (XlsxWriter saves them " in (
+        str(raised.value)
+    )  # openpyxl writes fullCalcOnLoad
+    assert "which no reader calculates; open the file in Excel, save it" in str(raised.value)
+
+
+def xlsxwriter_formulas(path: Path, *, as_excel_saves: bool) -> Path:
+    """Candidates and a count as XlsxWriter formulas, saved with the value 0 and fullCalcOnLoad (as XlsxWriter writes
+    them), or with their values and without it (as Excel saves them)."""
+    book = xlsxwriter.Workbook(str(path))
+    book.calc_on_load = not as_excel_saves
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate", "Words"])
+    for r, base in enumerate(["Free delivery", "Free returns"], 1):
+        sheet.write_string(r, 0, REF)
+        text = f"{base} on every order"
+        sheet.write_formula(r, 1, f'=CONCATENATE("{base}", " on every order")', None, text if as_excel_saves else 0)
+        sheet.write_formula(r, 2, f"=LEN(B{r + 1})", None, len(text) if as_excel_saves else 0)
+    book.close()
+    return path
+
+
+def test_formulas_of_a_workbook_calculated_again_on_opening_are_not_read_as_their_saved_zeros(tmp_path: Path) -> None:
+    """XlsxWriter saves 0 as every formula's value and asks for them to be calculated on opening: the 0s were scored
+    as the candidates, and written as the counts, with no word."""
+    path = xlsxwriter_formulas(tmp_path / "made.xlsx", as_excel_saves=False)
+    with pytest.raises(InputError) as raised:
+        read_table(str(path))
+    assert str(raised.value) == (
+        "sheet 'Copy': the candidate column B 'Candidate' holds formulas (the first in row 2) saved to be calculated "
+        "again on opening (XlsxWriter saves them with 0 as their value, openpyxl with none), which no reader "
+        "calculates; open the file in Excel, save it, and score it again"
+    )
+    table, _ = read_table(str(path), TableOptions(candidate_col="A", reference_text=REF))
+    assert [row[2] for row in table.rows[1:]] == ["", ""]  # the counts read blank, not 0, and a note says so
+    [note] = [render(n) for n in table.notes]
+    assert note.startswith("4 formulas saved to be calculated again on opening (the first B2) read blank")
+    assert note.endswith("and stay blank in the output; open the file in Excel and save it to keep the values")
+    saved = xlsxwriter_formulas(tmp_path / "saved.xlsx", as_excel_saves=True)
+    assert [row["Words"] for row in scored(saved)] == [
+        len("Free delivery on every order"),
+        len("Free returns on every order"),
+    ]
 
 
 # --- hidden columns and sheets, Excel Tables -----------------------------------------------------------------------
@@ -231,5 +273,8 @@ def test_formulas_saved_without_values_outside_the_scored_columns_are_noted(tmp_
     table, layout = read_table(str(path))
     assert scores(table, layout) == [PAIR, 1.0]  # the rows of the sums alone read blank: no data row
     [note] = [render(n) for n in table.notes]
-    assert note.startswith("2 formulas saved without their values (the first C4) read blank, as every reader sees")
+    assert note.startswith(
+        "2 formulas saved to be calculated again on opening (the first C4) read blank, no reader calculates them "
+        "(XlsxWriter saves them with 0 as their value, openpyxl with none)"
+    )
     assert "stay blank in the output" in note

@@ -473,8 +473,11 @@ def test_formulas_saved_without_their_values_are_refused() -> None:
     table = sheet(rows, uncached=frozenset({(1, 0), (1, 1)}), uncached_count=2)
     with pytest.raises(InputError) as raised:
         find_layout(table)
-    assert "the candidate column B 'Candidate' holds formulas saved without their values (row 2" in str(raised.value)
-    assert "open the file in Excel or LibreOffice, save it, and score it again" in str(raised.value)
+    assert str(raised.value) == (
+        "sheet 'Copy': the candidate column B 'Candidate' holds formulas (the first in row 2) saved without their "
+        "values (openpyxl saves formulas so), which no reader calculates; open the file in Excel, save it, and score "
+        "it again"
+    )
 
 
 # --- which sheet: past a cover page ----------------------------------------------------------------------------

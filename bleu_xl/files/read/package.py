@@ -82,7 +82,7 @@ NAMES = {
     local: _q(local)
     for local in (
         "worksheet", "sheetData", "row", "c", "v", "f", "is", "t", "cols", "col", "tableParts", "tablePart", "sheet",
-        "sst", "si", "numFmts", "numFmt", "cellXfs", "xf", "table", "workbook", "styleSheet", "mergeCell",
+        "sst", "si", "numFmts", "numFmt", "cellXfs", "xf", "table", "workbook", "styleSheet", "mergeCell", "calcPr",
     )
 }  # fmt: skip
 #: expat's table of interned names, seeded so that it hands out these very objects (the handlers compare them by
@@ -137,6 +137,9 @@ class Package:
     sheets: list[SheetPart]
     styles: Styles
     part_rels: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)  # part -> Id -> (type, part)
+    # The workbook asks for every formula to be calculated again on opening (fullCalcOnLoad, as XlsxWriter and
+    # openpyxl write it; Excel saves it without): the values saved with its formulas are not theirs to trust.
+    stale_formulas: bool = False
 
     def close(self) -> None:
         self.archive.close()
@@ -367,9 +370,12 @@ def _read_sheets(
     the workbook's folder or from the root, found without regard to ASCII case)."""
     sheets: list[SheetPart] = []
     parser = new_parser()
-    sheet_tag = NAMES["sheet"]
+    sheet_tag, calc_tag = NAMES["sheet"], NAMES["calcPr"]
 
     def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag == calc_tag:
+            package.stale_formulas = attrs.get("fullCalcOnLoad", "").strip() in ("1", "true")
+            return
         if tag != sheet_tag:
             if local_name(tag)[1] == "sheet":
                 raise Refused("has a sheet outside SpreadsheetML's namespace")

@@ -85,7 +85,7 @@ def scan_sheet(package: Package, sheet: SheetPart) -> SheetScan:
     or misreads, hidden rows and columns, merged ranges, the totals rows of its tables, each number cell's format."""
     scan = SheetScan(member=sheet.member)
     lower = ascii_lower(sheet.member)
-    handlers = _SheetHandlers(scan, package.styles)
+    handlers = _SheetHandlers(scan, package.styles, package.stale_formulas)
     first = True
     try:
         try:
@@ -119,7 +119,7 @@ class _SheetHandlers:
     comparisons.
     """
 
-    def __init__(self, scan: SheetScan, styles: Styles) -> None:
+    def __init__(self, scan: SheetScan, styles: Styles, stale: bool = False) -> None:
         self.parser = parser = new_parser()
         self.table_ids: list[str] = []
         table_ids = self.table_ids
@@ -267,7 +267,8 @@ class _SheetHandlers:
                     # An empty <v> of a text result (t="str") is the text "" (=IF(B2="","",B2)), saved so by
                     # Excel and LibreOffice; without t="str" it is no value (openpyxl writes formulas so).
                     if has_formula and (
-                        last == "f"
+                        stale
+                        or last == "f"
                         or (last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n"))
                     ):
                         scan.uncached_count += 1
