@@ -131,3 +131,33 @@ def test_one_reference_as_text_or_as_a_list_gives_the_same_statistics(text: str,
         as_list.lengths,
         as_list.max_counts,
     )
+
+
+# --- ties: precisions that multiply to one value score one float --------------------------------------------------
+
+
+def test_candidates_whose_precisions_multiply_to_one_value_tie_exactly() -> None:
+    """5/6 x 2/5, 6/9 x 4/8 and 6/10 x 5/9 are all 1/3 (and BP 1): the three scored 0.5773502691896258, ...257 and
+    ...257, and were ranked 1, 2, 2 beside three equal cells."""
+    reference = "a b c d e f"
+    candidates = ["d e a b f x", "d e f a b c x y z", "a b c d e f x y z w"]
+    assert len({score(reference, candidate).bleu for candidate in candidates}) == 1
+    assert len({s.bleu for s in score_many(reference, candidates)}) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 40), st.integers(1, 40)), min_size=1, max_size=4),
+    st.integers(1, 60),
+    st.integers(1, 60),
+)
+def test_a_score_is_the_exact_product_of_its_precisions_rounded_once(
+    orders: list[tuple[int, int]], r: int, c: int
+) -> None:
+    from bleu_xl.core.metrics.bleu import Stats, score_from_stats
+
+    orders = [(min(m, t), t) for m, t in orders]
+    stats = Stats(r=r, c=c, matches=tuple(m for m, _ in orders), totals=tuple(t for _, t in orders))
+    exact = math.prod((Fraction(m or 1, t + (m == 0)) for m, t in orders), start=Fraction(1))
+    bp = 1.0 if c >= r else math.exp(1.0 - r / c)
+    assert score_from_stats(stats).bleu == bp * float(exact) ** (1.0 / len(orders))

@@ -230,13 +230,17 @@ def score_from_stats(stats: Stats, *, smoothing: str = "add1", refs: int = 1) ->
     c, r = stats.c, stats.r
     if c == 0:
         return Score(0.0, 0.0, stats, smoothing, refs)
-    product = 1.0
+    numerator = denominator = 1
     orders = 0
     for matches, total in zip(stats.matches, stats.totals):
         if total:
-            numerator, denominator = smoothed_fraction(matches, total, smoothing)
-            product *= numerator / denominator
+            top, bottom = smoothed_fraction(matches, total, smoothing)
+            numerator *= top
+            denominator *= bottom
             orders += 1
+    # The product of the precisions as one fraction of whole numbers, rounded once: candidates whose precisions
+    # multiply to the same value score the same float (5/6 x 2/5 and 6/9 x 4/8 are both 1/3), so ties stay ties.
+    product = numerator / denominator
     bp = 1.0 if c >= r else math.exp(1.0 - r / c)
     # The geometric mean of the orders kept; a zero value makes the product 0 and the score 0.
     return Score(bp * product ** (1.0 / orders) if orders else 0.0, bp, stats, smoothing, refs)
