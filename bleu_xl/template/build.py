@@ -204,7 +204,9 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
             "Rank",
             [1 + sum(t > s for t in ranked) if isinstance(s, float) else "" for s in scores],
             f["integer"],
-            f'IF(ISNUMBER({bleu}),RANK.EQ({bleu},tblVariants[BLEU-2]),"")',  # an error text has no rank
+            # Among the numbers only: RANK.EQ gives an error for the whole column when one cell is an error value
+            # (xlwings Lite returns #N/A for an input's #N/A); an error text (the classic add-in's) has no rank.
+            f'IF(ISNUMBER({bleu}),1+SUM((FILTER(tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]))>{bleu})*1),"")',
             7,
         ),
     ]
@@ -215,8 +217,8 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
         ws,
         2,
         1,
-        'IF(COUNT(tblVariants[BLEU-2])=0,"",'
-        "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))",
+        'IF(COUNT(tblVariants[BLEU-2])=0,"",INDEX(tblVariants[Candidate],'
+        "MATCH(MAX(FILTER(tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]))),tblVariants[BLEU-2],0)))",
         f["text"],
         best,
     )
@@ -230,6 +232,9 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     page_setup(ws, FIRST - 2)
     return scores
 
+
+#: The column of BLEU2_DETAIL's row that holds c, the candidate's token count (1-based, as INDEX takes it).
+DETAIL_C = 10
 
 # Only rows with a number: a blank or error-text BLEU-2 would sort above every score. FILTER's if_empty "" and
 # the COUNT guard keep an emptied table from showing #CALC!.
@@ -248,20 +253,20 @@ def sorted_rows(variants: Sequence[str], scores: Sequence[Any]) -> list[int]:
 
 
 def token_count_formula(candidate: str) -> str:
-    """The candidate's own token count, whatever the reference: the non-blank cells of BLEU2_TOKENS's row
-    (it gives one blank cell for a text with no words, so that counts 0)."""
-    return f'IF({candidate}="","",SUM(IF(BLEU2_TOKENS({candidate})<>"",1,0)))'
+    """The candidate's own token count, whatever the reference: the c of BLEU2_DETAIL with the candidate as its own
+    reference (a count of BLEU2_TOKENS's cells failed past a row's 16,384 columns, counting its error text as one
+    token); 0 for a text with no words or an error, which BLEU2_DETAIL gives as an error."""
+    return f'IF({candidate}="","",IFERROR(N(INDEX(BLEU2_DETAIL({candidate},{candidate}),1,{DETAIL_C})),0))'
 
 
 def token_count(candidate: Any) -> Any:
-    """What :func:`token_count_formula` gives (its cached value): blank for a blank cell, else the number of
-    non-blank cells BLEU2_TOKENS gives (an error text passes through BLEU2_TOKENS as one cell, so it counts 1;
-    its BLEU-2 cell shows the error)."""
+    """What :func:`token_count_formula` gives (its cached value): blank for a blank cell, else the candidate's
+    token count (0 for a text with no words, or an error)."""
     if candidate is None or candidate == "":
         return ""
-    tokens = cached_value(cells.tokens_cells(candidate))
-    row = tokens[0] if isinstance(tokens, list) else [tokens]
-    return sum(1 for t in row if t != "")
+    grid = cached_value(cells.detail_cells(candidate, candidate))
+    count = grid[0][DETAIL_C - 1] if isinstance(grid, list) else None
+    return count if isinstance(count, int) else 0
 
 
 # The names the Sorted sheet's chart plots: a column of the Sorted view's spill (A4#).

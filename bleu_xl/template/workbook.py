@@ -47,7 +47,13 @@ __all__ = [
 # Excel 365's calculation engine: a workbook marked as last calculated by it is not recalculated on open.
 CALC_ID = 191029
 CORE_PROPERTIES = {"author": "bleu-xl", "created": dt.datetime(2026, 1, 1)}  # fixed: the files are reproducible
-UDF_CALL = re.compile(r"\b(?:" + "|".join(sorted((f.name for f in FUNCTIONS), key=len, reverse=True)) + r")\(")
+#: Excel's functions that take or give arrays in a single cell: a formula that calls one is a dynamic-array formula
+#: too (a legacy one would apply implicit intersection to its ranges).
+ARRAY_FUNCTIONS = ("FILTER", "SORTBY")
+#: A call that makes a formula a dynamic-array formula: a bleu-xl function, or one of :data:`ARRAY_FUNCTIONS`.
+DYNAMIC_CALL = re.compile(
+    r"\b(?:" + "|".join(sorted([*(f.name for f in FUNCTIONS), *ARRAY_FUNCTIONS], key=len, reverse=True)) + r")\("
+)
 LINE_HEIGHT = 15  # points per line of 11-point Calibri
 TABLE_STYLE = "Table Style Light 9"
 
@@ -133,9 +139,9 @@ def write_input(ws: Any, row: int, col: int, value: Any, fmt: Any) -> None:
 
 
 def write_formula(ws: Any, row: int, col: int, formula: str, fmt: Any, value: Any) -> None:
-    """A formula with its cached value; one that calls a bleu-xl function is a dynamic-array formula, so
-    Excel 365 shows it without an implicit-intersection ``@``."""
-    if UDF_CALL.search(formula):
+    """A formula with its cached value; one that calls a bleu-xl function (or FILTER) is a dynamic-array formula,
+    so Excel 365 shows it without an implicit-intersection ``@``."""
+    if DYNAMIC_CALL.search(formula):
         ws.write_dynamic_array_formula(row, col, row, col, formula, fmt, value)
     else:
         ws.write_formula(row, col, formula, fmt, value)
@@ -240,7 +246,7 @@ def mark_array_columns(path: Path) -> None:
     parts are rewritten in the closed file (same entries, order and timestamps: still reproducible)."""
 
     def mark(match: re.Match[str]) -> str:
-        dynamic = UDF_CALL.search(match.group(1).replace("&quot;", '"'))
+        dynamic = DYNAMIC_CALL.search(match.group(1).replace("&quot;", '"'))
         return f'<calculatedColumnFormula array="1">{match.group(1)}</calculatedColumnFormula>' if dynamic else match[0]
 
     with zipfile.ZipFile(path) as source:

@@ -15,7 +15,7 @@ import schedula as sh
 from openpyxl.worksheet.cell_range import CellRange
 
 from bleu_xl import score
-from bleu_xl.excel.faces import classic_result
+from bleu_xl.excel.faces import classic_result, lite_result
 from bleu_xl.excel.functions import FUNCTIONS
 from bleu_xl.template import build as template
 from bleu_xl.template import data as template_data
@@ -82,10 +82,10 @@ RANK_FORMULAS = {
     "p1": "BLEU2_P1(Reference,tblVariants[[#This Row],[Candidate]])",
     "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
-    "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",'
-    'SUM(IF(BLEU2_TOKENS(tblVariants[[#This Row],[Candidate]])<>"",1,0)))',
-    "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),"
-    '_xlfn.RANK.EQ(tblVariants[[#This Row],[BLEU-2]],tblVariants[BLEU-2]),"")',
+    "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",IFERROR(N(INDEX(BLEU2_DETAIL('
+    "tblVariants[[#This Row],[Candidate]],tblVariants[[#This Row],[Candidate]]),1,10)),0))",
+    "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),1+SUM((_xlfn._xlws.FILTER(tblVariants[BLEU-2],"
+    'ISNUMBER(tblVariants[BLEU-2]))>tblVariants[[#This Row],[BLEU-2]])*1),"")',
 }
 
 
@@ -105,7 +105,7 @@ def check_rank_follows_table(path: Path, n: int) -> None:
             formula = column.calculatedColumnFormula
             assert formula.attr_text == RANK_FORMULAS[column.name]
             # what Excel copies into a new row: a dynamic array wherever the cells are one
-            assert bool(formula.array) == (column.name not in ("#", "Rank")), column.name
+            assert bool(formula.array) == (column.name != "#"), column.name
     for row in range(FIRST, last + 1):
         for c, header in enumerate(headers):
             if header != "Candidate":
@@ -118,8 +118,8 @@ def check_rank_follows_table(path: Path, n: int) -> None:
     assert to_a1(names["Scores"], tables, None) == f"Rank!$C${FIRST}:$C${last}"
     assert to_a1(names["Candidates"], tables, None) == f"Rank!$B${FIRST}:$B${last}"
     assert formula_text(rank["B3"].value) == (
-        '=IF(COUNT(tblVariants[BLEU-2])=0,"",'
-        "INDEX(tblVariants[Candidate],MATCH(MAX(tblVariants[BLEU-2]),tblVariants[BLEU-2],0)))"
+        '=IF(COUNT(tblVariants[BLEU-2])=0,"",INDEX(tblVariants[Candidate],MATCH(MAX(_xlfn._xlws.FILTER('
+        "tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]))),tblVariants[BLEU-2],0)))"
     )
     bars = [str(cf.sqref) for cf in rank.conditional_formatting if any(r.type == "dataBar" for r in cf.rules)]
     assert bars == [f"C{FIRST}:C1048576", f"D{FIRST}:D1048576"]  # whole columns below the header: any length
@@ -186,8 +186,25 @@ def _to_engine(result):
     return np.asarray(result, dtype=object) if isinstance(result, list) else result
 
 
-def recalculate(path: Path, tmp: Path) -> dict:
-    """Every cell of the workbook as the `formulas` engine computes it, with bleu-xl's cell functions."""
+def _as_lite_gives(fn, *args):
+    """A cell function's result as xlwings Lite gives it to Excel: error values, not their texts (a single cell's
+    error with a message is raised, and Excel shows #VALUE!)."""
+    from formulas.tokens.operand import Error
+
+    try:
+        result = lite_result(fn(*map(_from_engine, args)))
+    except ValueError:
+        return Error.errors["#VALUE!"]
+    if isinstance(result, list):
+        return np.asarray(
+            [[Error.errors.get(v, v) if isinstance(v, str) else v for v in row] for row in result], object
+        )
+    return Error.errors.get(result, result) if isinstance(result, str) else result
+
+
+def recalculate(path: Path, tmp: Path, *, lite: bool = False) -> dict:
+    """Every cell of the workbook as the `formulas` engine computes it, with bleu-xl's cell functions (their results
+    as the classic add-in gives them, or with ``lite`` as xlwings Lite does: errors as error values)."""
     import formulas
     from formulas.functions import get_functions, wrap_func
 
@@ -214,7 +231,10 @@ def recalculate(path: Path, tmp: Path) -> dict:
     functions = {f.name: f.call for f in FUNCTIONS}
     registry = get_functions()
     for name, fn in functions.items():
-        registry[name] = wrap_func(lambda *args, _fn=fn: _to_engine(classic_result(_fn(*map(_from_engine, args)))))
+        if lite:
+            registry[name] = wrap_func(lambda *args, _fn=fn: _as_lite_gives(_fn, *args))
+        else:
+            registry[name] = wrap_func(lambda *args, _fn=fn: _to_engine(classic_result(_fn(*map(_from_engine, args)))))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         solution = formulas.ExcelModel().loads(str(plain)).finish().calculate()

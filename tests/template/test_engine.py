@@ -126,6 +126,31 @@ def test_sorted_view_shows_only_scored_rows_and_nothing_for_an_empty_table(tmp_p
     assert recalculate(empty, tmp_path)["SORTED!A4"][0][0] in ("", None)  # not #CALC!
 
 
+def test_an_error_value_in_the_scores_leaves_the_other_rows_ranked(tmp_path: Path) -> None:
+    """xlwings Lite gives an input's #N/A back as the error value #N/A (the classic add-in as its text): MAX and
+    RANK.EQ over the column passed it on to Best candidate and to every rank. Both faces rank the numbers only, and
+    a candidate's token count is its own, however long (a count of BLEU2_TOKENS's cells stopped at 16,384)."""
+    long_text = "東京タワー" * 4000
+    variants = ["Order today.", "#N/A", "Free delivery on every order!", long_text]
+    path = tmp_path / "errors.xlsx"
+    template.build_template(path, variants)
+    reference = template_data.RANK_REFERENCE
+    expected_scores = [score(reference, v).bleu for v in (variants[0], variants[2], variants[3])]
+    best = variants[[0, 2, 3][expected_scores.index(max(expected_scores))]]
+    ranks = [1 + sum(t > s for t in expected_scores) for s in expected_scores]
+    saved = load(path, data_only=True)["Rank"]
+    assert [saved[f"H{FIRST + i}"].value for i in range(len(variants))] == [2, 0, 5, 20000]
+    assert [saved[f"I{FIRST + i}"].value for i in range(len(variants))] == [*ranks[:1], None, *ranks[1:]]
+    for lite in (False, True):  # (recalculating writes the file again, without its cached values)
+        values = recalculate(path, tmp_path, lite=lite)
+        got = [values[f"RANK!C{FIRST + i}"][0][0] for i in range(len(variants))]
+        assert str(got[1]) == "#N/A", lite  # an error value (Lite) or its text (classic)
+        assert [values[f"RANK!I{FIRST + i}"][0][0] for i in range(len(variants))] == [*ranks[:1], "", *ranks[1:]]
+        assert values["RANK!B3"][0][0] == best, lite
+        tokens = [values[f"RANK!H{FIRST + i}"][0][0] for i in range(len(variants))]
+        assert tokens == [2, 0, 5, 20000], lite
+
+
 def test_tokens_count_the_candidate_alone(tmp_path: Path) -> None:
     """The Tokens column does not depend on the reference: a blank reference (or one with no words) leaves every
     candidate's count as it is."""
