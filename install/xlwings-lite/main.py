@@ -7831,12 +7831,34 @@ class Result:
         layout = self.layout
         return 0 if layout.reference_text is not None or layout.shared_row is not None else len(layout.reference_cols)
 
-    def fewer_references(self) -> list[int]:
-        \"\"\"The rows scored against fewer references than the sheet has columns for: the others blank.\"\"\"
+    @computed_once
+    def _fewer(self) -> dict[int, list[int | None]]:
+        \"\"\"The rows some metric scored against fewer references than the sheet has columns for (the others blank,
+        or with no words, which BLEU leaves out and chrF and TER keep): per row, each metric's count of references,
+        ``None`` where it did not score or used them all.\"\"\"
         wanted = self.reference_columns
         if wanted < 2:
-            return []
-        return [i for i, o in enumerate(self.outcomes) if isinstance(o, MetricScore) and o.refs < wanted]
+            return {}
+        found: dict[int, list[int | None]] = {}
+        for k, outcomes in enumerate(self.scores):
+            for i, o in enumerate(outcomes):
+                if isinstance(o, MetricScore) and o.refs < wanted:
+                    found.setdefault(i, [None] * len(self.scores))[k] = o.refs
+        return dict(sorted(found.items()))
+
+    def fewer_references(self) -> list[int]:
+        \"\"\"The rows some metric scored against fewer references than the sheet has columns for.\"\"\"
+        return list(self._fewer)
+
+    def _without_words(self, rows: Sequence[int]) -> bool:
+        \"\"\"Whether a metric left out a reference of one of ``rows`` that is not blank (one with no words, under
+        BLEU).\"\"\"
+        for i in rows:
+            row = self.rows[i]
+            filled = sum(1 for c in self.layout.reference_cols if c < len(row) and isinstance(cell_text(row[c]), str))
+            if any(refs is not None and refs < filled for refs in self._fewer[i]):
+                return True
+        return False
 
     @property
     def notes(self) -> list[tuple[Part, ...]]:
@@ -7851,7 +7873,8 @@ class Result:
             notes.append(
                 (
                     f"{which} scored against fewer than the sheet's {self.reference_columns} references (the others "
-                    "blank): the note column says how many",
+                    f"blank{', or with no words, which BLEU leaves out' if self._without_words(fewer) else ''}): "
+                    "the note column says how many",
                 )
             )
         for metric, found in zip(self.metrics, self.unspaced):
@@ -7893,12 +7916,16 @@ class Result:
         error = self._error_note(i) if self._with_errors else None
         if error is not None:
             return error
-        if self.reference_columns < 2:  # a row scored against one reference of one: nothing to say
+        counts = self._fewer.get(i)
+        if counts is None:
             return None
-        outcome = self.outcomes[i]
-        if isinstance(outcome, MetricScore) and 0 < outcome.refs < self.reference_columns:
-            return f"{outcome.refs} of {self.reference_columns} references"
-        return None
+        wanted = self.reference_columns
+        scored = [o.refs for scores in self.scores if isinstance(o := scores[i], MetricScore)]
+        if len(set(scored)) == 1:  # every metric that scored the row used as many
+            return f"{scored[0]} of {wanted} references"
+        return "; ".join(
+            f"{metric.name}: {refs} of {wanted} references" for metric, refs in zip(self.metrics, counts) if refs
+        )
 
     def _error_note(self, i: int) -> str | None:
         if not any(type(scores[i]) is CellError for scores in self.scores):

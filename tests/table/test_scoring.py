@@ -92,6 +92,29 @@ def test_rows_with_a_note_count_each_row_once() -> None:
     assert result.problems == 3
 
 
+def test_a_reference_one_metric_leaves_out_is_noted_for_that_metric_whatever_the_order() -> None:
+    """BLEU leaves out a reference of punctuation alone, chrF and TER keep it: the note said "1 of 2 references"
+    for all three, and "the others blank", when BLEU came first, and nothing when it did not."""
+    from bleu_xl.core.errors import render
+
+    rows = [
+        ["Reference 1", "Reference 2", "Candidate"],
+        ["the dog ran", "", "the dog ran fast"],  # blank: every metric scored it against one
+        ["it rained", "...", "it rained"],  # BLEU against one, chrF and TER against both
+        ["the cat sat", "a cat sat", "the cat sat"],
+    ]
+    table = table_sheet.Sheet("t", rows, ["t"])
+    layout = columns.find_layout(table, table_sheet.TableOptions())
+    for names in (["bleu", "chrf", "ter"], ["ter", "chrf", "bleu"]):
+        result = scoring.score_table(table, layout, metrics=bleu_xl.metrics_named(names), workers=1)
+        assert [result.note(i) for i in range(3)] == ["1 of 2 references", "BLEU-2: 1 of 2 references", None], names
+        assert result.problems == 2 and result.fewer_references() == [0, 1]
+        [note] = [render(n) for n in result.notes if "fewer than" in render(n)]
+        assert "(the others blank, or with no words, which BLEU leaves out)" in note
+    blank_only = scoring.score_table(table_sheet.Sheet("t", rows[:2], ["t"]), layout, workers=1)
+    assert "(the others blank): the note column says how many" in render(blank_only.notes[0])
+
+
 def test_garbage_made_while_a_table_is_scored_is_freed_by_a_collection(monkeypatch) -> None:
     """Scoring freezes the heap once, before it forks its workers, and pauses no collection: a cycle alive when one
     chunk's outcomes were added, dropped at the next, is freed by a collection then (an application scoring in a
