@@ -221,7 +221,26 @@ MIN_PAIRED_DRAWS = 20
 
 class TooFewResamples(BleuError):
     """A paired test asked for fewer resamples or randomization trials than :data:`MIN_PAIRED_DRAWS`: its p-value
-    could never say that a difference is unlikely to be chance."""
+    could never say that a difference is unlikely to be chance; or an interval for fewer resamples than its level
+    needs (:func:`interval_draws`): its ends would be the lowest and highest resamples."""
+
+
+def interval_draws(level: float) -> int:
+    """The fewest resamples an interval at ``level`` takes: as many as leave each tail at least one resample of its
+    own (40 at 0.95, 200 at 0.99)."""
+    return max(1, math.ceil(round(2 / (1 - level), 9)))
+
+
+def check_interval_draws(samples: int, level: float) -> None:
+    """Refuse an interval of fewer resamples than :func:`interval_draws` (:class:`TooFewResamples`): with one
+    resample, a 95 % interval of 0.58 to 0.58 left out its own score of 0.61."""
+    needed = interval_draws(level)
+    if samples < needed:
+        raise TooFewResamples(
+            Setting("samples", samples),
+            f" is too few for a {level:.0%} interval: give at least {needed:,} (with fewer, its ends are the lowest "
+            "and highest resamples, not percentiles)",
+        )
 
 
 def check_paired_draws(count: int, count_name: str) -> None:
@@ -282,6 +301,7 @@ class Resampling:
 
     def interval_of(self, stats: Sequence[Any], *, sums: ColumnSums = PLAIN) -> Interval:
         """:meth:`interval` of the pairs' statistics (each pair's ``metric.pair_stats``)."""
+        check_interval_draws(self.samples, self.level)
         columns = statistics_columns(self.metric, stats)
         resampled = [score_of_sums(self.metric, drawn) for drawn in sums.resampled(columns, self.samples, self.seed)]
         return self._interval(score_of_sums(self.metric, [sum(column) for column in columns]), resampled)

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from ..core.bootstrap import MIN_PAIRED_DRAWS, Resampling
+from ..core.bootstrap import MIN_PAIRED_DRAWS, Resampling, interval_draws
 from ..core.errors import BleuError
 from ..core.explain import explain
 from ..core.metrics import Bleu, Chrf, Metric, Ter
@@ -419,7 +419,8 @@ def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any =
     if not rows:
         return BLANK
     prepared, cands = zip(*rows)
-    resampling = Resampling(BLEU_2, level=parse_level(level), samples=parse_samples(samples))
+    chosen = parse_level(level)  # an interval takes as many resamples as leave each tail one of its own
+    resampling = Resampling(BLEU_2, level=chosen, samples=parse_samples(samples, interval_draws(chosen)))
     interval = resampling.interval(prepared, cands)
     return [[interval.low, interval.score, interval.high]]
 

@@ -61,7 +61,13 @@ def test_a_paired_test_of_fewer_than_20_resamples_is_refused() -> None:
     assert issubclass(TooFewResamples, BleuError)
     smallest = paired_test(REFS, CANDS_A, CANDS_B, samples=20)
     assert smallest.p_value == 1 / 21 and smallest.significant  # 20 can: this B is clearly better
-    assert bootstrap_ci(REFS, CANDS_A, samples=10).samples == 10  # an interval is no test: as before
+    # An interval takes as many resamples as leave each tail one: with one, 0.58 to 0.58 left out its score of 0.61.
+    for samples, level in ((39, 0.95), (1, 0.95), (199, 0.99), (19, 0.9)):
+        with pytest.raises(TooFewResamples, match=rf"^samples={samples} is too few for a {level:.0%} interval"):
+            bootstrap_ci(REFS, CANDS_A, samples=samples, level=level)
+    for samples, level in ((40, 0.95), (200, 0.99), (20, 0.9)):
+        interval = bootstrap_ci(REFS, CANDS_A, samples=samples, level=level)
+        assert interval.samples == samples and interval.low <= interval.high
 
 
 # --- fixed numbers for a seed ------------------------------------------------------------------------------------

@@ -56,7 +56,11 @@ def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell_that_gives_th
         assert cells.paired_cells(refs, a, b, samples) == cell_values.CellError(
             "#VALUE!", "samples must be a whole number from 20 to 100000"
         )
-    assert cells.ci_cells(refs, a, 0.95, 1)[0][0] <= cells.ci_cells(refs, a, 0.95, 1)[0][1]  # an interval takes 1
+    for samples, level, least in ((39, 0.95, 40), (1, 0.95, 40), (100, 0.99, 200)):  # each tail needs a resample
+        assert cells.ci_cells(refs, a, level, samples) == cell_values.CellError(
+            "#VALUE!", f"samples must be a whole number from {least} to 100000"
+        )
+    assert cells.ci_cells(refs, a, 0.95, 40)[0][0] <= cells.ci_cells(refs, a, 0.95, 40)[0][1]
     assert len(cells.paired_cells(refs, a, b, 20)[0]) == 4
 
 
