@@ -46,7 +46,7 @@ from .letters import (
     refuse_letter_of_another_column,
     search_rows,
 )
-from .merged import LISTED_CELLS, merged_cells
+from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
 from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
 __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
@@ -275,6 +275,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     # candidate even in a row that skip_hidden leaves out (a filter hid that row's candidate, not the reference
     # above the others), so that leaving rows out never changes the scores of the rows kept.
     layout.merged, merge_notes = merged_cells(sheet, layout)
+    refuse_merged_headers(sheet, layout, candidate_col is not None, bool(reference_cols))
     shared = _shared_row(sheet, layout) if layout.reference_cols else None
     serving = data if shared is None else [shared]  # the rows whose reference cells are read
     if len(layout.reference_cols) > 1 and not reference_cols:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from ..core.errors import Part
+from ..core.errors import Part, Setting
+from ..excel.cell_values import cell_text
 from .layout import Layout
 from .sheet import CellRange, InputError, Sheet, column_letter
 
-__all__ = ["LISTED_CELLS", "merged_cells"]
+__all__ = ["LISTED_CELLS", "merged_cells", "refuse_merged_headers"]
 
 LISTED_CELLS = 3  # in a message: the first cells it is about
 
@@ -71,3 +72,40 @@ def merged_cells(sheet: Sheet, layout: Layout) -> tuple[dict[int, list[tuple[int
 def _ranges(ranges: Sequence[CellRange]) -> str:
     shown = ", ".join(str(cells) for cells in ranges[:LISTED_CELLS])
     return shown + (f" and {len(ranges) - LISTED_CELLS:,} more" if len(ranges) > LISTED_CELLS else "")
+
+
+def refuse_merged_headers(sheet: Sheet, layout: Layout, candidate_given: bool, references_given: bool) -> None:
+    """Refuse a header found by its name that is merged over columns of which another holds text below it:
+    ``Candidate`` over B1:C1 with texts in B and C is two columns under one label, and reading B alone left C out
+    with no word. A column given by the user is the one meant."""
+    row = layout.header_row
+    if row is None:
+        return
+    used = {layout.candidate_col, *layout.reference_cols}
+    found = [(layout.candidate_col, "candidate", "candidate_col", candidate_given)]
+    found += [(col, "reference", "reference_cols", references_given) for col in layout.reference_cols]
+    for cells in sheet.merged:
+        if not cells.top <= row <= cells.bottom or cells.left == cells.right:
+            continue
+        for col, what, setting, given in found:
+            if given or not cells.left <= col <= cells.right:
+                continue
+            others = [c for c in range(cells.left, cells.right + 1) if c not in used and _holds_text(sheet, layout, c)]
+            if others:
+                letters = [column_letter(c) for c in sorted({col, *others})]
+                several = " or ".join(letters) if what == "candidate" else f"{letters[0]}, or {' and '.join(letters)}"
+                raise InputError(
+                    f"sheet {sheet.name!r}: the header {layout.headers[col]!r} is merged over {cells}, and column "
+                    f"{column_letter(others[0])} under it holds text too: give the {what} column with ",
+                    Setting(setting),
+                    f" ({several})",
+                )
+
+
+def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
+    """Whether a data row holds text (or a number) in column ``col``."""
+    for r in layout.data_rows(len(sheet.rows)):
+        row = sheet.rows[r]
+        if col < len(row) and isinstance(cell_text(row[col]), str) and str(cell_text(row[col])).strip():
+            return True
+    return False

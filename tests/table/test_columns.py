@@ -405,6 +405,27 @@ def test_a_letter_whose_column_and_a_header_could_both_be_meant_is_refused() -> 
     assert layout_of(known, candidate_col="A").candidate_col == 1
 
 
+def test_a_header_merged_over_columns_that_hold_text_is_refused_unless_the_column_is_given() -> None:
+    """``Candidate`` merged over B1:C1 with a text in each: B was scored and C left out, with no word. A header
+    merged over an empty column (a wide label) is no matter, and a column given is the one meant."""
+    from bleu_xl.table.sheet import CellRange
+
+    rows = [["Reference", "Candidate", None], [REF, "Free delivery", "Free delivery on every order today"]]
+    merged = (CellRange(0, 1, 0, 2),)
+    with pytest.raises(InputError) as raised:
+        find_layout(sheet(rows, merged=merged), TableOptions())
+    assert render(raised.value.parts) == (
+        "sheet 'Copy': the header 'Candidate' is merged over B1:C1, and column C under it holds text too: give the "
+        "candidate column with candidate_col (B or C)"
+    )
+    assert find_layout(sheet(rows, merged=merged), TableOptions(candidate_col="C")).candidate_col == 2
+    wide = [["Reference", "Candidate", None], [REF, "Free delivery", None]]
+    assert find_layout(sheet(wide, merged=merged), TableOptions()).candidate_col == 1
+    references = [["Reference", None, "Candidate"], [REF, "Free delivery today", "Free delivery"]]
+    with pytest.raises(InputError, match=r"give the reference column with reference_cols \(A, or A and B\)"):
+        find_layout(sheet(references, merged=(CellRange(0, 0, 0, 1),)), TableOptions())
+
+
 def test_both_kinds_of_reference_are_refused() -> None:
     problem = refusal([["Reference", "Candidate"], [REF, CAND]], reference_text="x", reference_cols=("B",))
     assert str(problem) == "give either reference_text or reference_cols, not both"
