@@ -16,7 +16,7 @@ from typing import Any
 
 from .cell_values import RETURNABLE_ERRORS, Blank, CellError
 
-__all__ = ["classic_result", "classic_value", "lite_result", "lite_value"]
+__all__ = ["classic_result", "classic_value", "lite_argument", "lite_result", "lite_value"]
 
 
 def classic_value(value: Any) -> Any:
@@ -27,6 +27,16 @@ def classic_value(value: Any) -> Any:
 def lite_value(value: Any) -> Any:
     """One value of a spilled range in xlwings Lite: an error as its bare code, a blank as an empty string."""
     return _returnable(value).code if isinstance(value, CellError) else _plain(value)
+
+
+def lite_argument(value: Any) -> Any:
+    """An argument as xlwings Lite hands it over, made what the classic add-in is given: a whole number arrives as
+    an int (JSON's), where Excel holds a double and pywin32 hands one over. As an int it was read exactly
+    (``1234567890123456``, where Excel shows ``1234567890123460``), and one in the range of Excel's COM error
+    numbers as that error (``-2146826246`` as ``#N/A``)."""
+    if isinstance(value, list):
+        return [lite_argument(item) for item in value]
+    return float(value) if type(value) is int else value
 
 
 def classic_result(result: Any) -> Any:

@@ -269,17 +269,19 @@ def declare(
     arg: Callable[..., Any],
     module: str,
     convert: Callable[[Any], Any],
+    given: Callable[[Any], Any] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """Every registered function as an xlwings function, by name, for a face module's namespace.
 
     ``func`` and ``arg`` are the face's xlwings decorators (classic xlwings' or xlwings Lite's); ``module`` is the
-    face module's ``__name__``; ``convert`` shows each result the face's way (``faces``: errors and blanks). Each is
+    face module's ``__name__``; ``convert`` shows each result the face's way (``faces``: errors and blanks), and
+    ``given`` makes each argument given what the cell functions take (Lite's whole numbers as floats). Each is
     an ordinary function named after its entry, whose signature (``__signature__``, which xlwings reads through
     ``inspect.signature``) has the entry's parameter names and defaults, so xlwings' VBA wrapper and office.js
     metadata show the real arguments, optional ones marked. Built here rather than written out in a generated
     module so that the list exists once and the classic add-in and the Lite bundle run the very same code.
     """
-    return {function.name: _declare_one(function, func, arg, module, convert) for function in FUNCTIONS}
+    return {function.name: _declare_one(function, func, arg, module, convert, given) for function in FUNCTIONS}
 
 
 def _declare_one(
@@ -288,6 +290,7 @@ def _declare_one(
     arg: Callable[..., Any],
     module: str,
     convert: Callable[[Any], Any],
+    given: Callable[[Any], Any] | None = None,
 ) -> Callable[..., Any]:
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     signature = inspect.Signature(
@@ -298,6 +301,8 @@ def _declare_one(
     )
 
     def excel_function(*values: Any) -> Any:
+        if given is not None:
+            values = tuple(map(given, values))
         bound = signature.bind(*values)  # a wrong number of arguments is a TypeError, as with a def
         bound.apply_defaults()
         return convert(function.call(*bound.args))

@@ -139,10 +139,10 @@ sys.meta_path.insert(0, _EmbeddedModules())
 # decorators, their results shown Lite's way.
 from xlwings import arg, func  # noqa: E402
 
-from {root}.excel.faces import lite_result  # noqa: E402
+from {root}.excel.faces import lite_argument, lite_result  # noqa: E402
 from {root}.excel.functions import declare  # noqa: E402
 
-_DECLARED = declare(func, arg, __name__, lite_result)
+_DECLARED = declare(func, arg, __name__, lite_result, lite_argument)
 globals().update(_DECLARED)
 
 # --- the scripts: the one that enters the formulas calling bleu-xl again (#NAME? in formulas read before the

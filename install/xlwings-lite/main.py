@@ -5138,17 +5138,19 @@ def declare(
     arg: Callable[..., Any],
     module: str,
     convert: Callable[[Any], Any],
+    given: Callable[[Any], Any] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     \"\"\"Every registered function as an xlwings function, by name, for a face module's namespace.
 
     ``func`` and ``arg`` are the face's xlwings decorators (classic xlwings' or xlwings Lite's); ``module`` is the
-    face module's ``__name__``; ``convert`` shows each result the face's way (``faces``: errors and blanks). Each is
+    face module's ``__name__``; ``convert`` shows each result the face's way (``faces``: errors and blanks), and
+    ``given`` makes each argument given what the cell functions take (Lite's whole numbers as floats). Each is
     an ordinary function named after its entry, whose signature (``__signature__``, which xlwings reads through
     ``inspect.signature``) has the entry's parameter names and defaults, so xlwings' VBA wrapper and office.js
     metadata show the real arguments, optional ones marked. Built here rather than written out in a generated
     module so that the list exists once and the classic add-in and the Lite bundle run the very same code.
     \"\"\"
-    return {function.name: _declare_one(function, func, arg, module, convert) for function in FUNCTIONS}
+    return {function.name: _declare_one(function, func, arg, module, convert, given) for function in FUNCTIONS}
 
 
 def _declare_one(
@@ -5157,6 +5159,7 @@ def _declare_one(
     arg: Callable[..., Any],
     module: str,
     convert: Callable[[Any], Any],
+    given: Callable[[Any], Any] | None = None,
 ) -> Callable[..., Any]:
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     signature = inspect.Signature(
@@ -5167,6 +5170,8 @@ def _declare_one(
     )
 
     def excel_function(*values: Any) -> Any:
+        if given is not None:
+            values = tuple(map(given, values))
         bound = signature.bind(*values)  # a wrong number of arguments is a TypeError, as with a def
         bound.apply_defaults()
         return convert(function.call(*bound.args))
@@ -5200,7 +5205,7 @@ from typing import Any
 
 from .cell_values import RETURNABLE_ERRORS, Blank, CellError
 
-__all__ = ["classic_result", "classic_value", "lite_result", "lite_value"]
+__all__ = ["classic_result", "classic_value", "lite_argument", "lite_result", "lite_value"]
 
 
 def classic_value(value: Any) -> Any:
@@ -5211,6 +5216,16 @@ def classic_value(value: Any) -> Any:
 def lite_value(value: Any) -> Any:
     \"\"\"One value of a spilled range in xlwings Lite: an error as its bare code, a blank as an empty string.\"\"\"
     return _returnable(value).code if isinstance(value, CellError) else _plain(value)
+
+
+def lite_argument(value: Any) -> Any:
+    \"\"\"An argument as xlwings Lite hands it over, made what the classic add-in is given: a whole number arrives as
+    an int (JSON's), where Excel holds a double and pywin32 hands one over. As an int it was read exactly
+    (``1234567890123456``, where Excel shows ``1234567890123460``), and one in the range of Excel's COM error
+    numbers as that error (``-2146826246`` as ``#N/A``).\"\"\"
+    if isinstance(value, list):
+        return [lite_argument(item) for item in value]
+    return float(value) if type(value) is int else value
 
 
 def classic_result(result: Any) -> Any:
@@ -9108,10 +9123,10 @@ sys.meta_path.insert(0, _EmbeddedModules())
 # decorators, their results shown Lite's way.
 from xlwings import arg, func  # noqa: E402
 
-from bleu_xl_lite.excel.faces import lite_result  # noqa: E402
+from bleu_xl_lite.excel.faces import lite_argument, lite_result  # noqa: E402
 from bleu_xl_lite.excel.functions import declare  # noqa: E402
 
-_DECLARED = declare(func, arg, __name__, lite_result)
+_DECLARED = declare(func, arg, __name__, lite_result, lite_argument)
 globals().update(_DECLARED)
 
 # --- the scripts: the one that enters the formulas calling bleu-xl again (#NAME? in formulas read before the
