@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError, Setting
-from .metrics.base import Metric
+from .metrics.base import Metric, settle
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
 
@@ -277,6 +277,7 @@ class Resampling:
     seed: int = 12345
 
     def __post_init__(self) -> None:
+        settle(self, whole=("samples", "seed"))
         check_settings(self.metric, self.samples, "samples", self.seed)
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")

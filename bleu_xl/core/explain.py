@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .metrics.base import ReferenceLike
+from .metrics.base import ReferenceLike, as_whole
 from .metrics.bleu import References, Score, as_references, check_settings, pair_stats, score_from_stats
 from .metrics.counting import clipped_counts, ngram_counts
 from .tokenizer import is_cjk, is_sea, tokenize
@@ -114,6 +114,7 @@ def explain(
     reference: ReferenceLike | References, candidate: str, *, max_n: int = 2, smoothing: str = "add1"
 ) -> Explanation:
     """The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order)."""
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     refs = as_references(reference, max_n)
     tokens = tokenize(candidate)

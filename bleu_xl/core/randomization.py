@@ -24,7 +24,7 @@ from typing import Any
 from .bootstrap import PairedResult, check_paired_draws, check_settings, score_of_sums, statistics_columns
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError
-from .metrics.base import Metric
+from .metrics.base import Metric, settle
 from .metrics.bleu import BLEU_2
 
 __all__ = ["Randomization"]
@@ -42,6 +42,7 @@ class Randomization:
     seed: int = 12345
 
     def __post_init__(self) -> None:
+        settle(self, whole=("trials", "seed"))
         check_paired_draws(self.trials, "trials")
         check_settings(self.metric, self.trials, "trials", self.seed)
 

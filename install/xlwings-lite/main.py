@@ -469,6 +469,7 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 
 from __future__ import annotations
 
+import numbers
 import operator
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence, Sized
@@ -556,6 +557,28 @@ def as_whole(value: Any) -> Any:
         return operator.index(value)
     except TypeError:
         return value
+
+
+def as_switch(value: Any) -> Any:
+    \"\"\"An on/off setting given as numpy's True or False as Python's; anything else as it is, for the checks to
+    refuse (a number, numpy's 1 included, or a text).\"\"\"
+    if isinstance(value, (bool, numbers.Number, str, bytes)):
+        return value
+    try:
+        if value in (True, False):
+            return bool(value)
+    except (TypeError, ValueError):  # an array's truth is ambiguous
+        pass
+    return value
+
+
+def settle(settings: object, whole: Sequence[str] = (), switches: Sequence[str] = ()) -> None:
+    \"\"\"Make a frozen settings object's ``whole`` and ``switches`` fields given as numpy's (read from a DataFrame)
+    Python's, before they are checked: kept as numpy's, they would reach its JSON and signatures.\"\"\"
+    for name in whole:
+        object.__setattr__(settings, name, as_whole(getattr(settings, name)))
+    for name in switches:
+        object.__setattr__(settings, name, as_switch(getattr(settings, name)))
 
 
 def check_refs(refs: object) -> None:
@@ -835,6 +858,7 @@ from .base import (
     check_corpus,
     check_refs,
     refuse_text,
+    settle,
 )
 from .counting import Counts, _count_elements, clipped_matches, ngram_counts, ngrams
 
@@ -886,6 +910,7 @@ def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
     normalisation and the number of references. Settings no score can have are refused (:class:`BleuError`).\"\"\"
     max_n, refs = as_whole(max_n), as_whole(refs)
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     check_refs(refs)
     return (
@@ -1144,6 +1169,7 @@ def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing
     >>> round(score("the cat sat on the mat", "the cat sat on a mat").bleu, 4)
     0.7071
     \"\"\"
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     return _score_one(References(reference, max_n), candidate, smoothing)
 
@@ -1163,6 +1189,7 @@ def score_many(
 
     ``candidates`` must not be a string: a string is an iterable of characters, which is never what was meant.
     \"\"\"
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     refuse_text(candidates, "candidates")
     return scores_against(as_references(reference, max_n), candidates, smoothing)
@@ -1247,6 +1274,7 @@ def corpus_score(
 
     ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
     \"\"\"
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     pairs = list(corpus_stats(references, candidates, max_n))
     total = sum_stats((stats for stats, _ in pairs), max_n)
@@ -1325,6 +1353,7 @@ class Bleu(Metric[References, Stats, Score]):
     SMOOTHING_METHODS: ClassVar[tuple[str, ...]] = SMOOTHING_METHODS
 
     def __post_init__(self) -> None:
+        settle(self, whole=("max_n",))
         check_settings(self.max_n, self.smoothing)
 
     @property
@@ -1858,6 +1887,7 @@ from .base import (
     as_whole,
     check_corpus,
     check_refs,
+    settle,
     whole_number,
 )
 from .chrf_stats import (
@@ -2040,6 +2070,7 @@ def chrf(
     >>> round(chrf("the cat sat on the mat", "the cat sat on a mat").chrf, 4)
     0.6598
     \"\"\"
+    char_order, word_order, beta = (as_whole(value) for value in (char_order, word_order, beta))
     check_chrf_settings(char_order, word_order, beta)
     refs = as_chrf_references(reference, char_order, word_order)
     stats = chrf_pair_stats(refs, candidate, beta)
@@ -2059,6 +2090,7 @@ def corpus_chrf_stats(
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`ChrfReferences` of ``candidates[i]``.
     \"\"\"
+    char_order, word_order, beta = (as_whole(value) for value in (char_order, word_order, beta))
     check_chrf_settings(char_order, word_order, beta)
     check_corpus(references, candidates)
     pairs = []
@@ -2107,6 +2139,7 @@ class Chrf(Metric[ChrfReferences, ChrfStats, ChrfScore]):
     MAX_BETA: ClassVar[int] = MAX_BETA
 
     def __post_init__(self) -> None:
+        settle(self, whole=("char_order", "word_order", "beta"))
         check_chrf_settings(self.char_order, self.word_order, self.beta)
 
     @property
@@ -2889,7 +2922,17 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError, Part, Setting
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, as_whole, check_refs
+from .base import (
+    ColumnKind,
+    DetailColumn,
+    Metric,
+    MetricScore,
+    ReferenceLike,
+    as_switch,
+    as_whole,
+    check_refs,
+    settle,
+)
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
@@ -2958,7 +3001,7 @@ def ter_signature(
     limits (phrases of at most 10 words moved at most 50 places, a beam of 25). Settings no score can have are
     refused (:class:`BleuError`).
     \"\"\"
-    _check_options(TerTokenizer(normalized, no_punct, asian_support, case_sensitive))
+    _check_options(TerTokenizer(*map(as_switch, (normalized, no_punct, asian_support, case_sensitive))))
     refs = as_whole(refs)
     check_refs(refs)
     return (
@@ -3265,6 +3308,7 @@ class Ter(Metric[TerReferences, TerStats, TerScore]):
     misreads_unspaced_text: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
+        settle(self, switches=TER_OPTIONS)
         _check_options(self.tokenizer)
 
     def unspaced_script(self, text: str) -> str | None:
@@ -3358,7 +3402,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .metrics.base import ReferenceLike
+from .metrics.base import ReferenceLike, as_whole
 from .metrics.bleu import References, Score, as_references, check_settings, pair_stats, score_from_stats
 from .metrics.counting import clipped_counts, ngram_counts
 from .tokenizer import is_cjk, is_sea, tokenize
@@ -3463,6 +3507,7 @@ def explain(
     reference: ReferenceLike | References, candidate: str, *, max_n: int = 2, smoothing: str = "add1"
 ) -> Explanation:
     \"\"\"The score of ``candidate`` and, for each n up to ``max_n``, the n-grams behind it (in text order).\"\"\"
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     refs = as_references(reference, max_n)
     tokens = tokenize(candidate)
@@ -3610,7 +3655,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError, Setting
-from .metrics.base import Metric
+from .metrics.base import Metric, settle
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
 
@@ -3858,6 +3903,7 @@ class Resampling:
     seed: int = 12345
 
     def __post_init__(self) -> None:
+        settle(self, whole=("samples", "seed"))
         check_settings(self.metric, self.samples, "samples", self.seed)
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")

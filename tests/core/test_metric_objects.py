@@ -227,3 +227,30 @@ def test_numpy_integers_are_whole_numbers_and_sets_no_corpus() -> None:
     assert chrf_signature(np.int64(6), np.int64(2), refs=np.int64(2)) == chrf_signature(6, 2, refs=2)
     with pytest.raises(TypeError, match=r"^references must be a sequence \(a list or a tuple\), not set$"):
         Bleu().corpus_score({"a b"}, ["a b"])  # a set pairs with the candidates in no order
+
+
+def test_settings_given_as_numpy_values_are_taken_as_python_ones() -> None:
+    """Settings read from a DataFrame: numpy's int64 and True were refused by the metric objects with a message that
+    read wrong (`max_n must be a whole number from 1 to 9, not np.int64(4)`); they are Python's once made."""
+    np = pytest.importorskip("numpy")
+    import json
+
+    from bleu_xl import Bleu, Chrf, Randomization, Resampling, Ter, chrf, explain, score
+
+    made = [
+        (Bleu(max_n=np.int64(4)), "max_n", 4),
+        (Chrf(char_order=np.int64(5), word_order=np.int32(1), beta=np.int8(3)), "beta", 3),
+        (Resampling(samples=np.int64(100), seed=np.uint16(7)), "seed", 7),
+        (Randomization(trials=np.int64(100)), "trials", 100),
+        (Ter(normalized=np.True_, asian_support=np.bool_(True)), "asian_support", True),
+    ]
+    for metric, name, value in made:
+        assert getattr(metric, name) == value and type(getattr(metric, name)) is type(value), metric
+    assert json.dumps(score("a b c", "a b c", max_n=np.int64(3)).as_dict())  # plain ints all the way
+    assert chrf("a b c", "a b c", char_order=np.int64(3)).chrf == 1.0
+    assert explain("a b c", "a b d", max_n=np.int64(2)).score.bleu == score("a b c", "a b d").bleu
+    for wrong in (np.float64(4.0), np.int64(0), np.True_):
+        with pytest.raises(BleuError, match="max_n must be a whole number"):
+            Bleu(max_n=wrong)
+    with pytest.raises(BleuError, match="normalized must be True or False"):
+        Ter(normalized=np.int64(1))

@@ -10,6 +10,7 @@ reference holds (the Excel layer caches them) and the detail columns a scored ro
 
 from __future__ import annotations
 
+import numbers
 import operator
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence, Sized
@@ -97,6 +98,28 @@ def as_whole(value: Any) -> Any:
         return operator.index(value)
     except TypeError:
         return value
+
+
+def as_switch(value: Any) -> Any:
+    """An on/off setting given as numpy's True or False as Python's; anything else as it is, for the checks to
+    refuse (a number, numpy's 1 included, or a text)."""
+    if isinstance(value, (bool, numbers.Number, str, bytes)):
+        return value
+    try:
+        if value in (True, False):
+            return bool(value)
+    except (TypeError, ValueError):  # an array's truth is ambiguous
+        pass
+    return value
+
+
+def settle(settings: object, whole: Sequence[str] = (), switches: Sequence[str] = ()) -> None:
+    """Make a frozen settings object's ``whole`` and ``switches`` fields given as numpy's (read from a DataFrame)
+    Python's, before they are checked: kept as numpy's, they would reach its JSON and signatures."""
+    for name in whole:
+        object.__setattr__(settings, name, as_whole(getattr(settings, name)))
+    for name in switches:
+        object.__setattr__(settings, name, as_switch(getattr(settings, name)))
 
 
 def check_refs(refs: object) -> None:

@@ -27,6 +27,7 @@ from .base import (
     check_corpus,
     check_refs,
     refuse_text,
+    settle,
 )
 from .counting import Counts, _count_elements, clipped_matches, ngram_counts, ngrams
 
@@ -78,6 +79,7 @@ def signature(max_n: int = 2, smoothing: str = "add1", refs: int = 1) -> str:
     (``order:effective``), the tokenizer (words, CJK characters, Thai/Lao/Myanmar/Khmer clusters), the
     normalisation and the number of references. Settings no score can have are refused (:class:`BleuError`)."""
     max_n, refs = as_whole(max_n), as_whole(refs)
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     check_refs(refs)
     return (
@@ -336,6 +338,7 @@ def score(reference: ReferenceLike, candidate: str, *, max_n: int = 2, smoothing
     >>> round(score("the cat sat on the mat", "the cat sat on a mat").bleu, 4)
     0.7071
     """
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     return _score_one(References(reference, max_n), candidate, smoothing)
 
@@ -355,6 +358,7 @@ def score_many(
 
     ``candidates`` must not be a string: a string is an iterable of characters, which is never what was meant.
     """
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     refuse_text(candidates, "candidates")
     return scores_against(as_references(reference, max_n), candidates, smoothing)
@@ -439,6 +443,7 @@ def corpus_score(
 
     ``references[i]`` is the reference (a string) or references (a sequence of strings) of ``candidates[i]``.
     """
+    max_n = as_whole(max_n)
     check_settings(max_n, smoothing)
     pairs = list(corpus_stats(references, candidates, max_n))
     total = sum_stats((stats for stats, _ in pairs), max_n)
@@ -517,6 +522,7 @@ class Bleu(Metric[References, Stats, Score]):
     SMOOTHING_METHODS: ClassVar[tuple[str, ...]] = SMOOTHING_METHODS
 
     def __post_init__(self) -> None:
+        settle(self, whole=("max_n",))
         check_settings(self.max_n, self.smoothing)
 
     @property

@@ -35,6 +35,7 @@ from .base import (
     as_whole,
     check_corpus,
     check_refs,
+    settle,
     whole_number,
 )
 from .chrf_stats import (
@@ -217,6 +218,7 @@ def chrf(
     >>> round(chrf("the cat sat on the mat", "the cat sat on a mat").chrf, 4)
     0.6598
     """
+    char_order, word_order, beta = (as_whole(value) for value in (char_order, word_order, beta))
     check_chrf_settings(char_order, word_order, beta)
     refs = as_chrf_references(reference, char_order, word_order)
     stats = chrf_pair_stats(refs, candidate, beta)
@@ -236,6 +238,7 @@ def corpus_chrf_stats(
     ``references[i]`` is the reference (a string), the references (a sequence of strings) or prepared
     :class:`ChrfReferences` of ``candidates[i]``.
     """
+    char_order, word_order, beta = (as_whole(value) for value in (char_order, word_order, beta))
     check_chrf_settings(char_order, word_order, beta)
     check_corpus(references, candidates)
     pairs = []
@@ -284,6 +287,7 @@ class Chrf(Metric[ChrfReferences, ChrfStats, ChrfScore]):
     MAX_BETA: ClassVar[int] = MAX_BETA
 
     def __post_init__(self) -> None:
+        settle(self, whole=("char_order", "word_order", "beta"))
         check_chrf_settings(self.char_order, self.word_order, self.beta)
 
     @property

@@ -27,7 +27,17 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from ..errors import BleuError, Part, Setting
-from .base import ColumnKind, DetailColumn, Metric, MetricScore, ReferenceLike, as_whole, check_refs
+from .base import (
+    ColumnKind,
+    DetailColumn,
+    Metric,
+    MetricScore,
+    ReferenceLike,
+    as_switch,
+    as_whole,
+    check_refs,
+    settle,
+)
 from .ter_align import DELETE, INSERT, KEEP, Alignment, alignment
 from .ter_scripts import unspaced_note, unspaced_script
 from .ter_tokenizer import TerTokenizer
@@ -96,7 +106,7 @@ def ter_signature(
     limits (phrases of at most 10 words moved at most 50 places, a beam of 25). Settings no score can have are
     refused (:class:`BleuError`).
     """
-    _check_options(TerTokenizer(normalized, no_punct, asian_support, case_sensitive))
+    _check_options(TerTokenizer(*map(as_switch, (normalized, no_punct, asian_support, case_sensitive))))
     refs = as_whole(refs)
     check_refs(refs)
     return (
@@ -403,6 +413,7 @@ class Ter(Metric[TerReferences, TerStats, TerScore]):
     misreads_unspaced_text: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
+        settle(self, switches=TER_OPTIONS)
         _check_options(self.tokenizer)
 
     def unspaced_script(self, text: str) -> str | None:
