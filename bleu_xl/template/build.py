@@ -113,7 +113,7 @@ def build_template(path: Path, variants: Sequence[str] = tuple(RANK_VARIANTS)) -
     book.define_name("Candidates", "=tblVariants[Candidate]")
     book.define_name("Scores", "=tblVariants[BLEU-2]")
     book.close()
-    mark_array_columns(path)
+    mark_array_columns(path, arrays=(RANK_FORMULA,))
 
 
 START_LABEL_WIDTH = 24
@@ -179,7 +179,7 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     )
     scores = [cached_value(cells.bleu_cells(RANK_REFERENCE, v, "bleu")) for v in variants]
     ranked = [s for s in scores if isinstance(s, float)]
-    candidate, bleu = this_row("tblVariants", "Candidate"), this_row("tblVariants", "BLEU-2")
+    candidate = this_row("tblVariants", "Candidate")
     width = text_width(variants, 40, 80)
     bleu_2, *details = measure_columns(
         "tblVariants", f, "Reference", "Candidate", [(RANK_REFERENCE, v) for v in variants]
@@ -204,10 +204,9 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
             "Rank",
             [1 + sum(t > s for t in ranked) if isinstance(s, float) else "" for s in scores],
             f["integer"],
-            # Among the numbers only: RANK.EQ gives an error for the whole column when one cell is an error value
-            # (xlwings Lite returns #N/A for an input's #N/A); an error text (the classic add-in's) has no rank.
-            f'IF(ISNUMBER({bleu}),1+SUM((FILTER(tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]))>{bleu})*1),"")',
+            RANK_FORMULA,
             7,
+            dynamic=True,
         ),
     ]
     write_table(ws, "tblVariants", FIRST - 2, 0, columns, f["header"])
@@ -217,10 +216,10 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
         ws,
         2,
         1,
-        'IF(COUNT(tblVariants[BLEU-2])=0,"",INDEX(tblVariants[Candidate],'
-        "MATCH(MAX(FILTER(tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]))),tblVariants[BLEU-2],0)))",
+        BEST_FORMULA,
         f["text"],
         best,
+        dynamic=True,
     )
     fit_row(ws, 1, [(RANK_REFERENCE, width)])
     fit_row(ws, 2, [(best, width)])
@@ -232,6 +231,18 @@ def _rank_sheet(book: Any, f: dict[str, Any], variants: list[str]) -> list[Any]:
     page_setup(ws, FIRST - 2)
     return scores
 
+
+# Among the numbers only, as array formulas (IF over the column; Excel 2019 and before take them as such too):
+# MAX and RANK.EQ give an error for the whole column when one cell is an error value (xlwings Lite returns #N/A
+# for an input's #N/A), and an error text (the classic add-in's) has no rank.
+RANK_FORMULA = (
+    f"IF(ISNUMBER({this_row('tblVariants', 'BLEU-2')}),1+SUM(IF(ISNUMBER(tblVariants[BLEU-2]),"
+    f'IF(tblVariants[BLEU-2]>{this_row("tblVariants", "BLEU-2")},1,0),0)),"")'
+)
+BEST_FORMULA = (
+    'IF(COUNT(tblVariants[BLEU-2])=0,"",INDEX(tblVariants[Candidate],'
+    "MATCH(MAX(IF(ISNUMBER(tblVariants[BLEU-2]),tblVariants[BLEU-2])),tblVariants[BLEU-2],0)))"
+)
 
 #: The column of BLEU2_DETAIL's row that holds c, the candidate's token count (1-based, as INDEX takes it).
 DETAIL_C = 10

@@ -5,11 +5,12 @@ columns that XlsxWriter cannot write (the reasons are in :mod:`.build`)."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import math
 import re
 import unicodedata
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,13 +48,7 @@ __all__ = [
 # Excel 365's calculation engine: a workbook marked as last calculated by it is not recalculated on open.
 CALC_ID = 191029
 CORE_PROPERTIES = {"author": "bleu-xl", "created": dt.datetime(2026, 1, 1)}  # fixed: the files are reproducible
-#: Excel's functions that take or give arrays in a single cell: a formula that calls one is a dynamic-array formula
-#: too (a legacy one would apply implicit intersection to its ranges).
-ARRAY_FUNCTIONS = ("FILTER", "SORTBY")
-#: A call that makes a formula a dynamic-array formula: a bleu-xl function, or one of :data:`ARRAY_FUNCTIONS`.
-DYNAMIC_CALL = re.compile(
-    r"\b(?:" + "|".join(sorted([*(f.name for f in FUNCTIONS), *ARRAY_FUNCTIONS], key=len, reverse=True)) + r")\("
-)
+UDF_CALL = re.compile(r"\b(?:" + "|".join(sorted((f.name for f in FUNCTIONS), key=len, reverse=True)) + r")\(")
 LINE_HEIGHT = 15  # points per line of 11-point Calibri
 TABLE_STYLE = "Table Style Light 9"
 
@@ -138,10 +133,11 @@ def write_input(ws: Any, row: int, col: int, value: Any, fmt: Any) -> None:
         ws.write_number(row, col, value, fmt)
 
 
-def write_formula(ws: Any, row: int, col: int, formula: str, fmt: Any, value: Any) -> None:
-    """A formula with its cached value; one that calls a bleu-xl function (or FILTER) is a dynamic-array formula,
-    so Excel 365 shows it without an implicit-intersection ``@``."""
-    if DYNAMIC_CALL.search(formula):
+def write_formula(ws: Any, row: int, col: int, formula: str, fmt: Any, value: Any, dynamic: bool = False) -> None:
+    """A formula with its cached value; one that calls a bleu-xl function is a dynamic-array formula, so Excel 365
+    shows it without an implicit-intersection ``@``, and so is one ``dynamic`` says works on arrays (``IF`` over
+    a column: an array formula in Excel 2019 and before)."""
+    if dynamic or UDF_CALL.search(formula):
         ws.write_dynamic_array_formula(row, col, row, col, formula, fmt, value)
     else:
         ws.write_formula(row, col, formula, fmt, value)
@@ -179,6 +175,8 @@ class Column:
     width: float = 9
     #: A calculated column of text (TER_CHANGES) whose wrapped text, like a typed one, sets its rows' heights.
     wraps: bool = False
+    #: A calculated column whose formula works on arrays without calling bleu-xl (``IF`` over a whole column).
+    dynamic: bool = False
 
 
 def this_row(table: str, column: str) -> str:
@@ -202,7 +200,7 @@ def write_table(ws: Any, name: str, top: int, left: int, columns: Sequence[Colum
             if column.formula is None:
                 write_input(ws, top + 1 + i, left + j, value, column.fmt)
             else:  # XlsxWriter wrote the formula with a cached 0; write it again with its real value
-                write_formula(ws, top + 1 + i, left + j, column.formula, column.fmt, value)
+                write_formula(ws, top + 1 + i, left + j, column.formula, column.fmt, value, column.dynamic)
     for i in range(rows):
         fit_row(ws, top + 1 + i, typed_texts(columns, i))
     return last
@@ -238,15 +236,17 @@ def measure_columns(
 CALCULATED = re.compile(r"<calculatedColumnFormula>([^<]*)</calculatedColumnFormula>")
 
 
-def mark_array_columns(path: Path) -> None:
+def mark_array_columns(path: Path, arrays: Collection[str] = ()) -> None:
     """Give every calculated column whose cells are dynamic-array formulas ``array="1"`` ("an array style
     formula", ECMA-376), as Excel-saved workbooks carry it on calculated columns of array formulas: the
     ``<calculatedColumnFormula>`` is what Excel copies into each new row, and a plain one there stands for a
     legacy formula, which Excel 365 shows as ``=@BLEU2(...)``. XlsxWriter has no switch for it, so the table
-    parts are rewritten in the closed file (same entries, order and timestamps: still reproducible)."""
+    parts are rewritten in the closed file (same entries, order and timestamps: still reproducible). ``arrays``:
+    the formulas of the calculated columns that work on arrays without calling bleu-xl."""
 
     def mark(match: re.Match[str]) -> str:
-        dynamic = DYNAMIC_CALL.search(match.group(1).replace("&quot;", '"'))
+        text = html.unescape(match.group(1))
+        dynamic = UDF_CALL.search(text) or text in arrays
         return f'<calculatedColumnFormula array="1">{match.group(1)}</calculatedColumnFormula>' if dynamic else match[0]
 
     with zipfile.ZipFile(path) as source:

@@ -84,8 +84,8 @@ RANK_FORMULAS = {
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
     "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",IFERROR(N(INDEX(BLEU2_DETAIL('
     "tblVariants[[#This Row],[Candidate]],tblVariants[[#This Row],[Candidate]]),1,10)),0))",
-    "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),1+SUM((_xlfn._xlws.FILTER(tblVariants[BLEU-2],"
-    'ISNUMBER(tblVariants[BLEU-2]))>tblVariants[[#This Row],[BLEU-2]])*1),"")',
+    "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),1+SUM(IF(ISNUMBER(tblVariants[BLEU-2]),"
+    'IF(tblVariants[BLEU-2]>tblVariants[[#This Row],[BLEU-2]],1,0),0)),"")',
 }
 
 
@@ -118,8 +118,8 @@ def check_rank_follows_table(path: Path, n: int) -> None:
     assert to_a1(names["Scores"], tables, None) == f"Rank!$C${FIRST}:$C${last}"
     assert to_a1(names["Candidates"], tables, None) == f"Rank!$B${FIRST}:$B${last}"
     assert formula_text(rank["B3"].value) == (
-        '=IF(COUNT(tblVariants[BLEU-2])=0,"",INDEX(tblVariants[Candidate],MATCH(MAX(_xlfn._xlws.FILTER('
-        "tblVariants[BLEU-2],ISNUMBER(tblVariants[BLEU-2]))),tblVariants[BLEU-2],0)))"
+        '=IF(COUNT(tblVariants[BLEU-2])=0,"",INDEX(tblVariants[Candidate],MATCH(MAX(IF(ISNUMBER('
+        "tblVariants[BLEU-2]),tblVariants[BLEU-2])),tblVariants[BLEU-2],0)))"
     )
     bars = [str(cf.sqref) for cf in rank.conditional_formatting if any(r.type == "dataBar" for r in cf.rules)]
     assert bars == [f"C{FIRST}:C1048576", f"D{FIRST}:D1048576"]  # whole columns below the header: any length
