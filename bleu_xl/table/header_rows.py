@@ -124,12 +124,20 @@ def _role(value: Any) -> str:
     return "reference" if known_name(text, REFERENCE_NAMES) else ""
 
 
+def _qualifier(value: Any) -> str:
+    """What a header holding a known name says after the name (``(fr)`` of ``Reference (FR)``; nothing of
+    ``Reference 2``): a table's headers share it, a translation's texts do not."""
+    rest = fold(header_text(value)).partition(" ")[2]
+    return "" if rest.isdigit() else rest
+
+
 def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Sequence[int]) -> list[int]:
     """The data rows that hold a known name of each role in every column used (``columns``: the candidate's, then
     the references'), in the same roles: another table's header row below the first (``Candidate (FR)`` over the
     candidates). Such a row with the roles crossed (``Reference`` over the candidates, ``Candidate`` over a
-    reference) is refused: that table's rows would be scored backwards. A candidate and its reference are texts of
-    one meaning, so a pair of one name of each role is no pair."""
+    reference) is refused: that table's rows would be scored backwards. A row is taken for headers only when the
+    names are all that tells its cells apart (``Reference (FR)``, ``Candidate (FR)``): a pair such as ``Reference
+    check completed`` and ``Candidate reference check completed`` (recruiting copy, a glossary) is a pair."""
     rows, candidate, named = sheet.rows, columns[0], _NAME_START.match
     same: list[int] = []
     for r in data:
@@ -141,6 +149,8 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
         if not (first := _role(value)):
             continue
         roles = [_role(row[c]) if c < len(row) else "" for c in columns[1:]]
+        if not all(roles) or len({_qualifier(row[c]) for c in columns}) > 1:
+            continue
         if first == "candidate" and all(role == "reference" for role in roles):
             same.append(r)
         elif first == "reference" and "candidate" in roles and all(roles):

@@ -225,13 +225,17 @@ def test_a_stacked_table_with_its_roles_crossed_is_refused_and_renamed_ones_are_
     result = run("score", str(renamed), "--format", "jsonl", "-o", "-")
     assert [row["Candidate"] for row in _jsonl(result)] == ["Free delivery", "Livraison offerte"]
     assert "bleu-xl: note: row 3 repeats the header row" in result.stderr
-    # A pair whose texts only begin with the names' words is a pair.
+    # A pair whose texts only begin with the names' words is a pair: recruiting copy, a glossary (crossed too).
     texts = tmp_path / "texts.csv"
     texts.write_text(
-        "Reference,Candidate\nCandidate profiles are reviewed every week,Reference checks are made every week\n",
+        "Reference,Candidate\nCandidate profiles are reviewed every week,Reference checks are made every week\n"
+        "Reference check completed,Candidate reference check completed\nReferences received,Candidate references "
+        "received\nReferencia del candidato,Candidato de referencia\nCandidato de referencia,Referencia del "
+        "candidato\n",
         encoding="utf-8",
     )
-    assert len(_jsonl(run("score", str(texts), "--format", "jsonl", "-o", "-"))) == 1
+    result = run("score", str(texts), "--format", "jsonl", "-o", "-")
+    assert len(_jsonl(result)) == 5 and "repeats the header row" not in result.stderr
 
 
 def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp_path: Path) -> None:
