@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
+from .formulas import check_cached
 from .header_rows import (
     CANDIDATE_NAMES,
     REFERENCE_NAMES,
@@ -295,7 +296,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
                 )
             )
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
-        _check_cached(sheet, layout, col, what)
+        check_cached(sheet, layout, col, what)
         if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
@@ -531,25 +532,6 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
             )
         )
     return notes
-
-
-def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
-    """Refuse a column whose blank cells in data rows are formulas saved without their values (or with values to be
-    calculated again): its scores would be wrong. A row left out (a totals row's SUBTOTAL) is no matter."""
-    if not sheet.uncached_count:
-        return
-    kept_all = len(sheet.uncached) == sheet.uncached_count
-    last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
-    for r in range(layout.data_start, last + 1):
-        if r in layout.skipped:
-            continue
-        row = sheet.rows[r] if r < len(sheet.rows) else []
-        if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
-            raise InputError(
-                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas (the first in row "
-                f"{r + 1}) {sheet.formulas_saved}, which no reader calculates; open the file in Excel, save it, and "
-                "score it again"
-            )
 
 
 def _labelled_reference(rows: list[list[Any]]) -> tuple[str, str] | None:

@@ -10,7 +10,7 @@ import bisect
 import numbers
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -85,8 +85,11 @@ class CellFormats:
         return set() if found is None else {self.codes[k] for k in found[1]} - {GENERAL}
 
 
-#: Who saves formulas with values to be calculated again on opening (fullCalcOnLoad).
-STALE_WRITERS = "XlsxWriter saves them with 0 as their value, openpyxl with none"
+#: What the formulas saved with 0 in a workbook marked to be calculated again on opening (fullCalcOnLoad) are.
+STALE_FORMULAS = (
+    "formulas saved with 0 as their value in a workbook marked to be calculated again on opening (XlsxWriter "
+    "saves every formula so)"
+)
 
 
 @dataclass
@@ -110,20 +113,15 @@ class Sheet:
     hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
     uncached: frozenset[tuple[int, int]] = frozenset()
     uncached_count: int = 0
-    stale_formulas: bool = False  # the uncached formulas had values the workbook marks as stale (fullCalcOnLoad)
+    # Formulas saved with 0 in a workbook marked to be calculated again on opening (XlsxWriter's), read blank: by
+    # column, their rows in order.
+    stale_cells: Mapping[int, Sequence[int]] = field(default_factory=dict)
     encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
     column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
-
-    @property
-    def formulas_saved(self) -> str:
-        """How the uncached formulas were saved, and by what."""
-        if self.stale_formulas:
-            return f"saved to be calculated again on opening ({STALE_WRITERS})"
-        return "saved without their values (openpyxl saves formulas so)"
 
     def column_width(self, col: int) -> float | None:
         """The width the workbook gives column ``col`` (0-based), as Excel writes it; ``None`` where it gives none

@@ -5428,7 +5428,7 @@ import bisect
 import numbers
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -5503,8 +5503,11 @@ class CellFormats:
         return set() if found is None else {self.codes[k] for k in found[1]} - {GENERAL}
 
 
-#: Who saves formulas with values to be calculated again on opening (fullCalcOnLoad).
-STALE_WRITERS = "XlsxWriter saves them with 0 as their value, openpyxl with none"
+#: What the formulas saved with 0 in a workbook marked to be calculated again on opening (fullCalcOnLoad) are.
+STALE_FORMULAS = (
+    "formulas saved with 0 as their value in a workbook marked to be calculated again on opening (XlsxWriter "
+    "saves every formula so)"
+)
 
 
 @dataclass
@@ -5528,20 +5531,15 @@ class Sheet:
     hidden_sheets: frozenset[str] = frozenset()  # hidden and "very hidden" ones: never read unless named
     uncached: frozenset[tuple[int, int]] = frozenset()
     uncached_count: int = 0
-    stale_formulas: bool = False  # the uncached formulas had values the workbook marks as stale (fullCalcOnLoad)
+    # Formulas saved with 0 in a workbook marked to be calculated again on opening (XlsxWriter's), read blank: by
+    # column, their rows in order.
+    stale_cells: Mapping[int, Sequence[int]] = field(default_factory=dict)
     encoding: str | None = None  # a text file's encoding and delimiter; None for a workbook
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
     column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
-
-    @property
-    def formulas_saved(self) -> str:
-        \"\"\"How the uncached formulas were saved, and by what.\"\"\"
-        if self.stale_formulas:
-            return f"saved to be calculated again on opening ({STALE_WRITERS})"
-        return "saved without their values (openpyxl saves formulas so)"
 
     def column_width(self, col: int) -> float | None:
         \"\"\"The width the workbook gives column ``col`` (0-based), as Excel writes it; ``None`` where it gives none
@@ -6027,6 +6025,54 @@ def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
             return True
     return False
 """,
+    'table/formulas.py': """\
+\"\"\"Formulas whose saved values no reader can use, as the column rules check a column read: saved without values
+(openpyxl's), or with 0 in a workbook marked to be calculated again on opening (XlsxWriter's). Both read blank;
+a column scored that holds them in its data rows is refused, since its scores would be wrong.\"\"\"
+
+from __future__ import annotations
+
+from ..excel.cell_values import cell_text
+from .layout import Layout
+from .sheet import STALE_FORMULAS, InputError, Sheet
+
+__all__ = ["check_cached"]
+
+
+def check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
+    \"\"\"Refuse the ``what`` column ``col`` when a data row's cell there is such a formula. A row left out (a totals
+    row's SUBTOTAL) is no matter.\"\"\"
+    start, skipped = layout.data_start, layout.skipped
+    stale = next((r for r in sheet.stale_cells.get(col, ()) if r >= start and r not in skipped), None)
+    uncached = _first_uncached(sheet, layout, col)
+    if stale is None and uncached is None:
+        return
+    if uncached is None or (stale is not None and stale < uncached):
+        saved, row = STALE_FORMULAS, stale
+    else:
+        saved, row = "formulas saved without their values (openpyxl saves formulas so)", uncached
+    assert row is not None
+    raise InputError(
+        f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds {saved}, the first in row {row + 1}, "
+        "which no reader calculates; open the file in Excel, save it, and score it again"
+    )
+
+
+def _first_uncached(sheet: Sheet, layout: Layout, col: int) -> int | None:
+    \"\"\"The first data row whose cell in ``col`` is blank and a formula saved without its value (past the cells the
+    scan keeps, any blank cell may be one).\"\"\"
+    if not sheet.uncached_count:
+        return None
+    kept_all = len(sheet.uncached) == sheet.uncached_count
+    last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
+    for r in range(layout.data_start, last + 1):
+        if r in layout.skipped:
+            continue
+        row = sheet.rows[r] if r < len(sheet.rows) else []
+        if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
+            return r
+    return None
+""",
     'table/header_rows.py': """\
 \"\"\"Rows that are not what their place says: the headers of columns given by letter under a title, the header row
 repeated inside the data (two tables stacked on one sheet), a totals row typed by hand under the data, and the
@@ -6459,6 +6505,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
+from .formulas import check_cached
 from .header_rows import (
     CANDIDATE_NAMES,
     REFERENCE_NAMES,
@@ -6739,7 +6786,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
                 )
             )
     for col, what in [(cand, "candidate"), *((c, "reference") for c in layout.reference_cols)]:
-        _check_cached(sheet, layout, col, what)
+        check_cached(sheet, layout, col, what)
         if _is_empty(layout, rows, col, data if what == "candidate" else serving):
             _refuse_empty(sheet, layout, col, what, width)
     layout.shared_row = shared
@@ -6975,25 +7022,6 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
             )
         )
     return notes
-
-
-def _check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
-    \"\"\"Refuse a column whose blank cells in data rows are formulas saved without their values (or with values to be
-    calculated again): its scores would be wrong. A row left out (a totals row's SUBTOTAL) is no matter.\"\"\"
-    if not sheet.uncached_count:
-        return
-    kept_all = len(sheet.uncached) == sheet.uncached_count
-    last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
-    for r in range(layout.data_start, last + 1):
-        if r in layout.skipped:
-            continue
-        row = sheet.rows[r] if r < len(sheet.rows) else []
-        if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
-            raise InputError(
-                f"sheet {sheet.name!r}: the {what} column {layout.name(col)} holds formulas (the first in row "
-                f"{r + 1}) {sheet.formulas_saved}, which no reader calculates; open the file in Excel, save it, and "
-                "score it again"
-            )
 
 
 def _labelled_reference(rows: list[list[Any]]) -> tuple[str, str] | None:

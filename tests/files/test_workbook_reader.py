@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -58,10 +59,11 @@ def test_formulas_saved_without_values_are_detected(tmp_path: Path) -> None:
     path = xlsx(tmp_path / "formulas.xlsx", [["Reference", "Candidate"], ['="' + REF + '"', '="' + CAND + '"']])
     with pytest.raises(InputError) as raised:
         read_table(str(path))
-    assert "holds formulas (the first in row 2) saved to be calculated again on opening (XlsxWriter saves them " in (
-        str(raised.value)
-    )  # openpyxl writes fullCalcOnLoad
-    assert "which no reader calculates; open the file in Excel, save it" in str(raised.value)
+    assert str(raised.value) == (
+        "sheet 'Copy': the candidate column B 'Candidate' holds formulas saved without their values (openpyxl saves "
+        "formulas so), the first in row 2, which no reader calculates; open the file in Excel, save it, and score it "
+        "again"
+    )
 
 
 def xlsxwriter_formulas(path: Path, *, as_excel_saves: bool) -> Path:
@@ -87,15 +89,29 @@ def test_formulas_of_a_workbook_calculated_again_on_opening_are_not_read_as_thei
     with pytest.raises(InputError) as raised:
         read_table(str(path))
     assert str(raised.value) == (
-        "sheet 'Copy': the candidate column B 'Candidate' holds formulas (the first in row 2) saved to be calculated "
-        "again on opening (XlsxWriter saves them with 0 as their value, openpyxl with none), which no reader "
-        "calculates; open the file in Excel, save it, and score it again"
+        "sheet 'Copy': the candidate column B 'Candidate' holds formulas saved with 0 as their value in a workbook "
+        "marked to be calculated again on opening (XlsxWriter saves every formula so), the first in row 2, which no "
+        "reader calculates; open the file in Excel, save it, and score it again"
     )
     table, _ = read_table(str(path), TableOptions(candidate_col="A", reference_text=REF))
     assert [row[2] for row in table.rows[1:]] == ["", ""]  # the counts read blank, not 0, and a note says so
     [note] = [render(n) for n in table.notes]
-    assert note.startswith("4 formulas saved to be calculated again on opening (the first B2) read blank")
-    assert note.endswith("and stay blank in the output; open the file in Excel and save it to keep the values")
+    assert note.startswith("4 formulas (the first B2) read blank: formulas saved with 0 as their value in a workbook")
+    assert note.endswith("they stay blank in the output; open the file in Excel and save it to keep the values")
+    # A workbook marked so whose formulas hold real values (written with them, or edited in place by a library that
+    # sets the mark) is read as saved: only XlsxWriter's 0s are taken for no value.
+    valued = xlsxwriter_formulas(tmp_path / "valued.xlsx", as_excel_saves=True)
+    with zipfile.ZipFile(valued) as source:
+        parts = {info.filename: source.read(info) for info in source.infolist()}
+    parts["xl/workbook.xml"] = parts["xl/workbook.xml"].replace(b"<calcPr ", b'<calcPr fullCalcOnLoad="1" ', 1)
+    with zipfile.ZipFile(valued, "w") as target:
+        for name, data in parts.items():
+            target.writestr(name, data)
+    assert b"fullCalcOnLoad" in zipfile.ZipFile(valued).read("xl/workbook.xml")
+    assert [row["Candidate"] for row in scored(valued)] == [
+        "Free delivery on every order",
+        "Free returns on every order",
+    ]
     saved = xlsxwriter_formulas(tmp_path / "saved.xlsx", as_excel_saves=True)
     assert [row["Words"] for row in scored(saved)] == [
         len("Free delivery on every order"),
@@ -273,8 +289,5 @@ def test_formulas_saved_without_values_outside_the_scored_columns_are_noted(tmp_
     table, layout = read_table(str(path))
     assert scores(table, layout) == [PAIR, 1.0]  # the rows of the sums alone read blank: no data row
     [note] = [render(n) for n in table.notes]
-    assert note.startswith(
-        "2 formulas saved to be calculated again on opening (the first C4) read blank, no reader calculates them "
-        "(XlsxWriter saves them with 0 as their value, openpyxl with none)"
-    )
+    assert note.startswith("2 formulas saved without their values (the first C4) read blank, as every reader sees")
     assert "stay blank in the output" in note

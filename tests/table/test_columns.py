@@ -495,9 +495,9 @@ def test_formulas_saved_without_their_values_are_refused() -> None:
     with pytest.raises(InputError) as raised:
         find_layout(table)
     assert str(raised.value) == (
-        "sheet 'Copy': the candidate column B 'Candidate' holds formulas (the first in row 2) saved without their "
-        "values (openpyxl saves formulas so), which no reader calculates; open the file in Excel, save it, and score "
-        "it again"
+        "sheet 'Copy': the candidate column B 'Candidate' holds formulas saved without their values (openpyxl saves "
+        "formulas so), the first in row 2, which no reader calculates; open the file in Excel, save it, and score it "
+        "again"
     )
 
 

@@ -71,6 +71,9 @@ class SheetScan:
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     uncached: set[tuple[int, int]] = field(default_factory=set)
     uncached_count: int = 0
+    # In a workbook marked to be calculated again on opening: the formulas saved with the value 0 (XlsxWriter saves
+    # every formula so), by column, their rows in order. Four bytes a cell: every one is kept.
+    stale: dict[int, array] = field(default_factory=dict)
     formats: CellFormats = field(default_factory=CellFormats)
     merged: list[CellRange] = field(default_factory=list)
     column_widths: list[tuple[int, int, float]] = field(default_factory=list)  # first, last column (0-based), width
@@ -123,7 +126,7 @@ class _SheetHandlers:
         self.parser = parser = new_parser()
         self.table_ids: list[str] = []
         table_ids = self.table_ids
-        errors, uncached, hidden_rows = scan.errors, scan.uncached, scan.hidden_rows
+        errors, uncached, hidden_rows, stale_cells = scan.errors, scan.uncached, scan.hidden_rows, scan.stale
         formats = _FormatRuns(styles)
         number_format = formats.add
         hidden_cols: list[tuple[int, int]] = []
@@ -266,9 +269,19 @@ class _SheetHandlers:
                         errors[cell] = code
                     # An empty <v> of a text result (t="str") is the text "" (=IF(B2="","",B2)), saved so by
                     # Excel and LibreOffice; without t="str" it is no value (openpyxl writes formulas so).
-                    if has_formula and (
+                    if (
                         stale
-                        or last == "f"
+                        and has_formula
+                        and last == "v"
+                        and (cell_type is None or cell_type == "n")
+                        and "".join(value_parts).strip(" \t\r\n") == "0"
+                    ):
+                        found = stale_cells.get(col)
+                        if found is None:
+                            found = stale_cells[col] = array("i")
+                        found.append(row)
+                    elif has_formula and (
+                        last == "f"
                         or (last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n"))
                     ):
                         scan.uncached_count += 1

@@ -23,7 +23,7 @@ from ...core.errors import Part, Setting
 from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout, another_sheet
-from ...table.sheet import STALE_WRITERS, InputError, Sheet, TableOptions, column_letter
+from ...table.sheet import STALE_FORMULAS, InputError, Sheet, TableOptions, column_letter
 from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
 from .sheet_scan import SheetScan, scan_sheet
@@ -234,9 +234,10 @@ class Workbook:
             row = rows[r]
             row.extend([""] * (c + 1 - len(row)))
             row[c] = CellError(code)
-        stale = self.package.stale_formulas and scan.uncached_count > 0
-        if stale:
-            _blank_stale(self.file, name, rows, scan)
+        for c, stale_rows in scan.stale.items():  # XlsxWriter's 0s: no reader calculates them, so they read blank
+            for r in stale_rows:
+                if r < len(rows) and c < len(rows[r]):
+                    rows[r][c] = ""
         return Sheet(
             name,
             rows,
@@ -247,54 +248,50 @@ class Workbook:
             hidden_sheets=self.hidden,
             uncached=frozenset(scan.uncached),
             uncached_count=scan.uncached_count,
-            stale_formulas=stale,
+            stale_cells=scan.stale,
             cell_formats=scan.formats,
             merged=tuple(scan.merged),
             column_widths=tuple(scan.column_widths),
-            notes=_uncached_notes(scan, stale),
+            notes=_uncached_notes(scan) + _stale_notes(scan),
         )
 
 
-def _blank_stale(file: Path, name: str, rows: list[list[Any]], scan: SheetScan) -> None:
-    """Blank the values saved with the formulas of a workbook that asks for them to be calculated again on opening
-    (XlsxWriter saves ``0`` for each): no reader calculates them, so they read blank, as formulas saved without
-    values do. Past the cells the scan keeps, the workbook is refused: its other formulas could not be told."""
-    if scan.uncached_count > len(scan.uncached):
-        raise InputError(
-            f"{file}: sheet {name!r} holds {scan.uncached_count:,} formulas saved to be calculated again on opening "
-            f"({STALE_WRITERS}), more than bleu-xl sets aside; open the file in Excel, save it, and score it again"
-        )
-    for r, c in scan.uncached:
-        if r < len(rows) and c < len(rows[r]):
-            rows[r][c] = ""
-
-
-def _uncached_notes(scan: SheetScan, stale: bool = False) -> list[tuple[Part, ...]]:
-    """The note on formulas saved without their values (or with values the workbook marks to be calculated again):
-    read blank, as every reader sees them, and blank in the output (in a column scored they are refused: the column
-    rules check that)."""
+def _uncached_notes(scan: SheetScan) -> list[tuple[Part, ...]]:
+    """The note on formulas saved without their values: read blank, as every reader sees them, and blank in the
+    output (in a column scored they are refused: the column rules check that)."""
     if not scan.uncached_count:
         return []
     first = min(scan.uncached, default=None)
     cell = f"{column_letter(first[1])}{first[0] + 1}" if first is not None else ""
-    one = scan.uncached_count == 1
-    if stale:
-        saved = "saved to be calculated again on opening"
-        why = "no reader calculates it" if one else "no reader calculates them"
-    else:
-        saved = "saved without its value" if one else "saved without their values"
-        why = "as every reader sees it" if one else "as every reader sees them"
-    if one:
-        said, stays = f"a formula {saved} ({cell}) reads blank, {why}", "stays"
+    if scan.uncached_count == 1:
+        said, stays = f"a formula saved without its value ({cell}) reads blank, as every reader sees it", "stays"
     else:
         where = f" (the first {cell})" if cell else ""
-        said, stays = f"{scan.uncached_count:,} formulas {saved}{where} read blank, {why}", "stay"
-    who = STALE_WRITERS if stale else "openpyxl saves formulas so"
-    where_saved = "Excel" if stale else "Excel or LibreOffice"  # LibreOffice keeps XlsxWriter's 0s on opening
+        said = (
+            f"{scan.uncached_count:,} formulas saved without their values{where} read blank, as every reader sees them"
+        )
+        stays = "stay"
     return [
         (
-            f"{said} ({who}), and {stays} blank in the output; open the file in {where_saved} and save it to keep "
-            "the values",
+            f"{said} (openpyxl saves formulas so), and {stays} blank in the output; open the file in Excel or "
+            "LibreOffice and save it to keep the values",
+        )
+    ]
+
+
+def _stale_notes(scan: SheetScan) -> list[tuple[Part, ...]]:
+    """The note on the formulas saved with 0 in a workbook marked to be calculated again on opening: read blank,
+    and blank in the output (in a column scored they are refused: the column rules check that)."""
+    count = sum(len(rows) for rows in scan.stale.values())
+    if not count:
+        return []
+    col = min(scan.stale, key=lambda c: (scan.stale[c][0], c))
+    cell = f"{column_letter(col)}{scan.stale[col][0] + 1}"
+    said = f"a formula ({cell}) reads" if count == 1 else f"{count:,} formulas (the first {cell}) read"
+    return [
+        (
+            f"{said} blank: {STALE_FORMULAS}, which no reader calculates; {'it stays' if count == 1 else 'they stay'} "
+            "blank in the output; open the file in Excel and save it to keep the values",
         )
     ]
 
