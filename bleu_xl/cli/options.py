@@ -71,9 +71,9 @@ READ_TIME = 60.0
 
 
 def _as_typed(value: object) -> str:
-    """A value as a shell takes it: quoted when it holds a space (``'Candidate B'``), else as it is."""
-    text = str(value)
-    return shlex.quote(text) if any(c.isspace() for c in text) else text
+    """A value as a shell takes it back: quoted where it holds a space or a character the shell reads
+    (``'Candidate B'``, ``'Source(FR)'``, ``'|'``), else as it is (``B``, ``4``)."""
+    return shlex.quote(str(value))
 
 
 def flag_spelling(flags: dict[str, str]) -> Callable[[Setting], str]:

@@ -6377,7 +6377,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.errors import Part, Setting
-from .header_rows import header_text
+from .header_rows import CANDIDATE_NAMES, REFERENCE_NAMES, header_text, known_name
 from .layout import Layout, fold
 from .sheet import InputError, Sheet, column_index, column_letter
 
@@ -6465,17 +6465,15 @@ def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, i
 
 def refuse_letter_of_another_column(layout: Layout, given: Sequence[tuple[str, str | None, int]]) -> None:
     \"\"\"In a row of known headers, refuse a column given by a letter-like header (``--candidate-col C`` over a column
-    headed ``c``, as a scored workbook's detail column is) when the column of that letter could be meant as much: it
-    has a header of its own that is no letter (``Candidate B``) and the other role does not take it. An A/B test's
-    ``Reference | A | B`` needs no word: its ``B`` column's header is a letter, and ``--candidate-col A`` cannot mean
-    the reference.\"\"\"
+    headed ``c``, as a scored workbook's detail column is) when the column of that letter could be meant as much:
+    its own header names the same role (``Candidate B``). An A/B test's ``Source | Reference | A | B`` needs no
+    word: ``--candidate-col A`` cannot mean the source, nor ``B`` the reference.\"\"\"
     for setting, spec, col in given:
         letter = column_index(spec) if spec else None
         if letter is None or letter == col or letter >= len(layout.headers) or not layout.headers[letter]:
             continue
         own = layout.headers[letter]
-        other_role = layout.reference_cols if setting == "candidate_col" else [layout.candidate_col]
-        if column_index(own) is not None or letter in other_role:
+        if not known_name(own, CANDIDATE_NAMES if setting == "candidate_col" else REFERENCE_NAMES):
             continue
         raise InputError(
             Setting(setting, spec),

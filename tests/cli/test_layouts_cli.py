@@ -159,3 +159,16 @@ def test_a_merged_reference_is_the_reference_of_every_row_it_spans(tmp_path: Pat
         refs = [MERGED[0][0]] * 3 + [MERGED[3][0]] * 3
         assert [row["BLEU-2"] for row in rows] == [score(r, c).bleu for r, (_, c) in zip(refs, MERGED)]
         assert [row["note"] for row in rows] == [None] * 6 and [row["rank"] for row in rows] == [1, 2, 3, 1, 2, 2]
+
+
+def test_advice_quotes_every_value_a_shell_would_read_otherwise() -> None:
+    """`--candidate-col Source(FR)` is a syntax error in bash: a value is quoted wherever the shell would read it."""
+    from bleu_xl.cli.options import flag_spelling
+    from bleu_xl.core.errors import Setting
+
+    spell = flag_spelling({"candidate_col": "--candidate-col", "delimiter": "--delimiter"})
+    assert spell(Setting("candidate_col", "Source(FR)")) == "--candidate-col 'Source(FR)'"
+    assert spell(Setting("candidate_col", "Candidate B")) == "--candidate-col 'Candidate B'"
+    assert spell(Setting("candidate_col", "it's")) == "--candidate-col 'it'\"'\"'s'"
+    assert spell(Setting("candidate_col", "F")) == "--candidate-col F"
+    assert spell(Setting("delimiter", "|")) == "--delimiter '|'"

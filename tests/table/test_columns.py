@@ -399,10 +399,13 @@ def test_a_letter_whose_column_and_a_header_could_both_be_meant_is_refused() -> 
     )
     assert layout_of(rows, candidate_col="Candidate B").candidate_col == 2
     assert layout_of(rows, candidate_col="F").candidate_col == 5
-    # An A/B test's header row: B's own column is headed by a letter, and A's is the reference.
+    # An A/B test's header row: the letters' own columns (the source, the reference) are no candidates.
     known = [["Reference", "A", "B"], ["the cat sat", "the cat", "a cat"]]
     assert layout_of(known, candidate_col="B").candidate_col == 2
     assert layout_of(known, candidate_col="A").candidate_col == 1
+    sourced = [["Source", "Reference", "A", "B"], ["le chat", "the cat sat", "the cat", "a cat"]]
+    assert layout_of(sourced, candidate_col="A").candidate_col == 2
+    assert layout_of(sourced, candidate_col="B").candidate_col == 3
 
 
 def test_a_header_merged_over_columns_that_hold_text_is_refused_unless_the_column_is_given() -> None:

@@ -201,7 +201,7 @@ def _text_table(sheet: Sheet, options: TableOptions) -> tuple[Sheet, Layout]:
     except InputError as exc:
         first = next((row for row in sheet.rows if any(cell.strip() for cell in row)), [])
         if options.delimiter is None and max(map(len, sheet.rows), default=0) == 1 and "|" in "".join(first):
-            raise InputError(*exc.parts, "; if | separates the columns, give ", Setting("delimiter", "'|'")) from None
+            raise InputError(*exc.parts, "; if | separates the columns, give ", Setting("delimiter", "|")) from None
         raise
 
 
