@@ -20,6 +20,7 @@ from ..core.errors import BleuXlError, Setting, render
 from ..core.metrics import Bleu, Chrf, Metric, Ter
 from ..core.metrics.base import ColumnKind
 from ..excel.cell_values import ERROR_TEXTS
+from ..excel.faces import lite_argument
 from ..table.columns import find_layout
 from ..table.layout import Layout, reference_shown
 from ..table.scoring import Result, distinct_names, result_header, score_table
@@ -157,6 +158,7 @@ def plan_scores(
     hold them all). ``own_sheet`` holds the cells of the book's sheet :data:`RESULT_SHEET`, when it has one.
     :class:`InputError` for a sheet the rules refuse or that holds a run's results, for a selection that holds no row
     of the table, or for a place to write that holds the user's data or lies past Excel's grid."""
+    grid = lite_argument(grid)  # whole numbers come as JSON ints: read as the doubles Excel holds, as the functions do
     _refuse_results(name, grid, own_sheet if new_sheet else None)
     table = _table_of(selection, tables)
     options = TableOptions(

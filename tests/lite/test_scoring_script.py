@@ -146,6 +146,15 @@ def test_a_second_candidate_column_given_by_letter_after_a_run_is_that_column() 
     assert columns_of(second)["BLEU-2"] == pytest.approx(expected)
 
 
+def test_whole_numbers_sent_as_ints_score_as_the_cell_functions_score_them() -> None:
+    """office.js sends a whole number as a JSON int: 1234567890123456 was scored exactly (Excel holds and shows
+    1234567890123460) and -2146826246 as #N/A, where the cell functions and the command line read the double."""
+    grid = [["Reference", "Candidate"], ["Order 1234567890123460", 1234567890123456], ["x", -2146826246]]
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"])
+    expected = [bleu_xl.score("Order 1234567890123460", "1234567890123460").bleu, bleu_xl.score("x", "2146826246")]
+    assert columns_of(plan)["BLEU-2"] == [expected[0], expected[1].bleu]
+
+
 def test_data_right_of_the_table_is_never_written_over() -> None:
     grid = [["Reference", "Candidate", "", "", "kept"], ["le chat", "le chat", "", "", ""]]
     table = TableArea(Area(0, 0, 1, 1))  # an Excel Table in A1:B2, the selection in it; E1 is the user's
