@@ -183,7 +183,9 @@ def compare_command(
         (comparison.b_name, result.score_b, result.interval_b),
     ):
         between = (
-            "" if interval is None else (f"  ({interval.level:.0%} interval {interval.low:.4f} to {interval.high:.4f})")
+            ""
+            if interval is None
+            else (f"  ({interval.level_text} interval {interval.low:.4f} to {interval.high:.4f})")
         )
         echo(f"{column}: corpus {name} {value:.4f}{between}")
     draws = f"{result.samples} resamples" if result.test == "bs" else f"{result.samples} randomization trials"

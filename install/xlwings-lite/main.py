@@ -3699,6 +3699,16 @@ class Interval:
     samples: int
     seed: int
 
+    @property
+    def level_text(self) -> str:
+        \"\"\"The level as a percentage, as people write it: ``95%``, ``97.5%``.\"\"\"
+        return percent(self.level)
+
+
+def percent(level: float) -> str:
+    \"\"\"A level as a percentage, as people write it (``95%``, ``97.5%``, ``99.5%``; never rounded to ``100%``).\"\"\"
+    return f"{level * 100:g}%"
+
 
 #: The paired tests by their short names, sacrebleu's (``--paired-bs``, ``--paired-ar``).
 TESTS = {"bs": "paired bootstrap", "ar": "approximate randomization"}
@@ -3864,8 +3874,8 @@ def check_interval_draws(samples: int, level: float) -> None:
     if samples < needed:
         raise TooFewResamples(
             Setting("samples", samples),
-            f" is too few for a {level:.0%} interval: give at least {needed:,} (with fewer, its ends are the lowest "
-            "and highest resamples, not percentiles)",
+            f" is too few for a {percent(level)} interval: give at least {needed:,} (with fewer, its ends are the "
+            "lowest and highest resamples, not percentiles)",
         )
 
 
@@ -3974,7 +3984,10 @@ class Resampling:
         mean = math.fsum(diffs) / self.samples
         c = sum(1 for d in diffs if d - mean >= observed)
         p_value = (c + 1) / (self.samples + 1)
-        intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
+        # An interval needs as many resamples as leave each tail one (a paired test takes fewer): none without them.
+        intervals: tuple[Interval | None, Interval | None] = (None, None)
+        if self.samples >= interval_draws(self.level):
+            intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
         return PairedResult(
             score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better, pairs=len(stats_a)
         )

@@ -65,6 +65,13 @@ def test_a_paired_test_of_fewer_than_20_resamples_is_refused() -> None:
     for samples, level in ((39, 0.95), (1, 0.95), (199, 0.99), (19, 0.9)):
         with pytest.raises(TooFewResamples, match=rf"^samples={samples} is too few for a {level:.0%} interval"):
             bootstrap_ci(REFS, CANDS_A, samples=samples, level=level)
+    with pytest.raises(TooFewResamples, match=r"^samples=100 is too few for a 99.5% interval: give at least 400"):
+        bootstrap_ci(REFS, CANDS_A, samples=100, level=0.995)  # not "100%"
+    # A paired test takes 20 resamples, too few for its sides' intervals: it gives none, as randomization does.
+    few = paired_test(REFS, CANDS_A, CANDS_B, samples=39)
+    assert few.interval_a is None and few.interval_b is None
+    enough = paired_test(REFS, CANDS_A, CANDS_B, samples=40)
+    assert enough.interval_a is not None and enough.interval_a.level_text == "95%"
     for samples, level in ((40, 0.95), (200, 0.99), (20, 0.9)):
         interval = bootstrap_ci(REFS, CANDS_A, samples=samples, level=level)
         assert interval.samples == samples and interval.low <= interval.high

@@ -404,7 +404,7 @@ def write_comparison_workbook(
         for column, score, interval in ((a, result.score_a, result.interval_a), (b, result.score_b, result.interval_b)):
             scores.append((f"Corpus {name} {column}", score, score_format))
             if interval is not None:
-                level = f"{interval.level:.0%} interval"
+                level = f"{interval.level_text} interval"
                 scores.append((f"{level} {column}, low", interval.low, score_format))
                 scores.append((f"{level} {column}, high", interval.high, score_format))
         test = "paired bootstrap, Koehn 2004" if result.test == "bs" else "approximate randomization"
