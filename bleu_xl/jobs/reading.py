@@ -101,9 +101,13 @@ def read_input_table(path: str, options: TableOptions, limits: ReadLimits = DEFA
 def check_delimiter_used(read: ReadTable, target: OutputTarget | None, delimiter: str | None) -> None:
     """Refuse a delimiter given where nothing has one: a workbook read, and no CSV written (it would be dropped
     without a word)."""
-    if delimiter is None or read.sheet.is_text or (target is not None and target.format == "csv"):
+    if delimiter is None or read.sheet.is_text:
+        return
+    if target is not None and target.format == "csv" and not target.tab_separated:
         return
     written = "nothing is written" if target is None else f"the output is {target.format}"
+    if target is not None and target.tab_separated:
+        written = "the output is TSV, which is tab-separated"
     raise InputError(
         f"{read.input_name}: ",
         Setting("delimiter"),
