@@ -287,7 +287,7 @@ class Resampling:
     seed: int = 12345
 
     def __post_init__(self) -> None:
-        settle(self, whole=("samples", "seed"))
+        settle(self, whole=("samples", "seed"), reals=("level",))
         check_settings(self.metric, self.samples, "samples", self.seed)
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")

@@ -96,7 +96,7 @@ def refuse_merged_headers(sheet: Sheet, layout: Layout, candidate_given: bool, r
                 several = " or ".join(letters) if what == "candidate" else f"{letters[0]}, or {' and '.join(letters)}"
                 raise InputError(
                     f"sheet {sheet.name!r}: the header {layout.headers[col]!r} is merged over {cells}, and column "
-                    f"{column_letter(others[0])} under it holds text too: give the {what} column with ",
+                    f"{column_letter(others[0])} under it holds data too: give the {what} column with ",
                     Setting(setting),
                     f" ({several})",
                 )

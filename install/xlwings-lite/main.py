@@ -572,13 +572,24 @@ def as_switch(value: Any) -> Any:
     return value
 
 
-def settle(settings: object, whole: Sequence[str] = (), switches: Sequence[str] = ()) -> None:
-    \"\"\"Make a frozen settings object's ``whole`` and ``switches`` fields given as numpy's (read from a DataFrame)
-    Python's, before they are checked: kept as numpy's, they would reach its JSON and signatures.\"\"\"
+def as_real(value: Any) -> Any:
+    \"\"\"A fraction given as numpy's float (``float32``, ``float64``) as Python's; anything else as it is.\"\"\"
+    if isinstance(value, numbers.Real) and not isinstance(value, int) and type(value) is not float:
+        return float(value)
+    return value
+
+
+def settle(
+    settings: object, whole: Sequence[str] = (), switches: Sequence[str] = (), reals: Sequence[str] = ()
+) -> None:
+    \"\"\"Make a frozen settings object's ``whole``, ``switches`` and ``reals`` fields given as numpy's (read from a
+    DataFrame) Python's, before they are checked: kept as numpy's, they would reach its JSON and signatures.\"\"\"
     for name in whole:
         object.__setattr__(settings, name, as_whole(getattr(settings, name)))
     for name in switches:
         object.__setattr__(settings, name, as_switch(getattr(settings, name)))
+    for name in reals:
+        object.__setattr__(settings, name, as_real(getattr(settings, name)))
 
 
 def check_refs(refs: object) -> None:
@@ -3913,7 +3924,7 @@ class Resampling:
     seed: int = 12345
 
     def __post_init__(self) -> None:
-        settle(self, whole=("samples", "seed"))
+        settle(self, whole=("samples", "seed"), reals=("level",))
         check_settings(self.metric, self.samples, "samples", self.seed)
         if isinstance(self.level, bool) or not isinstance(self.level, (int, float)) or not 0 < self.level < 1:
             raise BleuError(f"level must be between 0 and 1, not {self.level!r}")
@@ -6024,7 +6035,7 @@ def refuse_merged_headers(sheet: Sheet, layout: Layout, candidate_given: bool, r
                 several = " or ".join(letters) if what == "candidate" else f"{letters[0]}, or {' and '.join(letters)}"
                 raise InputError(
                     f"sheet {sheet.name!r}: the header {layout.headers[col]!r} is merged over {cells}, and column "
-                    f"{column_letter(others[0])} under it holds text too: give the {what} column with ",
+                    f"{column_letter(others[0])} under it holds data too: give the {what} column with ",
                     Setting(setting),
                     f" ({several})",
                 )

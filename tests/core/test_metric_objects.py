@@ -241,6 +241,8 @@ def test_settings_given_as_numpy_values_are_taken_as_python_ones() -> None:
         (Bleu(max_n=np.int64(4)), "max_n", 4),
         (Chrf(char_order=np.int64(5), word_order=np.int32(1), beta=np.int8(3)), "beta", 3),
         (Resampling(samples=np.int64(100), seed=np.uint16(7)), "seed", 7),
+        (Resampling(level=np.float32(0.5)), "level", 0.5),
+        (Resampling(level=np.float64(0.9)), "level", 0.9),
         (Randomization(trials=np.int64(100)), "trials", 100),
         (Ter(normalized=np.True_, asian_support=np.bool_(True)), "asian_support", True),
     ]

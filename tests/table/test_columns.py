@@ -418,7 +418,7 @@ def test_a_header_merged_over_columns_that_hold_text_is_refused_unless_the_colum
     with pytest.raises(InputError) as raised:
         find_layout(sheet(rows, merged=merged), TableOptions())
     assert render(raised.value.parts) == (
-        "sheet 'Copy': the header 'Candidate' is merged over B1:C1, and column C under it holds text too: give the "
+        "sheet 'Copy': the header 'Candidate' is merged over B1:C1, and column C under it holds data too: give the "
         "candidate column with candidate_col (B or C)"
     )
     assert find_layout(sheet(rows, merged=merged), TableOptions(candidate_col="C")).candidate_col == 2

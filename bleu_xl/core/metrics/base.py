@@ -113,13 +113,24 @@ def as_switch(value: Any) -> Any:
     return value
 
 
-def settle(settings: object, whole: Sequence[str] = (), switches: Sequence[str] = ()) -> None:
-    """Make a frozen settings object's ``whole`` and ``switches`` fields given as numpy's (read from a DataFrame)
-    Python's, before they are checked: kept as numpy's, they would reach its JSON and signatures."""
+def as_real(value: Any) -> Any:
+    """A fraction given as numpy's float (``float32``, ``float64``) as Python's; anything else as it is."""
+    if isinstance(value, numbers.Real) and not isinstance(value, int) and type(value) is not float:
+        return float(value)
+    return value
+
+
+def settle(
+    settings: object, whole: Sequence[str] = (), switches: Sequence[str] = (), reals: Sequence[str] = ()
+) -> None:
+    """Make a frozen settings object's ``whole``, ``switches`` and ``reals`` fields given as numpy's (read from a
+    DataFrame) Python's, before they are checked: kept as numpy's, they would reach its JSON and signatures."""
     for name in whole:
         object.__setattr__(settings, name, as_whole(getattr(settings, name)))
     for name in switches:
         object.__setattr__(settings, name, as_switch(getattr(settings, name)))
+    for name in reals:
+        object.__setattr__(settings, name, as_real(getattr(settings, name)))
 
 
 def check_refs(refs: object) -> None:
