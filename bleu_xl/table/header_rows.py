@@ -131,6 +131,17 @@ def _qualifier(value: Any) -> str:
     return "" if rest.isdigit() else rest
 
 
+#: A qualifier that tags a header rather than says something: a language or a number, bracketed or not (``(fr)``,
+#: ``[pt-br]``, ``en``, ``v2``).
+_TAG = re.compile(r"[(\[]?(?:[a-z]{2,3}(?:[-_][a-z]{2,4})?|v?\d+)[)\]]?")
+
+
+def _headers_alike(row: list[Any], columns: Sequence[int]) -> bool:
+    """Whether the names are all that tells the cells apart: each says the same after its name, or only a tag."""
+    qualifiers = {_qualifier(row[c]) for c in columns}
+    return len(qualifiers) == 1 or all(not q or _TAG.fullmatch(q) for q in qualifiers)
+
+
 def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Sequence[int]) -> list[int]:
     """The data rows that hold a known name of each role in every column used (``columns``: the candidate's, then
     the references'), in the same roles: another table's header row below the first (``Candidate (FR)`` over the
@@ -149,7 +160,7 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
         if not (first := _role(value)):
             continue
         roles = [_role(row[c]) if c < len(row) else "" for c in columns[1:]]
-        if not all(roles) or len({_qualifier(row[c]) for c in columns}) > 1:
+        if not all(roles) or not _headers_alike(row, columns):
             continue
         if first == "candidate" and all(role == "reference" for role in roles):
             same.append(r)

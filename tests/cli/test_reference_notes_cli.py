@@ -215,6 +215,11 @@ def test_a_stacked_table_with_its_roles_crossed_is_refused_and_renamed_ones_are_
         "over B 'Candidate', 'Candidate' over A 'Reference'): a second table, whose rows would be scored backwards; "
         "put it in a file of its own, or give --header-row 4 to score it alone"
     )
+    tagged = tmp_path / "tagged.csv"  # one header tagged with its language, the other not
+    tagged.write_text(
+        f"Reference,Candidate\n{ref},Free delivery\nCandidat (FR),Référence\nLivraison,{fr}\n", encoding="utf-8"
+    )
+    assert "row 3 holds headers again, the roles the other way round" in refused(tagged, "-o", "-")
     alone = run("score", str(crossed), "--header-row", "4", "--format", "jsonl", "-o", "-")
     assert [row["BLEU-2"] for row in _jsonl(alone)] == [score(ref, "Free shipping").bleu]
     renamed = tmp_path / "renamed.csv"
