@@ -6414,14 +6414,14 @@ from collections.abc import Sequence
 from ..core.errors import Part, Setting
 from .header_rows import CANDIDATE_NAMES, REFERENCE_NAMES, header_text, known_name
 from .layout import Layout, fold
-from .sheet import InputError, Sheet, column_index, column_letter
+from .sheet import Sheet, column_index, column_letter
 
 __all__ = [
     "HEADER_SEARCH_ROWS",
     "holds_header",
     "letter_read_as_name",
     "letters_meant",
-    "refuse_letter_of_another_column",
+    "letters_of_their_role",
     "search_rows",
 ]
 
@@ -6498,27 +6498,35 @@ def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, i
     return notes
 
 
-def refuse_letter_of_another_column(layout: Layout, given: Sequence[tuple[str, str | None, int]]) -> None:
-    \"\"\"In a row of known headers, refuse a column given by a letter-like header (``--candidate-col C`` over a column
-    headed ``c``, as a scored workbook's detail column is) when the column of that letter could be meant as much:
-    its own header names the same role (``Candidate B``). An A/B test's ``Source | Reference | A | B`` needs no
-    word: ``--candidate-col A`` cannot mean the source, nor ``B`` the reference.\"\"\"
-    for setting, spec, col in given:
+def letters_of_their_role(
+    headers: list[str], candidate_col: str | None, reference_cols: Sequence[str]
+) -> tuple[set[str], list[tuple[Part, ...]]]:
+    \"\"\"The columns given by a letter whose own column's header names that role (``--candidate-col C`` over
+    ``Candidate B`` in C, where a scored workbook also has a detail column headed ``c``; ``--reference-col B`` over
+    ``Reference`` in B beside an A/B test's arm headed ``B``): the letter is meant, not the header it also reads
+    as, and a note says how to name the other.\"\"\"
+    letters: set[str] = set()
+    notes: list[tuple[Part, ...]] = []
+    given = [("candidate_col", candidate_col, CANDIDATE_NAMES)]
+    given += [("reference_cols", spec, REFERENCE_NAMES) for spec in reference_cols]
+    for setting, spec, names in given:
         letter = column_index(spec) if spec else None
-        if letter is None or letter == col or letter >= len(layout.headers) or not layout.headers[letter]:
+        if spec is None or letter is None or letter >= len(headers) or not known_name(headers[letter], names):
             continue
-        own = layout.headers[letter]
-        if not known_name(own, CANDIDATE_NAMES if setting == "candidate_col" else REFERENCE_NAMES):
+        other = next((c for c, h in enumerate(headers) if c != letter and h and fold(h) == fold(spec)), None)
+        if other is None:
             continue
-        raise InputError(
-            Setting(setting, spec),
-            f" could be column {column_letter(letter)} ({own!r}) or the column headed {layout.headers[col]!r} "
-            f"({column_letter(col)}); give ",
-            Setting(setting, own),
-            f" for column {column_letter(letter)}, or ",
-            Setting(setting, column_letter(col)),
-            " for the other",
+        letters.add(spec)
+        what = "a candidate" if setting == "candidate_col" else "a reference"
+        notes.append(
+            (
+                Setting(setting, spec),
+                f" is column {column_letter(letter)} ({headers[letter]!r}), whose header names {what}, not the column "
+                f"headed {headers[other]!r} ({column_letter(other)}); to read that one, give ",
+                Setting(setting, column_letter(other)),
+            )
         )
+    return letters, notes
 """,
     'table/columns.py': """\
 \"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
@@ -6567,7 +6575,7 @@ from .letters import (
     holds_header,
     letter_read_as_name,
     letters_meant,
-    refuse_letter_of_another_column,
+    letters_of_their_role,
     search_rows,
 )
 from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
@@ -6751,6 +6759,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     headers = [header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
 
+    role_letters, role_notes = letters_of_their_role(headers, candidate_col, reference_cols)
+    letters = letters | role_letters
+
     def resolve(spec: str, what: str) -> int:
         if spec in letters and (letter := column_index(spec)) is not None:
             return letter
@@ -6828,8 +6839,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
     if not any(known_name(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
         layout.notes += letter_read_as_name(layout, given)
-    else:
-        refuse_letter_of_another_column(layout, given)
+    layout.notes += role_notes
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
         first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))
