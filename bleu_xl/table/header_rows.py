@@ -128,7 +128,11 @@ def _qualifier(value: Any) -> str:
     """What a header holding a known name says after the name (``(fr)`` of ``Reference (FR)``; nothing of
     ``Reference 2``): a table's headers share it, a translation's texts do not."""
     rest = fold(header_text(value)).partition(" ")[2]
-    return "" if rest.isdigit() else rest
+    return _NUMBER_FIRST.sub("", rest)  # "Reference 2 (FR)" is "Reference (FR)" numbered
+
+
+#: The number of a numbered name, before its qualifier.
+_NUMBER_FIRST = re.compile(r"^\d+(?:\s+|$)")
 
 
 #: A qualifier that tags a header rather than says something: a language or a number, bracketed or not (``(fr)``,
@@ -160,20 +164,32 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
         if not (first := _role(value)):
             continue
         roles = [_role(row[c]) if c < len(row) else "" for c in columns[1:]]
-        if not all(roles) or not _headers_alike(row, columns):
-            continue
-        if first == "candidate" and all(role == "reference" for role in roles):
-            same.append(r)
-        elif first == "reference" and "candidate" in roles and all(roles):
-            apart = "in a file of its own" if sheet.is_text else "on a sheet of its own"
-            held = ", ".join(f"{header_text(row[c])!r} over {layout.name(c)}" for c in columns)
-            raise InputError(
-                f"sheet {sheet.name!r}: row {r + 1} holds headers again, the roles the other way round ({held}): a "
-                f"second table, whose rows would be scored backwards; put it {apart}, or give ",
-                Setting("header_row", r + 1),
-                " to score it alone",
-            )
+        if all(roles) and _headers_alike(row, columns):
+            if first == "candidate" and all(role == "reference" for role in roles):
+                same.append(r)
+                continue
+            if first == "reference" and "candidate" in roles:
+                _refuse_second_table(sheet, layout, r, columns, "the roles the other way round", "scored backwards")
+        holding = [c for c, cell in enumerate(row) if _role(cell)]
+        if {_role(row[c]) for c in holding} == {"candidate", "reference"} and _headers_alike(row, holding):
+            _refuse_second_table(sheet, layout, r, holding, "in other columns", "read in the wrong columns")
     return same
+
+
+def _refuse_second_table(sheet: Sheet, layout: Layout, r: int, columns: Sequence[int], how: str, read: str) -> None:
+    """Refuse a second table below the first whose header row (``r``) puts the names ``how`` it says."""
+    row = sheet.rows[r]
+    apart = "in a file of its own" if sheet.is_text else "on a sheet of its own"
+    held = ", ".join(
+        f"{header_text(row[c])!r} over {layout.name(c) if c < len(layout.headers) else column_letter(c)}"
+        for c in columns
+    )
+    raise InputError(
+        f"sheet {sheet.name!r}: row {r + 1} holds headers again, {how} ({held}): a second table, whose rows would be "
+        f"{read}; put it {apart}, or give ",
+        Setting("header_row", r + 1),
+        " to score it alone",
+    )
 
 
 def repeated_header_rows(sheet: Sheet, header_row: int, columns: Sequence[int], data: Sequence[int]) -> list[int]:

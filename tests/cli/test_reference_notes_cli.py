@@ -220,6 +220,22 @@ def test_a_stacked_table_with_its_roles_crossed_is_refused_and_renamed_ones_are_
         f"Reference,Candidate\n{ref},Free delivery\nCandidat (FR),Référence\nLivraison,{fr}\n", encoding="utf-8"
     )
     assert "row 3 holds headers again, the roles the other way round" in refused(tagged, "-o", "-")
+    numbered = tmp_path / "numbered.csv"  # several references, each numbered and tagged
+    numbered.write_text(
+        f"Candidate,Reference 1,Reference 2\nFree delivery,{ref},{ref}\n"
+        "Reference (FR),Candidate (FR),Reference 2 (FR)\nLivraison,Livraison offerte,Livraison gratuite\n",
+        encoding="utf-8",
+    )
+    assert "row 3 holds headers again, the roles the other way round" in refused(numbered, "-o", "-")
+    shaped = tmp_path / "shaped.csv"  # a second table of another shape: a source column added
+    shaped.write_text(
+        f"Reference,Candidate\n{ref},Free delivery\nSource,Reference,Candidate\nLivraison,{fr},Livraison\n",
+        encoding="utf-8",
+    )
+    assert refused(shaped, "-o", "-").startswith(
+        "bleu-xl: error: sheet 'shaped.csv': row 3 holds headers again, in other columns ('Reference' over B "
+        "'Candidate', 'Candidate' over C): a second table, whose rows would be read in the wrong columns"
+    )
     alone = run("score", str(crossed), "--header-row", "4", "--format", "jsonl", "-o", "-")
     assert [row["BLEU-2"] for row in _jsonl(alone)] == [score(ref, "Free shipping").bleu]
     renamed = tmp_path / "renamed.csv"
