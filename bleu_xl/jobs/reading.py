@@ -103,8 +103,12 @@ def check_delimiter_used(read: ReadTable, target: OutputTarget | None, delimiter
     without a word)."""
     if delimiter is None or read.sheet.is_text:
         return
-    if target is not None and target.format == "csv" and not target.tab_separated:
-        return
+    if (
+        target is not None
+        and target.format == "csv"
+        and (not target.tab_separated or delimiter_named(delimiter) == "\t")
+    ):
+        return  # a CSV's delimiter, or the tab a TSV has anyway
     written = "nothing is written" if target is None else f"the output is {target.format}"
     if target is not None and target.tab_separated:
         written = "the output is TSV, which is tab-separated"

@@ -28,6 +28,7 @@ __all__ = [
     "known_name",
     "past_header_notes",
     "repeated_header_rows",
+    "totals_label",
     "typed_totals_row",
 ]
 
@@ -269,11 +270,11 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
         return None
     references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
     if any(references):
-        labels = [text for text in references if text and _totals_label(text)]
+        labels = [text for text in references if text and totals_label(text)]
         if len(labels) != len(references) - references.count(""):
             return None
     else:
-        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and _totals_label(text)]
+        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and totals_label(text)]
     if not labels:
         return None
     return last, (
@@ -282,7 +283,8 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
     )
 
 
-def _totals_label(text: str) -> bool:
+def totals_label(text: str) -> bool:
+    """Whether a cell's text is a totals row's label (``Total``, ``Summe:``), as the rules fold it."""
     return fold(text).rstrip(":").strip() in TOTALS_LABELS
 
 

@@ -6057,6 +6057,7 @@ a column scored that holds them in its data rows is refused, since its scores wo
 from __future__ import annotations
 
 from ..excel.cell_values import cell_text
+from .header_rows import header_text, totals_label
 from .layout import Layout
 from .sheet import STALE_FORMULAS, InputError, Sheet
 
@@ -6067,7 +6068,10 @@ def check_cached(sheet: Sheet, layout: Layout, col: int, what: str) -> None:
     \"\"\"Refuse the ``what`` column ``col`` when a data row's cell there is such a formula. A row left out (a totals
     row's SUBTOTAL) is no matter.\"\"\"
     start, skipped = layout.data_start, layout.skipped
-    stale = next((r for r in sheet.stale_cells.get(col, ()) if r >= start and r not in skipped), None)
+    stale = next(
+        (r for r in sheet.stale_cells.get(col, ()) if r >= start and r not in skipped and not _totals_row(sheet, r)),
+        None,
+    )
     uncached = _first_uncached(sheet, layout, col)
     if stale is None and uncached is None:
         return
@@ -6090,12 +6094,19 @@ def _first_uncached(sheet: Sheet, layout: Layout, col: int) -> int | None:
     kept_all = len(sheet.uncached) == sheet.uncached_count
     last = max([len(sheet.rows) - 1, *(r for r, c in sheet.uncached if c == col)])  # the reader drops such rows
     for r in range(layout.data_start, last + 1):
-        if r in layout.skipped:
+        if r in layout.skipped or _totals_row(sheet, r):
             continue
         row = sheet.rows[r] if r < len(sheet.rows) else []
         if (col >= len(row) or cell_text(row[col]) is None) and (not kept_all or (r, col) in sheet.uncached):
             return r
     return None
+
+
+def _totals_row(sheet: Sheet, r: int) -> bool:
+    \"\"\"Whether row ``r`` is labelled as a totals row typed by hand (``Total``): its count, a formula saved without
+    its value, reads blank, and the row is then no candidate to refuse.\"\"\"
+    row = sheet.rows[r] if r < len(sheet.rows) else []
+    return any(totals_label(text) for text in map(header_text, row) if text)
 """,
     'table/header_rows.py': """\
 \"\"\"Rows that are not what their place says: the headers of columns given by letter under a title, the header row
@@ -6128,6 +6139,7 @@ __all__ = [
     "known_name",
     "past_header_notes",
     "repeated_header_rows",
+    "totals_label",
     "typed_totals_row",
 ]
 
@@ -6369,11 +6381,11 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
         return None
     references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
     if any(references):
-        labels = [text for text in references if text and _totals_label(text)]
+        labels = [text for text in references if text and totals_label(text)]
         if len(labels) != len(references) - references.count(""):
             return None
     else:
-        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and _totals_label(text)]
+        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and totals_label(text)]
     if not labels:
         return None
     return last, (
@@ -6382,7 +6394,8 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
     )
 
 
-def _totals_label(text: str) -> bool:
+def totals_label(text: str) -> bool:
+    \"\"\"Whether a cell's text is a totals row's label (``Total``, ``Summe:``), as the rules fold it.\"\"\"
     return fold(text).rstrip(":").strip() in TOTALS_LABELS
 
 

@@ -184,6 +184,7 @@ def test_a_delimiter_given_for_a_workbook_is_refused_unless_a_csv_is_written(tmp
         assert not (tmp_path / output).exists()
     tsv = run("score", str(book), "--delimiter", ";", "-o", str(tmp_path / "out.tsv"))
     assert tsv.exit_code == 2 and "this is a workbook and the output is TSV, which is tab-separated" in tsv.stderr
+    assert run("score", str(book), "--delimiter", "tab", "-o", str(tmp_path / "out.tsv"), "-q").exit_code == 0
     compared = run("compare", str(book), "--a", "Candidate", "--b", "B", "--delimiter", ";")
     assert compared.exit_code == 2 and "this is a workbook and nothing is written" in compared.stderr
     assert book.read_bytes() == before

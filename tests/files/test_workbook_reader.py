@@ -291,3 +291,29 @@ def test_formulas_saved_without_values_outside_the_scored_columns_are_noted(tmp_
     [note] = [render(n) for n in table.notes]
     assert note.startswith("2 formulas saved without their values (the first C4) read blank, as every reader sees")
     assert "stay blank in the output" in note
+
+
+def test_zeros_are_results_where_a_formula_of_the_sheet_was_saved_with_a_value(tmp_path: Path) -> None:
+    """XlsxWriter formulas written with their values, one of them a real 0 (a count, a number candidate): in a sheet
+    where any formula holds a value other than 0, the 0s are results, not XlsxWriter's placeholders. A totals row
+    counted by a placeholder is left out, not refused."""
+    path = tmp_path / "numbers.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate", "x"])
+    for i, (ref, x) in enumerate([(12, 3), (0, 0), (7, 2)], start=1):
+        sheet.write_number(i, 0, ref)
+        sheet.write_number(i, 2, x)
+        sheet.write_formula(i, 1, f"=C{i + 1}*4", None, x * 4)
+    book.close()
+    assert [row["Candidate"] for row in scored(path)] == [12, 0, 8]
+    totals = tmp_path / "totals.xlsx"
+    book = xlsxwriter.Workbook(str(totals))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Candidate"])
+    for i in range(1, 4):
+        sheet.write_row(i, 0, [REF, CAND])
+    sheet.write_row(4, 0, ["Total"])
+    sheet.write_formula(4, 1, "=COUNTA(B2:B4)")  # XlsxWriter's placeholder 0
+    book.close()
+    assert [row["BLEU-2"] for row in scored(totals)][:3] == [PAIR] * 3
