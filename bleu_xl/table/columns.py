@@ -44,7 +44,7 @@ from .letters import (
     holds_header,
     letter_read_as_name,
     letters_meant,
-    letters_of_their_role,
+    refuse_letter_of_another_column,
     search_rows,
 )
 from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
@@ -228,8 +228,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     headers = [header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
 
-    role_letters, role_notes = letters_of_their_role(headers, candidate_col, reference_cols)
-    letters = letters | role_letters
+    refuse_letter_of_another_column(
+        headers, None if candidate_col in letters else candidate_col, [s for s in reference_cols if s not in letters]
+    )
 
     def resolve(spec: str, what: str) -> int:
         if spec in letters and (letter := column_index(spec)) is not None:
@@ -308,7 +309,6 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
     if not any(known_name(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
         layout.notes += letter_read_as_name(layout, given)
-    layout.notes += role_notes
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
         first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))

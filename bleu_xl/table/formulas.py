@@ -51,7 +51,9 @@ def _first_uncached(sheet: Sheet, layout: Layout, col: int) -> int | None:
 
 
 def _totals_row(sheet: Sheet, r: int) -> bool:
-    """Whether row ``r`` is labelled as a totals row typed by hand (``Total``): its count, a formula saved without
-    its value, reads blank, and the row is then no candidate to refuse."""
-    row = sheet.rows[r] if r < len(sheet.rows) else []
-    return any(totals_label(text) for text in map(header_text, row) if text)
+    """Whether row ``r`` is the sheet's last and labelled as a totals row typed by hand (``Total``): its count, a
+    formula saved without its value, reads blank, and the row is then no candidate to refuse. A ``Total`` further
+    up is a term like any other (a glossary's)."""
+    if r != len(sheet.rows) - 1:
+        return False
+    return any(totals_label(text) for text in map(header_text, sheet.rows[r]) if text)

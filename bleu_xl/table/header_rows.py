@@ -137,8 +137,8 @@ _NUMBER_FIRST = re.compile(r"^\d+(?:\s+|$)")
 
 
 #: A qualifier that tags a header rather than says something: a language or a number, bracketed or not (``(fr)``,
-#: ``[pt-br]``, ``en``, ``v2``).
-_TAG = re.compile(r"[(\[]?(?:[a-z]{2,3}(?:[-_][a-z]{2,4})?|v?\d+)[)\]]?")
+#: ``[pt-br]``, ``pt-BR``, ``v2``).
+_TAG = re.compile(r"[(\[](?:[a-z]{2,3}(?:[-_][a-z]{2,4})?|v?\d+)[)\]]|v?\d+|[a-z]{2}[-_][a-z]{2}")
 
 
 def _headers_alike(row: list[Any], columns: Sequence[int]) -> bool:
@@ -172,7 +172,12 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
             if first == "reference" and "candidate" in roles:
                 _refuse_second_table(sheet, layout, r, columns, "the roles the other way round", "scored backwards")
         holding = [c for c, cell in enumerate(row) if _role(cell)]
-        if {_role(row[c]) for c in holding} == {"candidate", "reference"} and _headers_alike(row, holding):
+        if (
+            {_role(row[c]) for c in holding} == {"candidate", "reference"}
+            and _role(value) == "reference"  # the candidates' column headed as references: the columns moved
+            and len({fold(header_text(row[c])) for c in holding}) == len(holding)  # a header row names each once
+            and _headers_alike(row, holding)
+        ):
             _refuse_second_table(sheet, layout, r, holding, "in other columns", "read in the wrong columns")
     return same
 

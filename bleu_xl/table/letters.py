@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from ..core.errors import Part, Setting
 from .header_rows import CANDIDATE_NAMES, REFERENCE_NAMES, header_text, known_name
 from .layout import Layout, fold
-from .sheet import Sheet, column_index, column_letter
+from .sheet import InputError, Sheet, column_index, column_letter
 
 __all__ = [
     "HEADER_SEARCH_ROWS",
     "holds_header",
     "letter_read_as_name",
     "letters_meant",
-    "letters_of_their_role",
+    "refuse_letter_of_another_column",
     "search_rows",
 ]
 
@@ -97,15 +97,15 @@ def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, i
     return notes
 
 
-def letters_of_their_role(
+def refuse_letter_of_another_column(
     headers: list[str], candidate_col: str | None, reference_cols: Sequence[str]
-) -> tuple[set[str], list[tuple[Part, ...]]]:
-    """The columns given by a letter whose own column's header names that role (``--candidate-col C`` over
-    ``Candidate B`` in C, where a scored workbook also has a detail column headed ``c``; ``--reference-col B`` over
-    ``Reference`` in B beside an A/B test's arm headed ``B``): the letter is meant, not the header it also reads
-    as, and a note says how to name the other."""
-    letters: set[str] = set()
-    notes: list[tuple[Part, ...]] = []
+) -> None:
+    """Refuse a column given by a letter whose own column's header names that role while another column is headed
+    by the letter (``--candidate-col C`` over ``Candidate B`` in C, where a scored workbook also has a detail column
+    headed ``c``; ``--reference-col B`` over ``Reference`` in B beside an A/B test's arm headed ``B``): either
+    could be meant, and reading one silently scored the other's numbers or the wrong arm. The message names the
+    setting for each. A letter whose column names no such role (``--candidate-col A`` over ``Source``) is the
+    header it reads as, as before."""
     given = [("candidate_col", candidate_col, CANDIDATE_NAMES)]
     given += [("reference_cols", spec, REFERENCE_NAMES) for spec in reference_cols]
     for setting, spec, names in given:
@@ -115,14 +115,12 @@ def letters_of_their_role(
         other = next((c for c, h in enumerate(headers) if c != letter and h and fold(h) == fold(spec)), None)
         if other is None:
             continue
-        letters.add(spec)
-        what = "a candidate" if setting == "candidate_col" else "a reference"
-        notes.append(
-            (
-                Setting(setting, spec),
-                f" is column {column_letter(letter)} ({headers[letter]!r}), whose header names {what}, not the column "
-                f"headed {headers[other]!r} ({column_letter(other)}); to read that one, give ",
-                Setting(setting, column_letter(other)),
-            )
+        raise InputError(
+            Setting(setting, spec),
+            f" could be column {column_letter(letter)} ({headers[letter]!r}) or the column headed "
+            f"{headers[other]!r} ({column_letter(other)}); give ",
+            Setting(setting, headers[letter]),
+            f" for column {column_letter(letter)}, or ",
+            Setting(setting, column_letter(other)),
+            " for the other",
         )
-    return letters, notes

@@ -6103,10 +6103,12 @@ def _first_uncached(sheet: Sheet, layout: Layout, col: int) -> int | None:
 
 
 def _totals_row(sheet: Sheet, r: int) -> bool:
-    \"\"\"Whether row ``r`` is labelled as a totals row typed by hand (``Total``): its count, a formula saved without
-    its value, reads blank, and the row is then no candidate to refuse.\"\"\"
-    row = sheet.rows[r] if r < len(sheet.rows) else []
-    return any(totals_label(text) for text in map(header_text, row) if text)
+    \"\"\"Whether row ``r`` is the sheet's last and labelled as a totals row typed by hand (``Total``): its count, a
+    formula saved without its value, reads blank, and the row is then no candidate to refuse. A ``Total`` further
+    up is a term like any other (a glossary's).\"\"\"
+    if r != len(sheet.rows) - 1:
+        return False
+    return any(totals_label(text) for text in map(header_text, sheet.rows[r]) if text)
 """,
     'table/header_rows.py': """\
 \"\"\"Rows that are not what their place says: the headers of columns given by letter under a title, the header row
@@ -6248,8 +6250,8 @@ _NUMBER_FIRST = re.compile(r"^\\d+(?:\\s+|$)")
 
 
 #: A qualifier that tags a header rather than says something: a language or a number, bracketed or not (``(fr)``,
-#: ``[pt-br]``, ``en``, ``v2``).
-_TAG = re.compile(r"[(\\[]?(?:[a-z]{2,3}(?:[-_][a-z]{2,4})?|v?\\d+)[)\\]]?")
+#: ``[pt-br]``, ``pt-BR``, ``v2``).
+_TAG = re.compile(r"[(\\[](?:[a-z]{2,3}(?:[-_][a-z]{2,4})?|v?\\d+)[)\\]]|v?\\d+|[a-z]{2}[-_][a-z]{2}")
 
 
 def _headers_alike(row: list[Any], columns: Sequence[int]) -> bool:
@@ -6283,7 +6285,12 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
             if first == "reference" and "candidate" in roles:
                 _refuse_second_table(sheet, layout, r, columns, "the roles the other way round", "scored backwards")
         holding = [c for c, cell in enumerate(row) if _role(cell)]
-        if {_role(row[c]) for c in holding} == {"candidate", "reference"} and _headers_alike(row, holding):
+        if (
+            {_role(row[c]) for c in holding} == {"candidate", "reference"}
+            and _role(value) == "reference"  # the candidates' column headed as references: the columns moved
+            and len({fold(header_text(row[c])) for c in holding}) == len(holding)  # a header row names each once
+            and _headers_alike(row, holding)
+        ):
             _refuse_second_table(sheet, layout, r, holding, "in other columns", "read in the wrong columns")
     return same
 
@@ -6443,14 +6450,14 @@ from collections.abc import Sequence
 from ..core.errors import Part, Setting
 from .header_rows import CANDIDATE_NAMES, REFERENCE_NAMES, header_text, known_name
 from .layout import Layout, fold
-from .sheet import Sheet, column_index, column_letter
+from .sheet import InputError, Sheet, column_index, column_letter
 
 __all__ = [
     "HEADER_SEARCH_ROWS",
     "holds_header",
     "letter_read_as_name",
     "letters_meant",
-    "letters_of_their_role",
+    "refuse_letter_of_another_column",
     "search_rows",
 ]
 
@@ -6527,15 +6534,15 @@ def letter_read_as_name(layout: Layout, given: Sequence[tuple[str, str | None, i
     return notes
 
 
-def letters_of_their_role(
+def refuse_letter_of_another_column(
     headers: list[str], candidate_col: str | None, reference_cols: Sequence[str]
-) -> tuple[set[str], list[tuple[Part, ...]]]:
-    \"\"\"The columns given by a letter whose own column's header names that role (``--candidate-col C`` over
-    ``Candidate B`` in C, where a scored workbook also has a detail column headed ``c``; ``--reference-col B`` over
-    ``Reference`` in B beside an A/B test's arm headed ``B``): the letter is meant, not the header it also reads
-    as, and a note says how to name the other.\"\"\"
-    letters: set[str] = set()
-    notes: list[tuple[Part, ...]] = []
+) -> None:
+    \"\"\"Refuse a column given by a letter whose own column's header names that role while another column is headed
+    by the letter (``--candidate-col C`` over ``Candidate B`` in C, where a scored workbook also has a detail column
+    headed ``c``; ``--reference-col B`` over ``Reference`` in B beside an A/B test's arm headed ``B``): either
+    could be meant, and reading one silently scored the other's numbers or the wrong arm. The message names the
+    setting for each. A letter whose column names no such role (``--candidate-col A`` over ``Source``) is the
+    header it reads as, as before.\"\"\"
     given = [("candidate_col", candidate_col, CANDIDATE_NAMES)]
     given += [("reference_cols", spec, REFERENCE_NAMES) for spec in reference_cols]
     for setting, spec, names in given:
@@ -6545,17 +6552,15 @@ def letters_of_their_role(
         other = next((c for c, h in enumerate(headers) if c != letter and h and fold(h) == fold(spec)), None)
         if other is None:
             continue
-        letters.add(spec)
-        what = "a candidate" if setting == "candidate_col" else "a reference"
-        notes.append(
-            (
-                Setting(setting, spec),
-                f" is column {column_letter(letter)} ({headers[letter]!r}), whose header names {what}, not the column "
-                f"headed {headers[other]!r} ({column_letter(other)}); to read that one, give ",
-                Setting(setting, column_letter(other)),
-            )
+        raise InputError(
+            Setting(setting, spec),
+            f" could be column {column_letter(letter)} ({headers[letter]!r}) or the column headed "
+            f"{headers[other]!r} ({column_letter(other)}); give ",
+            Setting(setting, headers[letter]),
+            f" for column {column_letter(letter)}, or ",
+            Setting(setting, column_letter(other)),
+            " for the other",
         )
-    return letters, notes
 """,
     'table/columns.py': """\
 \"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
@@ -6604,7 +6609,7 @@ from .letters import (
     holds_header,
     letter_read_as_name,
     letters_meant,
-    letters_of_their_role,
+    refuse_letter_of_another_column,
     search_rows,
 )
 from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
@@ -6788,8 +6793,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     headers = [header_text(v) for v in rows[index]] if index is not None else []
     headers += [""] * (width - len(headers))
 
-    role_letters, role_notes = letters_of_their_role(headers, candidate_col, reference_cols)
-    letters = letters | role_letters
+    refuse_letter_of_another_column(
+        headers, None if candidate_col in letters else candidate_col, [s for s in reference_cols if s not in letters]
+    )
 
     def resolve(spec: str, what: str) -> int:
         if spec in letters and (letter := column_index(spec)) is not None:
@@ -6868,7 +6874,6 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         given += [("reference_cols", spec, col) for spec, col in zip(reference_cols, layout.reference_cols)]
     if not any(known_name(h, CANDIDATE_NAMES | REFERENCE_NAMES) for h in headers):  # else a header row, evidently
         layout.notes += letter_read_as_name(layout, given)
-    layout.notes += role_notes
     if guessed:
         named = ", ".join(layout.name(c) for c in (cand, *layout.reference_cols))
         first = next(r for r, row in enumerate(rows) if any(header_text(v) for v in row))

@@ -26,26 +26,22 @@ def csv_file(path: Path, rows: list[list[str]]) -> Path:
 # --- a letter that two columns could answer to -------------------------------------------------------------------
 
 
-def test_a_scored_workbook_scored_again_by_letter_scores_that_column(tmp_path: Path) -> None:
+def test_a_scored_workbook_scored_again_by_letter_is_asked_which_column(tmp_path: Path) -> None:
     """bleu-xl's own detail columns are headed ``r`` and ``c``: ``--candidate-col C`` took the token counts under
-    ``c`` for the candidates. Column C's header names a candidate: it is the one scored, and a note says how to
-    name the other."""
+    ``c`` for the candidates. The refusal says both ways to say it, each as a shell takes it."""
     path = tmp_path / "scored.xlsx"
     book = openpyxl.Workbook()
-    for row in [
-        ["Reference", "Candidate A", "Candidate B", "BLEU-2", "r", "c"],
-        [REF, CAND, "Free shipping", 0.4, 7, 4],
-    ]:
-        book.active.append(row)
+    book.active.append(["Reference", "Candidate A", "Candidate B", "BLEU-2", "r", "c"])
+    book.active.append([REF, CAND, "Free shipping", 0.4, 7, 4])
     book.save(path)
-    done = run("score", str(path), "--candidate-col", "C", "--format", "jsonl", "-o", "-")
+    assert refused(path, "--candidate-col", "C", "-o", "-") == (
+        "bleu-xl: error: --candidate-col C could be column C ('Candidate B') or the column headed 'c' (F); give "
+        "--candidate-col 'Candidate B' for column C, or --candidate-col F for the other"
+    )
+    done = run("score", str(path), "--candidate-col", "Candidate B", "--format", "jsonl", "-o", "-")
     assert [json.loads(line)["BLEU-2 (bleu-xl)"] for line in done.stdout.splitlines()] == [
         score(REF, "Free shipping").bleu
     ]
-    assert (
-        "bleu-xl: note: --candidate-col C is column C ('Candidate B'), whose header names a candidate, not the column "
-        "headed 'c' (F); to read that one, give --candidate-col F"
-    ) in done.stderr.splitlines()
 
 
 # --- one column read twice ----------------------------------------------------------------------------------------

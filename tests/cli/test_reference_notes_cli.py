@@ -257,6 +257,14 @@ def test_a_stacked_table_with_its_roles_crossed_is_refused_and_renamed_ones_are_
     )
     result = run("score", str(texts), "--format", "jsonl", "-o", "-")
     assert len(_jsonl(result)) == 5 and "repeats the header row" not in result.stderr
+    # A glossary whose terms are the names themselves, another role in a side column: pairs, not a second table.
+    glossary = tmp_path / "glossary.csv"
+    glossary.write_text(
+        "Key,Source,Reference,Candidate,Screen\nrefs.col.candidate,Candidate,Candidat,Candidat,References\n"
+        "notes,Notes,Notes,Remarques,Candidate profile\n",
+        encoding="utf-8",
+    )
+    assert len(_jsonl(run("score", str(glossary), "--format", "jsonl", "-o", "-"))) == 2
 
 
 def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp_path: Path) -> None:

@@ -317,3 +317,26 @@ def test_zeros_are_results_where_a_formula_of_the_sheet_was_saved_with_a_value(t
     sheet.write_formula(4, 1, "=COUNTA(B2:B4)")  # XlsxWriter's placeholder 0
     book.close()
     assert [row["BLEU-2"] for row in scored(totals)][:3] == [PAIR] * 3
+    # A value of its own in another column (a hyperlink's text) says nothing of the candidates' placeholders.
+    linked = tmp_path / "linked.xlsx"
+    book = xlsxwriter.Workbook(str(linked))
+    sheet = book.add_worksheet("Copy")
+    sheet.write_row(0, 0, ["Reference", "Source", "Candidate", "Link"])
+    for i in range(1, 4):
+        sheet.write_row(i, 0, [REF, CAND])
+        sheet.write_formula(i, 2, f"=TRIM(B{i + 1})")  # placeholder 0
+        sheet.write_formula(i, 3, f'=HYPERLINK("https://example.com/{i}","T-{i}")', None, f"T-{i}")
+    book.close()
+    with pytest.raises(InputError, match="the candidate column C 'Candidate' holds formulas saved with 0"):
+        read_table(str(linked))
+
+
+def test_a_total_among_the_terms_is_no_totals_row_for_the_formulas_check(tmp_path: Path) -> None:
+    """A glossary whose term is 'Total' (not its last row), its candidate a formula saved without its value: that
+    row is refused as any other, not passed over as a totals row typed by hand."""
+    path = xlsx(
+        tmp_path / "glossary.xlsx",
+        [["Reference", "Source", "Candidate"], [REF, CAND, CAND], ["Total", "Total", "=B3"], [REF, CAND, CAND]],
+    )
+    with pytest.raises(InputError, match=r"holds formulas saved without their values .*, the first in row 3"):
+        read_table(str(path))

@@ -386,23 +386,24 @@ def test_a_letter_that_could_be_either_column_is_said_which_it_was_taken_for() -
     assert layout.candidate_col == 1 and layout.notes == []
 
 
-def test_a_letter_whose_column_names_its_role_is_that_column_and_a_note_names_the_other() -> None:
-    """A scored workbook scored again: ``C`` given over a row that also holds bleu-xl's detail column ``c`` was taken
-    for ``c``, whose token counts were scored as the candidates. Column C's own header names a candidate, so C is
-    meant; so is ``--reference-col B`` over ``Reference`` beside an A/B test's arm headed ``B``."""
+def test_a_letter_whose_column_and_a_header_could_both_be_meant_is_refused() -> None:
+    """A scored workbook scored again: ``C`` given over a row that also holds bleu-xl's detail column ``c`` could be
+    column C (``Candidate B``) or that column; read as ``c``, its token counts were scored as the candidates. So could
+    ``--reference-col B`` over ``Reference`` beside an A/B test's arm headed ``B``. Both are refused, naming the
+    setting for each reading."""
     ref = "Free delivery on every order"
     rows = [["Reference", "Candidate A", "Candidate B", "BLEU-2", "r", "c"], [ref, "Free delivery", "Free", 0.4, 5, 2]]
-    layout = layout_of(rows, candidate_col="C")
-    assert layout.candidate_col == 2
-    assert [render(note) for note in layout.notes] == [
-        "candidate_col='C' is column C ('Candidate B'), whose header names a candidate, not the column headed 'c' "
-        "(F); to read that one, give candidate_col='F'"
-    ]
+    problem = refusal(rows, candidate_col="C")
+    assert render(problem.parts) == (
+        "candidate_col='C' could be column C ('Candidate B') or the column headed 'c' (F); give "
+        "candidate_col='Candidate B' for column C, or candidate_col='F' for the other"
+    )
+    assert layout_of(rows, candidate_col="Candidate B").candidate_col == 2
     assert layout_of(rows, candidate_col="F").candidate_col == 5
     sourced = [["Source", "Reference", "A", "B"], ["le chat", "the cat sat", "the cat", "a cat"]]
-    layout = layout_of(sourced, candidate_col="C", reference_cols=("B",))
-    assert (layout.candidate_col, layout.reference_cols) == (2, [1])
-    # An A/B test's header row: the letters' own columns (the source, the reference) are no candidates.
+    problem = refusal(sourced, candidate_col="C", reference_cols=("B",))
+    assert render(problem.parts).startswith("reference_cols='B' could be column B ('Reference') or the column headed")
+    # An A/B test's arms: the letters' own columns (the source, the reference) name no candidate.
     known = [["Reference", "A", "B"], ["the cat sat", "the cat", "a cat"]]
     assert layout_of(known, candidate_col="B").candidate_col == 2
     assert layout_of(known, candidate_col="A").candidate_col == 1

@@ -145,7 +145,7 @@ class _SheetHandlers:
         value_parts: list[str] = []
         collecting = careful = False  # careful: this chunk has an "&", so a <v> may hold a reference
         v_first = -1  # the byte index of the first text collected from a <v>
-        valued = False  # a formula saved with a value other than 0 seen (in a workbook marked to be calculated again)
+        valued: set[int] = set()  # columns with a formula saved with a value other than 0 (in a marked workbook)
 
         def collect(text: str) -> None:
             nonlocal v_first
@@ -249,7 +249,7 @@ class _SheetHandlers:
 
         def end(name: str) -> None:
             nonlocal row_index, col_index, in_row, in_cell, in_is, in_text, in_data, data_done, in_cols
-            nonlocal collecting, max_row, max_col, valued
+            nonlocal collecting, max_row, max_col
             if name is _C:
                 if not in_cell:
                     return
@@ -270,15 +270,15 @@ class _SheetHandlers:
                         errors[cell] = code
                     # An empty <v> of a text result (t="str") is the text "" (=IF(B2="","",B2)), saved so by
                     # Excel and LibreOffice; without t="str" it is no value (openpyxl writes formulas so).
-                    if stale and has_formula and last == "v" and not valued:
+                    if stale and has_formula and last == "v" and col not in valued:
                         if (cell_type is None or cell_type == "n") and "".join(value_parts).strip(" \t\r\n") == "0":
                             found = stale_cells.get(col)
                             if found is None:
                                 found = stale_cells[col] = array("i")
                             found.append(row)
-                        else:  # a formula saved with a value of its own: the sheet's 0s are results too
-                            valued = True
-                            stale_cells.clear()
+                        else:  # a formula saved with a value of its own: the column's 0s are results too
+                            valued.add(col)
+                            stale_cells.pop(col, None)
                     if has_formula and (
                         last == "f"
                         or (last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n"))
