@@ -125,15 +125,15 @@ def _role(value: Any) -> str:
     return "reference" if known_name(text, REFERENCE_NAMES) else ""
 
 
+#: The number of a numbered name, before its qualifier.
+_NUMBER_FIRST = re.compile(r"^\d+(?:\s+|$)")
+
+
 def _qualifier(value: Any) -> str:
     """What a header holding a known name says after the name (``(fr)`` of ``Reference (FR)``; nothing of
     ``Reference 2``): a table's headers share it, a translation's texts do not."""
     rest = fold(header_text(value)).partition(" ")[2]
     return _NUMBER_FIRST.sub("", rest)  # "Reference 2 (FR)" is "Reference (FR)" numbered
-
-
-#: The number of a numbered name, before its qualifier.
-_NUMBER_FIRST = re.compile(r"^\d+(?:\s+|$)")
 
 
 #: A qualifier that tags a header rather than says something: a language or a number, bracketed or not (``(fr)``,
@@ -154,27 +154,26 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
     reference) is refused: that table's rows would be scored backwards. A row is taken for headers only when the
     names are all that tells its cells apart (``Reference (FR)``, ``Candidate (FR)``): a pair such as ``Reference
     check completed`` and ``Candidate reference check completed`` (recruiting copy, a glossary) is a pair."""
-    rows, candidate, named = sheet.rows, columns[0], _NAME_START.match
+    rows, candidate = sheet.rows, columns[0]
     same: list[int] = []
     for r in data:
         row = rows[r]
         if candidate >= len(row) or type(value := row[candidate]) is not str or value[:1] not in _NAME_FIRST:
             continue  # most texts begin with no letter a name begins with
-        if named(value) is None:
-            continue
         if not (first := _role(value)):
             continue
-        roles = [_role(row[c]) if c < len(row) else "" for c in columns[1:]]
-        if all(roles) and _headers_alike(row, columns):
-            if first == "candidate" and all(role == "reference" for role in roles):
+        roles = {c: role for c, cell in enumerate(row) if (role := _role(cell))}
+        used = [roles.get(c, "") for c in columns[1:]]
+        if all(used) and _headers_alike(row, columns):
+            if first == "candidate" and all(role == "reference" for role in used):
                 same.append(r)
                 continue
-            if first == "reference" and "candidate" in roles:
+            if first == "reference" and "candidate" in used:
                 _refuse_second_table(sheet, layout, r, columns, "the roles the other way round", "scored backwards")
-        holding = [c for c, cell in enumerate(row) if _role(cell)]
+        holding = list(roles)
         if (
-            {_role(row[c]) for c in holding} == {"candidate", "reference"}
-            and _role(value) == "reference"  # the candidates' column headed as references: the columns moved
+            set(roles.values()) == {"candidate", "reference"}
+            and first == "reference"  # the candidates' column headed as references: the columns moved
             and len({fold(header_text(row[c])) for c in holding}) == len(holding)  # a header row names each once
             and _headers_alike(row, holding)
         ):

@@ -103,9 +103,6 @@ def refuse_merged_headers(sheet: Sheet, layout: Layout, candidate_given: bool, r
 
 
 def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
-    """Whether a data row holds text (or a number) in column ``col``."""
-    for r in layout.data_rows(len(sheet.rows)):
-        row = sheet.rows[r]
-        if col < len(row) and isinstance(cell_text(row[col]), str) and str(cell_text(row[col])).strip():
-            return True
-    return False
+    """Whether a data row holds text (or a number) in column ``col``: ``cell_text`` gives none for a blank."""
+    rows = sheet.rows
+    return any(col < len(rows[r]) and isinstance(cell_text(rows[r][col]), str) for r in layout.data_rows(len(rows)))

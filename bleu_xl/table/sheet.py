@@ -7,7 +7,6 @@ work on it without knowing where it came from.
 from __future__ import annotations
 
 import bisect
-import numbers
 import re
 from array import array
 from collections.abc import Mapping, Sequence
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..core.errors import BleuXlError, Part, Setting
+from ..core.metrics.base import as_switch
 
 __all__ = [
     "EXCEL_MAX_COLS",
@@ -211,8 +211,8 @@ class TableOptions:
 def check_switch(value: object, setting: str) -> None:
     """Refuse an on/off setting given as anything but ``True`` or ``False``: read by its truth, ``"no"`` or
     ``"false"`` would turn it on."""
-    # numpy's True is no bool but is True; a number (1, numpy's 1) or a text is refused.
-    if not isinstance(value, bool) and (isinstance(value, (numbers.Number, str, bytes)) or value not in (True, False)):
+    # numpy's True is taken as True (as_switch, the metrics' own test); a number (1, numpy's 1) or a text is refused.
+    if not isinstance(as_switch(value), bool):
         raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 

@@ -5449,7 +5449,6 @@ work on it without knowing where it came from.
 from __future__ import annotations
 
 import bisect
-import numbers
 import re
 from array import array
 from collections.abc import Mapping, Sequence
@@ -5457,6 +5456,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..core.errors import BleuXlError, Part, Setting
+from ..core.metrics.base import as_switch
 
 __all__ = [
     "EXCEL_MAX_COLS",
@@ -5653,8 +5653,8 @@ class TableOptions:
 def check_switch(value: object, setting: str) -> None:
     \"\"\"Refuse an on/off setting given as anything but ``True`` or ``False``: read by its truth, ``"no"`` or
     ``"false"`` would turn it on.\"\"\"
-    # numpy's True is no bool but is True; a number (1, numpy's 1) or a text is refused.
-    if not isinstance(value, bool) and (isinstance(value, (numbers.Number, str, bytes)) or value not in (True, False)):
+    # numpy's True is taken as True (as_switch, the metrics' own test); a number (1, numpy's 1) or a text is refused.
+    if not isinstance(as_switch(value), bool):
         raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 
@@ -6042,12 +6042,9 @@ def refuse_merged_headers(sheet: Sheet, layout: Layout, candidate_given: bool, r
 
 
 def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
-    \"\"\"Whether a data row holds text (or a number) in column ``col``.\"\"\"
-    for r in layout.data_rows(len(sheet.rows)):
-        row = sheet.rows[r]
-        if col < len(row) and isinstance(cell_text(row[col]), str) and str(cell_text(row[col])).strip():
-            return True
-    return False
+    \"\"\"Whether a data row holds text (or a number) in column ``col``: ``cell_text`` gives none for a blank.\"\"\"
+    rows = sheet.rows
+    return any(col < len(rows[r]) and isinstance(cell_text(rows[r][col]), str) for r in layout.data_rows(len(rows)))
 """,
     'table/formulas.py': """\
 \"\"\"Formulas whose saved values no reader can use, as the column rules check a column read: saved without values
@@ -6238,15 +6235,15 @@ def _role(value: Any) -> str:
     return "reference" if known_name(text, REFERENCE_NAMES) else ""
 
 
+#: The number of a numbered name, before its qualifier.
+_NUMBER_FIRST = re.compile(r"^\\d+(?:\\s+|$)")
+
+
 def _qualifier(value: Any) -> str:
     \"\"\"What a header holding a known name says after the name (``(fr)`` of ``Reference (FR)``; nothing of
     ``Reference 2``): a table's headers share it, a translation's texts do not.\"\"\"
     rest = fold(header_text(value)).partition(" ")[2]
     return _NUMBER_FIRST.sub("", rest)  # "Reference 2 (FR)" is "Reference (FR)" numbered
-
-
-#: The number of a numbered name, before its qualifier.
-_NUMBER_FIRST = re.compile(r"^\\d+(?:\\s+|$)")
 
 
 #: A qualifier that tags a header rather than says something: a language or a number, bracketed or not (``(fr)``,
@@ -6267,27 +6264,26 @@ def headers_again(sheet: Sheet, layout: Layout, columns: Sequence[int], data: Se
     reference) is refused: that table's rows would be scored backwards. A row is taken for headers only when the
     names are all that tells its cells apart (``Reference (FR)``, ``Candidate (FR)``): a pair such as ``Reference
     check completed`` and ``Candidate reference check completed`` (recruiting copy, a glossary) is a pair.\"\"\"
-    rows, candidate, named = sheet.rows, columns[0], _NAME_START.match
+    rows, candidate = sheet.rows, columns[0]
     same: list[int] = []
     for r in data:
         row = rows[r]
         if candidate >= len(row) or type(value := row[candidate]) is not str or value[:1] not in _NAME_FIRST:
             continue  # most texts begin with no letter a name begins with
-        if named(value) is None:
-            continue
         if not (first := _role(value)):
             continue
-        roles = [_role(row[c]) if c < len(row) else "" for c in columns[1:]]
-        if all(roles) and _headers_alike(row, columns):
-            if first == "candidate" and all(role == "reference" for role in roles):
+        roles = {c: role for c, cell in enumerate(row) if (role := _role(cell))}
+        used = [roles.get(c, "") for c in columns[1:]]
+        if all(used) and _headers_alike(row, columns):
+            if first == "candidate" and all(role == "reference" for role in used):
                 same.append(r)
                 continue
-            if first == "reference" and "candidate" in roles:
+            if first == "reference" and "candidate" in used:
                 _refuse_second_table(sheet, layout, r, columns, "the roles the other way round", "scored backwards")
-        holding = [c for c, cell in enumerate(row) if _role(cell)]
+        holding = list(roles)
         if (
-            {_role(row[c]) for c in holding} == {"candidate", "reference"}
-            and _role(value) == "reference"  # the candidates' column headed as references: the columns moved
+            set(roles.values()) == {"candidate", "reference"}
+            and first == "reference"  # the candidates' column headed as references: the columns moved
             and len({fold(header_text(row[c])) for c in holding}) == len(holding)  # a header row names each once
             and _headers_alike(row, holding)
         ):

@@ -270,8 +270,9 @@ class _SheetHandlers:
                         errors[cell] = code
                     # An empty <v> of a text result (t="str") is the text "" (=IF(B2="","",B2)), saved so by
                     # Excel and LibreOffice; without t="str" it is no value (openpyxl writes formulas so).
+                    saved = "".join(value_parts).strip(" \t\r\n") if has_formula and last == "v" else ""
                     if stale and has_formula and last == "v" and col not in valued:
-                        if (cell_type is None or cell_type == "n") and "".join(value_parts).strip(" \t\r\n") == "0":
+                        if (cell_type is None or cell_type == "n") and saved == "0":
                             found = stale_cells.get(col)
                             if found is None:
                                 found = stale_cells[col] = array("i")
@@ -279,10 +280,7 @@ class _SheetHandlers:
                         else:  # a formula saved with a value of its own: the column's 0s are results too
                             valued.add(col)
                             stale_cells.pop(col, None)
-                    if has_formula and (
-                        last == "f"
-                        or (last == "v" and cell_type != "str" and not "".join(value_parts).strip(" \t\r\n"))
-                    ):
+                    if has_formula and (last == "f" or (last == "v" and cell_type != "str" and not saved)):
                         scan.uncached_count += 1
                         if len(uncached) < MAX_UNCACHED_KEPT:
                             uncached.add(cell)
