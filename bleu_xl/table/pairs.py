@@ -7,6 +7,7 @@ text), a few times cheaper a row (benchmarks/bench_fast_paths.py), held equal by
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..core.errors import Setting
@@ -130,3 +131,23 @@ def shares_no_word(pairs: list[Pair]) -> bool:
             return False
         scorable += 1
     return scorable > 1
+
+
+#: LibreOffice's text for a formula's error (``Err:502``, ``Err:509``...), as a CSV it exports holds it.
+_LIBREOFFICE_ERROR = re.compile(r"Err:\d{3}")
+
+
+def libreoffice_errors(pairs: list[Pair]) -> list[int]:
+    """The pairs whose candidate or a reference is LibreOffice's text for a formula's error (``Err:509``, where Excel
+    would export ``#VALUE!``): read from a text file, it is scored as the text it is, where the cell held an
+    error."""
+    found = []
+    for i, (refs, cand) in enumerate(pairs):
+        if type(cand) is str and cand[:4] == "Err:" and _LIBREOFFICE_ERROR.fullmatch(cand.strip()):
+            found.append(i)
+        elif type(refs) is tuple:
+            for ref in refs:
+                if ref[:4] == "Err:" and _LIBREOFFICE_ERROR.fullmatch(ref.strip()):
+                    found.append(i)
+                    break
+    return found

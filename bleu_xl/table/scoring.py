@@ -21,7 +21,7 @@ from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
-from .pairs import pairs_of, shares_no_word
+from .pairs import libreoffice_errors, pairs_of, shares_no_word
 from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
 from .ranks import KeyHashes, rank_within_reference, ranked_groups, score_types
 from .sheet import InputError, Sheet, column_letter
@@ -132,6 +132,7 @@ class Result:
     groups: int = 1  # the references whose candidates are ranked among themselves
     unspaced: list[UnspacedRows] = field(default_factory=list)
     no_word_shared: bool = False  # no candidate shares a word with its reference: the wrong reference read?
+    error_texts: list[int] = field(default_factory=list)  # rows of a text file that hold LibreOffice's Err:509...
 
     @computed_once
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -278,6 +279,16 @@ class Result:
         for metric, found in zip(self.metrics, self.unspaced):
             if found:
                 notes.append(unspaced_note(metric, found, self.row_numbers))
+        if self.error_texts:
+            listed = ", ".join(str(self.row_numbers[i]) for i in self.error_texts[:LISTED_ROWS])
+            more = f" and {len(self.error_texts) - LISTED_ROWS:,} more" if len(self.error_texts) > LISTED_ROWS else ""
+            which = f"row {listed} holds" if len(self.error_texts) == 1 else f"rows {listed}{more} hold"
+            notes.append(
+                (
+                    f"{which} LibreOffice's text for a formula's error (Err:509...) as a reference or candidate, "
+                    "scored as that text: correct the formula and export the file again",
+                )
+            )
         if self.no_word_shared:
             notes.append(
                 (
@@ -511,6 +522,7 @@ def _score_table(
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
         # A reference typed by the user is the one meant; one read from the sheet may be from the wrong cell.
         no_word_shared=(layout.reference_text is None or layout.reference_cell is not None) and shares_no_word(pairs),
+        error_texts=libreoffice_errors(pairs) if sheet.is_text else [],
     )
 
 

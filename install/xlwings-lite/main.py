@@ -7583,6 +7583,7 @@ text), a few times cheaper a row (benchmarks/bench_fast_paths.py), held equal by
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..core.errors import Setting
@@ -7706,6 +7707,26 @@ def shares_no_word(pairs: list[Pair]) -> bool:
             return False
         scorable += 1
     return scorable > 1
+
+
+#: LibreOffice's text for a formula's error (``Err:502``, ``Err:509``...), as a CSV it exports holds it.
+_LIBREOFFICE_ERROR = re.compile(r"Err:\\d{3}")
+
+
+def libreoffice_errors(pairs: list[Pair]) -> list[int]:
+    \"\"\"The pairs whose candidate or a reference is LibreOffice's text for a formula's error (``Err:509``, where Excel
+    would export ``#VALUE!``): read from a text file, it is scored as the text it is, where the cell held an
+    error.\"\"\"
+    found = []
+    for i, (refs, cand) in enumerate(pairs):
+        if type(cand) is str and cand[:4] == "Err:" and _LIBREOFFICE_ERROR.fullmatch(cand.strip()):
+            found.append(i)
+        elif type(refs) is tuple:
+            for ref in refs:
+                if ref[:4] == "Err:" and _LIBREOFFICE_ERROR.fullmatch(ref.strip()):
+                    found.append(i)
+                    break
+    return found
 """,
     'table/ranks.py': """\
 \"\"\"Ranks within a reference: each scored candidate against the others that share its reference, as RANK.EQ does.
@@ -7855,7 +7876,7 @@ from ..excel.cell_values import Blank, CellError, cell_text
 from ..excel.cells import Pair, PreviousReference, reference_set, score_pairs
 from .layout import Layout
 from .packed import PackedOutcomes, pack, unpack
-from .pairs import pairs_of, shares_no_word
+from .pairs import libreoffice_errors, pairs_of, shares_no_word
 from .pool import PoolUnavailable, forking, frozen_heap, map_chunks
 from .ranks import KeyHashes, rank_within_reference, ranked_groups, score_types
 from .sheet import InputError, Sheet, column_letter
@@ -7966,6 +7987,7 @@ class Result:
     groups: int = 1  # the references whose candidates are ranked among themselves
     unspaced: list[UnspacedRows] = field(default_factory=list)
     no_word_shared: bool = False  # no candidate shares a word with its reference: the wrong reference read?
+    error_texts: list[int] = field(default_factory=list)  # rows of a text file that hold LibreOffice's Err:509...
 
     @computed_once
     def columns(self) -> tuple[DetailColumn, ...]:
@@ -8112,6 +8134,16 @@ class Result:
         for metric, found in zip(self.metrics, self.unspaced):
             if found:
                 notes.append(unspaced_note(metric, found, self.row_numbers))
+        if self.error_texts:
+            listed = ", ".join(str(self.row_numbers[i]) for i in self.error_texts[:LISTED_ROWS])
+            more = f" and {len(self.error_texts) - LISTED_ROWS:,} more" if len(self.error_texts) > LISTED_ROWS else ""
+            which = f"row {listed} holds" if len(self.error_texts) == 1 else f"rows {listed}{more} hold"
+            notes.append(
+                (
+                    f"{which} LibreOffice's text for a formula's error (Err:509...) as a reference or candidate, "
+                    "scored as that text: correct the formula and export the file again",
+                )
+            )
         if self.no_word_shared:
             notes.append(
                 (
@@ -8345,6 +8377,7 @@ def _score_table(
         unspaced=[unspaced_rows(metric, pairs, outcomes) for metric, outcomes in zip(chosen, scores)],
         # A reference typed by the user is the one meant; one read from the sheet may be from the wrong cell.
         no_word_shared=(layout.reference_text is None or layout.reference_cell is not None) and shares_no_word(pairs),
+        error_texts=libreoffice_errors(pairs) if sheet.is_text else [],
     )
 
 

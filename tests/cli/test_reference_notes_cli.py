@@ -291,3 +291,20 @@ def test_a_translation_with_a_few_repeated_references_lists_its_weakest_rows(tmp
     assert rows == weakest[:5]
     ter = run("score", str(path), "--metric", "ter", "-o", str(tmp_path / "ter.csv")).stdout.splitlines()
     assert ter[1].startswith("the weakest 5 of 6 by score, highest TER first (most rows have their own reference;")
+
+
+def test_libreoffice_error_texts_in_a_csv_are_named(tmp_path: Path) -> None:
+    """LibreOffice exports a formula's error as Err:509 (Excel as #VALUE!, which is read as an error): scored as
+    that text, the row is named in a note, in the output's notes too."""
+    path = tmp_path / "export.csv"
+    path.write_text(
+        "Reference;Candidate\nFree delivery on every order;Free delivery\nErr:509;Special offer\nThank you;Err:522\n",
+        encoding="utf-8",
+    )
+    result = run("score", str(path), "--format", "json", "-o", "-")
+    note = (
+        "rows 3, 4 hold LibreOffice's text for a formula's error (Err:509...) as a reference or candidate, scored as "
+        "that text: correct the formula and export the file again"
+    )
+    assert f"bleu-xl: note: {note}" in result.stderr.splitlines()
+    assert note in json.loads(result.stdout)["notes"]
