@@ -101,8 +101,9 @@ class BleuError(BleuXlError, ValueError):
     \"\"\"Input that cannot be scored: no usable reference, bad settings, unequal lengths.\"\"\"
 """,
     'core/tokenizer.py': """\
-\"\"\"Text to tokens: NFKC + casefold, words of letters, marks and numbers, one token per CJK character, one per
-character cluster of Thai, Lao, Myanmar and Khmer (scripts written without spaces between words).
+\"\"\"Text to tokens: invisible characters removed, NFKC + casefold, words of letters, marks and numbers, one token
+per CJK character, one per character cluster of Thai, Lao, Myanmar and Khmer (scripts written without spaces between
+words).
 
 Standard library only (it runs under Pyodide too).
 \"\"\"
@@ -113,7 +114,43 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["CJK_RANGES", "SEA_RANGES", "is_cjk", "is_sea", "prepare", "tokenize", "tokenize_literally"]
+__all__ = [
+    "CJK_RANGES",
+    "INVISIBLE_RANGES",
+    "SEA_RANGES",
+    "is_cjk",
+    "is_sea",
+    "prepare",
+    "tokenize",
+    "tokenize_literally",
+]
+
+#: Code point ranges (inclusive) removed before any other rule: Unicode's default-ignorable code points (its
+#: Default_Ignorable_Code_Point property: characters drawn as nothing, such as the soft hyphen that Word and web
+#: pages hide inside words, zero-width spaces and joiners, direction marks, and variation selectors, which choose
+#: how a character is drawn, not which one it is: \\u2764\\ufe0f is the heart drawn as an emoji), and the keycap mark
+#: of emoji keycaps (1\\ufe0f\\u20e3 is the digit 1 drawn on a key). Left in, a mark among them begins a token (an
+#: invisible word no plain copy of the text has) and any other splits the word it sits in.
+INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero-width space, non-joiner and joiner, direction marks
+    (0x202A, 0x202E),  # direction embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, direction isolates
+    (0x20E3, 0x20E3),  # combining enclosing keycap (not default-ignorable: drawn as the key around a digit)
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16 (15: drawn as text, 16: drawn as an emoji)
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (a byte order mark inside the text)
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tags and variation selectors 17-256 (ideographic variants)
+)
 
 #: Code point ranges (inclusive) whose letters, marks and numbers are scored one character at a time.
 CJK_RANGES: tuple[tuple[int, int], ...] = (
@@ -149,6 +186,13 @@ SEA_RANGES: tuple[tuple[int, int], ...] = (
 )
 
 
+_INVISIBLE = re.compile("[" + "".join(f"\\\\U{lo:08x}-\\\\U{hi:08x}" for lo, hi in INVISIBLE_RANGES) + "]")
+
+
+def _removed(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in INVISIBLE_RANGES)
+
+
 def _is_lmn(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LMN"
 
@@ -162,7 +206,8 @@ def _fast_path_tables() -> tuple[bytes, re.Pattern[str], dict[str, str]]:
     the same tokens as the general path, several times faster. Returns the byte table, a pattern that finds
     any character outside that set (such text takes the general path), and the letters that fold to several
     Latin-1 letters (ß to ss), replaced after the translation. The table maps the Latin-1 characters outside
-    the set (µ, ½, ´) to NUL, which nothing else maps to: text made of Latin-1 alone needs no pattern search.
+    the set (µ, ½, ´, the soft hyphen) to NUL, which nothing else maps to: text made of Latin-1 alone needs no
+    pattern search.
     \"\"\"
     table = bytearray(256)
     allowed = []
@@ -170,6 +215,8 @@ def _fast_path_tables() -> tuple[bytes, re.Pattern[str], dict[str, str]]:
     for cp in range(256):
         ch = chr(cp)
         folded = unicodedata.normalize("NFKC", ch).casefold()
+        if _removed(cp):  # the soft hyphen: to NUL, so that text holding it takes the general path
+            continue
         if _is_lmn(ch):
             if len(folded) == 1 and ord(folded) < 256:
                 table[cp] = ord(folded)
@@ -184,7 +231,7 @@ def _fast_path_tables() -> tuple[bytes, re.Pattern[str], dict[str, str]]:
     # Non-Latin-1 separators: encode("latin-1", "replace") turns them into "?", a separator too.
     for cp in range(0x2000, 0x20D0):
         ch = chr(cp)
-        if not _is_lmn(ch) and not any(map(_is_lmn, unicodedata.normalize("NFKC", ch).casefold())):
+        if not _removed(cp) and not _is_lmn(ch) and not any(map(_is_lmn, unicodedata.normalize("NFKC", ch).casefold())):
             allowed.append(cp)
     return bytes(table), re.compile("[^" + "".join(f"\\\\u{cp:04x}" for cp in allowed) + "]"), expand
 
@@ -275,11 +322,11 @@ def prepare() -> None:
 def tokenize_literally(text: str) -> list[str]:
     \"\"\"The token rules read literally, one character at a time: slow and obviously right.
 
-    After NFKC and casefold, left to right: a character that is not a letter, mark or number ends the current
-    token and is dropped; a CJK letter, mark or number is a token by itself; a letter of Thai, Lao, Myanmar or
-    Khmer (:data:`SEA_RANGES`) ends the current token and begins a new one; any other mark joins the current
-    token, or begins one; any other letter or number joins the current token, unless that token began with a
-    letter of those four scripts: then it ends it and begins a new one.
+    After the characters of :data:`INVISIBLE_RANGES` are removed, NFKC and casefold, left to right: a character that
+    is not a letter, mark or number ends the current token and is dropped; a CJK letter, mark or number is a token by
+    itself; a letter of Thai, Lao, Myanmar or Khmer (:data:`SEA_RANGES`) ends the current token and begins a new one;
+    any other mark joins the current token, or begins one; any other letter or number joins the current token, unless
+    that token began with a letter of those four scripts: then it ends it and begins a new one.
 
     :func:`tokenize` must give exactly these tokens for every text (the property tests hold the two equal).
 
@@ -298,7 +345,8 @@ def tokenize_literally(text: str) -> list[str]:
             tokens.append(word)
         word, sea_begun = "", False
 
-    for ch in unicodedata.normalize("NFKC", text).casefold():
+    shown = "".join(ch for ch in text if not _removed(ord(ch)))
+    for ch in unicodedata.normalize("NFKC", shown).casefold():
         kind = unicodedata.category(ch)[0]
         if kind not in "LMN":
             end_token()
@@ -322,7 +370,8 @@ def tokenize_literally(text: str) -> list[str]:
 def tokenize(text: str) -> list[str]:
     \"\"\"Split ``text`` into BLEU tokens: the tokens of :func:`tokenize_literally`, by fast paths.
 
-    The text is normalised with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
+    Invisible characters and the keycap mark (:data:`INVISIBLE_RANGES`) are removed, and the text is normalised
+    with ``unicodedata.normalize("NFKC", text).casefold()``; a letter, mark or number
     in a CJK range is a token by itself, a letter of Thai, Lao, Myanmar or Khmer begins a token that the marks
     after it join, any other run of letters, marks and numbers is a word, and everything else (spaces,
     punctuation, symbols, emoji, ``_``) separates words and is dropped.
@@ -353,6 +402,7 @@ def tokenize(text: str) -> list[str]:
                 if letter in text:
                     text = text.replace(letter, folded)
             return text.split()
+    text = _INVISIBLE.sub("", text)
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", _FULL_WIDTH.sub(_narrow, text))
     text = text.casefold()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_xl import tokenize
-from bleu_xl.core.tokenizer import SEA_RANGES, is_cjk, is_sea, tokenize_literally
+from bleu_xl.core.tokenizer import INVISIBLE_RANGES, SEA_RANGES, is_cjk, is_sea, tokenize_literally
 
 
 @pytest.mark.parametrize(
@@ -106,5 +106,8 @@ def tokenize_0_1(text: str) -> list[str]:
 @given(st.text(max_size=60))
 def test_text_without_those_scripts_tokenizes_as_in_0_1(text: str) -> None:
     if any(map(is_sea, unicodedata.normalize("NFKC", text))):
+        return
+    # 0.2.0 also removes variation selectors and the keycap mark, which 0.1 made invisible words of.
+    if any(lo <= ord(ch) <= hi for ch in text for lo, hi in INVISIBLE_RANGES):
         return
     assert tokenize(text) == tokenize_0_1(text)

@@ -133,3 +133,65 @@ def test_full_width_forms_match_specification(text: str) -> None:
 )
 def test_full_width_examples(text: str, tokens: list[str]) -> None:
     assert tokenize(text) == tokens == tokenize_literally(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("Free delivery on every order \u2764\ufe0f", ["free", "delivery", "on", "every", "order"]),  # typed ❤️
+        ("Free delivery on every order \u2764", ["free", "delivery", "on", "every", "order"]),
+        ("\u2714\ufe0f\u2714\ufe0f done", ["done"]),
+        ("love\u2764\ufe0fyou", ["love", "you"]),
+        ("1\ufe0f\u20e3 Free delivery", ["1", "free", "delivery"]),  # the keycap 1️⃣ is the digit on a key
+        ("#\ufe0f\u20e3 tag", ["tag"]),
+        ("\u845b\U000e0101\u98fe", ["\u845b", "\u98fe"]),  # an ideographic variation selector picks a glyph
+        ("\u2603\ufe0e snow", ["snow"]),  # variation selector 15: drawn as text
+        ("\u1820\u180b\u1821", ["\u1820\u1821"]),  # a Mongolian free variation selector inside a word
+        ("\U0001f44d\U0001f3fd ok", ["ok"]),  # a skin tone is a symbol, as the emoji it follows
+        ("\U0001f469\u200d\U0001f4bb dev", ["dev"]),  # a joiner between emoji
+        ("free deli\xadvery", ["free", "delivery"]),  # Word's soft hyphen, hidden inside a word
+        (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            ["\u0645\u06cc\u062e\u0648\u0627\u0647\u0645"],
+        ),  # Persian non-joiner
+        ("\u0915\u094d\u200d\u0937", ["\u0915\u094d\u0937"]),  # a joiner inside a Hindi word
+        ("zero\u200bwidth", ["zerowidth"]),  # drawn as one word
+        ("\u200fשלום\u200e 2026", ["שלום", "2026"]),  # direction marks
+        ("\ufeffbom inside", ["bom", "inside"]),
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f flag", ["flag"]),  # tag characters
+    ],
+)
+def test_invisible_characters_and_the_keycap_mark_are_removed_first(text: str, tokens: list[str]) -> None:
+    # Left in, a selector was a mark, and a mark begins a token (❤️ was an invisible word that ❤ is not); a soft
+    # hyphen or a joiner split the word it sits in.
+    assert tokenize(text) == tokens == tokenize_literally(text)
+
+
+_AROUND_SELECTORS = st.one_of(
+    st.sampled_from(["\ufe0e", "\ufe0f", "\ufe00", "\u20e3", "\u180b", "\u180f", "\U000e0100", "\U000e01ef"]),
+    st.sampled_from(["\xad", "\u200b", "\u200c", "\u200d", "\u200e", "\u2060", "\ufeff", "\U000e0067", "\u3164"]),
+    st.sampled_from(
+        ["\u2764", "\U0001f389", "1", "#", "a", "é", "\u0301", "\u845b", "\u0e2a", "\u1820", " ", "\u200d"]
+    ),
+    st.characters(min_codepoint=0x20D0, max_codepoint=0x20FF),
+    st.characters(min_codepoint=0xFE00, max_codepoint=0xFE2F),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet=_AROUND_SELECTORS))
+def test_text_with_invisible_characters_matches_specification(text: str) -> None:
+    assert tokenize(text) == tokenize_literally(text)
+
+
+def test_scoring_md_lists_the_invisible_ranges() -> None:
+    from pathlib import Path
+
+    from bleu_xl.core.tokenizer import INVISIBLE_RANGES
+
+    rule = Path(__file__).parents[2].joinpath("docs", "scoring.md").read_text(encoding="utf-8")
+    rule = rule[rule.index("1. Characters drawn as nothing") : rule.index("2. The text is normalised")]
+    listed = " ".join(rule.split())
+    for lo, hi in INVISIBLE_RANGES:
+        shown = f"U+{lo:04X}" if lo == hi else f"U+{lo:04X}-{hi:04X}"
+        assert shown in listed, shown
