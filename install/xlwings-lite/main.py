@@ -3501,6 +3501,9 @@ class Explanation:
     score: Score
     candidate_tokens: tuple[str, ...]
     orders: tuple[OrderReport, ...]
+    #: Whether the candidate's tokens are a reference's, in its order: a score of 1 says less (a candidate of the
+    #: same words in another order, or of words from several references, can score it).
+    identical: bool = False
 
     def summary(self) -> str:
         \"\"\"One short line, e.g. ``missing: bem, embalado | extra: intacto | bigrams missed: veio bem, bem embalado``;
@@ -3517,7 +3520,7 @@ class Explanation:
                 # a left-out order's misses do not count, nor the higher orders of an empty candidate
                 parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
         if not parts:
-            parts.append("exact match" if self.score.bleu == 1.0 else "every n-gram matches")
+            parts.append("exact match" if self.identical else "every n-gram matches, though no reference reads so")
         if left:
             c = len(self.candidate_tokens)
             names = ", ".join(map(order_name, left))
@@ -3593,7 +3596,8 @@ def explain(
             if short > 0:
                 missing.append((_text(gram), short))
         reports.append(OrderReport(n, tuple(matched), tuple(extra), tuple(missing)))
-    return Explanation(score, tuple(tokens), tuple(reports))
+    identical = any(len(words) == len(tokens) and list(words) == tokens for words in refs.tokens)
+    return Explanation(score, tuple(tokens), tuple(reports), identical)
 """,
     'core/column_sums.py': """\
 \"\"\"What the paired tests add up: each statistics column's sum over the pairs a bootstrap resample draws, or over the

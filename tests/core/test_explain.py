@@ -38,3 +38,14 @@ def test_explain_with_several_references_reports_gaps_against_the_reference_that
     # a one-word candidate has no bigram: the order is left out of the score, and the summary says so
     left_out = "bigrams left out of the score: the candidate has only 1 word"
     assert explain("a", "a", smoothing="none").summary() == f"exact match | {left_out}"
+
+
+def test_a_score_of_one_is_an_exact_match_only_when_the_tokens_are_a_references() -> None:
+    # The same words and word pairs in another order, or words of two references, score 1 under BLEU-2 too.
+    reordered = explain("Free shipping, free returns, free gifts", "Free returns, free shipping, free gifts")
+    mixed = explain(["a b c", "c d e"], "a b c d e")
+    for explanation in (reordered, mixed):
+        assert explanation.score.bleu == 1.0
+        assert not explanation.identical
+        assert explanation.summary() == "every n-gram matches, though no reference reads so"
+    assert explain(["c d e", "A b, c!"], "a b c").identical
