@@ -4006,6 +4006,10 @@ class Resampling:
         check_interval_draws(self.samples, self.level)
         columns = statistics_columns(self.metric, stats)
         resampled = [score_of_sums(self.metric, drawn) for drawn in sums.resampled(columns, self.samples, self.seed)]
+        # One pair, or a few alike: every resample is the corpus itself, and an interval of no width would read as a
+        # certain score. As the paired test, from FEW_PAIRS pairs such an interval is the bootstrap's answer.
+        if max(resampled) == min(resampled) and len(stats) < FEW_PAIRS:
+            raise BleuError("every resample gives the same score (too few distinct pairs): no interval to give")
         return self._interval(score_of_sums(self.metric, [sum(column) for column in columns]), resampled)
 
     def paired(

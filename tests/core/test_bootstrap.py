@@ -121,8 +121,8 @@ def test_bootstrap_gives_the_reference_numbers_for_a_seed() -> None:
     assert (ci.score, ci.low, ci.high) == (0.47489083103376784, 0.44791780316580726, 0.5059586119120456)
     ordered = sorted(_resampled_scores(G_REFS, G_A, 300, 5, max_n=4, smoothing="none"))
     assert ordered.index(ci.low) >= 15 and len(ordered) - 1 - ordered[::-1].index(ci.high) <= 300 - 16
-    ci = bootstrap_ci(G_REFS[:1], G_A[:1], samples=50, seed=3)  # one pair: every resample is that pair
-    assert (ci.low, ci.high) == (0.3501806396568502, 0.3501806396568502)
+    with pytest.raises(BleuError, match="every resample gives the same score"):  # one pair: each resample is it
+        bootstrap_ci(G_REFS[:1], G_A[:1], samples=50, seed=3)
 
 
 def test_paired_test_gives_the_reference_numbers_for_a_seed() -> None:
@@ -238,6 +238,17 @@ def test_a_paired_test_whose_resamples_never_vary_is_refused_not_called_signific
     assert paired_test(["a b"], ["x"], ["x"], samples=99).p_value == 1.0  # the same: nothing to refuse
     with pytest.raises(BleuError, match="every resample gives the same difference"):
         paired_test(["a b"] * 49, ["a b"] * 49, ["x"] * 49, samples=99)  # too few pairs to say anything
+
+
+def test_an_interval_whose_resamples_never_vary_is_refused_below_fifty_pairs() -> None:
+    # One pair, or pairs all alike: every resample is the corpus, and an interval of no width reads as certain.
+    with pytest.raises(BleuError, match="every resample gives the same score"):
+        bootstrap_ci(["a b c"], ["a b d"])
+    with pytest.raises(BleuError, match="every resample gives the same score"):
+        Resampling(Chrf()).interval(["a b c"] * 49, ["a b d"] * 49)
+    assert bootstrap_ci(["a b c"] * 50, ["a b d"] * 50).low == bootstrap_ci(["a b c"] * 50, ["a b d"] * 50).high
+    two = bootstrap_ci(["a b c", "x y z"], ["a b c", "x q"])
+    assert two.low < two.high
 
 
 def test_many_pairs_alike_where_one_side_wins_every_time_are_a_clear_verdict() -> None:

@@ -50,6 +50,11 @@ def test_a_paired_test_whose_resamples_never_vary_is_an_error_cell() -> None:
     assert cells.paired_cells([["a b"]], [["a b"]], [["x"]], 99).message.startswith("every resample gives")
 
 
+def test_an_interval_whose_resamples_never_vary_is_an_error_cell() -> None:
+    # One pair (or pairs alike): an interval of no width would read as a certain score.
+    assert cells.ci_cells([["le chat"]], [["le chien"]], 0.95, 1000).message.startswith("every resample gives")
+
+
 def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell_that_gives_the_minimum() -> None:
     refs, a, b = [["a b c"], ["d e f"]], [["a b"], ["d e"]], [["a b c"], ["d f"]]
     for samples in (19, 1, 0, -5):
@@ -60,7 +65,8 @@ def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell_that_gives_th
         assert cells.ci_cells(refs, a, level, samples) == cell_values.CellError(
             "#VALUE!", f"samples must be a whole number from {least} to 100000"
         )
-    assert cells.ci_cells(refs, a, 0.95, 40)[0][0] <= cells.ci_cells(refs, a, 0.95, 40)[0][1]
+    unlike = [["a b"], ["d e f"]]  # two pairs unlike: resamples vary
+    assert cells.ci_cells(refs, unlike, 0.95, 40)[0][0] < cells.ci_cells(refs, unlike, 0.95, 40)[0][2]
     assert len(cells.paired_cells(refs, a, b, 20)[0]) == 4
 
 
