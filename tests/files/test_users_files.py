@@ -416,6 +416,33 @@ def test_a_csv_in_another_windows_code_page_is_refused_not_misread(
     assert json.loads(done.stdout.splitlines()[0])["BLEU-2"] == score(reference, candidate).bleu
 
 
+@pytest.mark.parametrize(
+    ("codec", "reference", "candidate", "first"),
+    [
+        ("cp932", "全品送料無料キャンペーン実施中", "全品送料無料キャンペーン中", "cp932"),
+        ("gbk", "本周所有订单免费送货", "本周全部订单免运费", "gbk"),
+        ("cp949", "이번 주 모든 주문 무료 배송", "이번 주 전 주문 무료 배송", "cp949"),
+        ("big5", "本週所有訂單免費送貨", "本週全部訂單免運費", "big5"),
+        ("cp874", "จัดส่งฟรีสำหรับทุกคำสั่งซื้อในสัปดาห์นี้", "จัดส่งฟรีทุกคำสั่งซื้อสัปดาห์นี้", "cp874"),
+    ],
+)
+def test_a_csv_in_an_east_asian_or_thai_code_page_is_refused_not_misread(
+    tmp_path: Path, codec: str, reference: str, candidate: str, first: str
+) -> None:
+    """Excel's "CSV" on Japanese, Chinese, Korean and Thai Windows is in Shift-JIS, GBK, UHC, Big5 or cp874: read as
+    MacRoman or Windows-1252 it was accented letters and symbols (全品送料 as ëSïiëó), scored so with no word said.
+    It is refused, naming each of those code pages that reads it as text of its script (Big5 bytes read as GBK
+    too: the user knows which), with a word as each reads it; given, the file is read."""
+    path = tmp_path / "copy.csv"
+    path.write_bytes(f"Reference,Candidate\r\n{reference},{candidate}\r\n".encode(codec))
+    message = refused(path)
+    assert message.startswith(f"bleu-xl: error: {path}: not UTF-8, and it reads as {first} (")
+    assert f"{codec} ({reference.split()[0][:20]!r})" in message
+    assert f"--encoding {codec}" in message and message.endswith("(the encoding it was saved in)")
+    done = CliRunner().invoke(main, ["score", str(path), "--encoding", codec, "-o", "-", "--format", "jsonl", "-q"])
+    assert json.loads(done.stdout.splitlines()[0])["BLEU-2"] == score(reference, candidate).bleu
+
+
 def test_western_text_is_still_read_in_the_usual_code_page() -> None:
     """Accented capitals side by side (AÇÃO, CRÉÉE) are Portuguese and French, not another script misread; Š is
     Windows-1252's own letter as much as Windows-1250's (Škoda in a French file), so it counts alike in both."""

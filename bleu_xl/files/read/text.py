@@ -26,6 +26,7 @@ from typing import Any
 from ...core.errors import Part, Setting
 from ...table.sheet import EXCEL_MAX_ROWS, InputError
 from .limits import MAX_CELLS, MAX_TEXT_BYTES
+from .wide_code_pages import refuse_wide_code_page
 
 __all__ = ["DELIMITERS", "decode_text", "parse_text", "plausibility", "sniff_delimiter", "text_codec"]
 
@@ -247,6 +248,8 @@ def _single_byte_code_page(data: bytes) -> str:
         raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
     best = min(readings, key=lambda reading: reading.cost)  # the first of equals: the usual one
     _refuse_other_code_page(best, readings[0], high, sample, words)
+    if best.cost >= 2 * ODD:
+        refuse_wide_code_page(data, best.codec, best.sample)
     if best.codec != single_byte_code_pages()[0]:
         for rival in readings:
             if rival.high != best.high and rival.cost - best.cost < ODD:

@@ -1,0 +1,98 @@
+"""The East Asian and Thai code pages of Excel's plain "CSV" on those Windows: a file in one is refused, naming it.
+
+Excel saves "CSV (Comma delimited)" in the system's ANSI code page: Shift-JIS (cp932) on Japanese Windows, GBK
+(cp936) on Simplified Chinese, UHC (cp949) on Korean, Big5 (cp950) on Traditional Chinese, cp874 on Thai. Read in
+a Western code page, such a file is text of accented letters and symbols (``全品送料`` as ``ëSïiëó``), every score
+wrong. Where the Western reading is clearly not text, each of these code pages that reads the file wholly as text
+of its own script is named, with a word as it reads it: the user knows which is theirs, and two of them can read
+the same bytes (Shift-JIS bytes are also valid GBK), so none is chosen for them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ...core.errors import Part, Setting
+from ...core.tokenizer import is_cjk, is_sea
+from ...table.sheet import InputError
+
+__all__ = ["WIDE_CODE_PAGES", "refuse_wide_code_page"]
+
+#: The code pages, as the user gives them with the encoding setting.
+WIDE_CODE_PAGES = ("cp932", "gbk", "cp949", "big5", "cp874")
+#: The share of a reading's characters past ASCII that must be its script's (or East Asian punctuation and forms).
+OWN_SCRIPT_SHARE = 0.9
+#: The bytes read to judge: a line break is never part of a character in these code pages, so the cut is clean.
+SAMPLE_BYTES = 1 << 20
+#: The share of a reading's characters past ASCII that may stand beside a Latin letter.
+LATIN_NEIGHBOURS_SHARE = 0.25
+_WORD = re.compile(r"[^\x00-\x7f]+")
+_BESIDE_LATIN = re.compile(r"(?<=[A-Za-z])[^\x00-\x7f]|[^\x00-\x7f](?=[A-Za-z])")
+_PUNCTUATION = frozenset("…‘’“”•–—·×÷°±§¶©®™€")
+
+
+def _own_script(ch: str) -> bool:
+    """A character of text in these code pages: CJK, Hangul, kana, Thai, full-width forms and their punctuation;
+    not half-width katakana, which Shift-JIS makes of most other code pages' bytes and today's text seldom holds."""
+    if 0xFF61 <= ord(ch) <= 0xFF9F:
+        return False
+    return (
+        is_cjk(ch)
+        or is_sea(ch)
+        or 0x3000 <= ord(ch) <= 0x303F
+        or 0xFF00 <= ord(ch) <= 0xFFEF
+        or ch in _PUNCTUATION
+        or unicodedata.east_asian_width(ch) in ("W", "F")
+    )
+
+
+#: What text in a code page nearly always holds that another's reading of its bytes does not: Japanese its kana,
+#: Korean and Thai their own letters throughout. Chinese has none: its readings come after these.
+_OWN_LETTERS = {
+    "cp932": (lambda ch: 0x3040 <= ord(ch) <= 0x30FF, 0.1),
+    "cp949": (lambda ch: 0xAC00 <= ord(ch) <= 0xD7A3, 0.9),
+    "cp874": (lambda ch: 0x0E00 <= ord(ch) <= 0x0E7F, 0.9),
+}
+
+
+def _reading(data: bytes, codec: str) -> tuple[bool, str] | None:
+    """A word as ``codec`` reads ``data``, when it reads all of it, with no control character, as its script's
+    text (first: whether the reading holds the letters :data:`_OWN_LETTERS` expects); else ``None``."""
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    wide = [ch for ch in text if not ch.isascii()]
+    if not wide or any(unicodedata.category(ch) == "Cc" for ch in wide):
+        return None
+    if sum(map(_own_script, wide)) < OWN_SCRIPT_SHARE * len(wide):
+        return None
+    # Western text read so has its script's characters inside Latin words (L'été as cp874 is L'้t้): text of the
+    # script has them in words of their own, with a Latin letter beside one now and then (Tシャツ, iPhone用).
+    if len(_BESIDE_LATIN.findall(text)) > LATIN_NEIGHBOURS_SHARE * len(wide):
+        return None
+    found = _WORD.search(text)
+    if found is None:
+        return None
+    letter, share = _OWN_LETTERS.get(codec, (None, 1.0))
+    return letter is not None and sum(map(letter, wide)) >= share * len(wide), found.group()[:20]
+
+
+def refuse_wide_code_page(data: bytes, codec: str, shown: str) -> None:
+    """Refuse ``data``, read clearly badly in the single-byte ``codec`` (``shown``: a word as it reads it), when one
+    of :data:`WIDE_CODE_PAGES` reads it as text of its script; the message names each that does."""
+    head = data if len(data) <= SAMPLE_BYTES else data[: data.rfind(b"\n", 0, SAMPLE_BYTES) + 1] or data
+    found = [(page, reading) for page in WIDE_CODE_PAGES if (reading := _reading(head, page)) is not None]
+    if not found:
+        return
+    readings = [(page, word) for page, (_, word) in sorted(found, key=lambda item: not item[1][0])]
+    named: list[Part] = []
+    for page, _ in readings[:3]:
+        named += [" or " if named else "", Setting("encoding", page)]
+    words = " or ".join(f"{page} ({word!r})" for page, word in readings[:3])
+    raise InputError(
+        f"not UTF-8, and it reads as {words} rather than as {codec} ({shown.strip()[:20]!r}); give ",
+        *named,
+        " (the encoding it was saved in)",
+    )
