@@ -3,6 +3,7 @@ sheets, Excel Tables, and a reader that panics, is interrupted or aborts."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -21,7 +22,20 @@ from bleu_xl.files.read import workbook as workbook_reader
 from bleu_xl.files.read.table import read_table
 from bleu_xl.table.scoring import score_table
 from bleu_xl.table.sheet import InputError, TableOptions
-from tests.helpers import refused_in_process, run, run_process, scored, xlsx, xlsx_sheets
+from tests.helpers import (
+    header_rows,
+    libreoffice,
+    raw_xlsx,
+    refused,
+    refused_in_process,
+    run,
+    run_process,
+    scored,
+    sheet_xml,
+    text_cell,
+    xlsx,
+    xlsx_sheets,
+)
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
@@ -340,3 +354,60 @@ def test_a_total_among_the_terms_is_no_totals_row_for_the_formulas_check(tmp_pat
     )
     with pytest.raises(InputError, match=r"holds formulas saved without their values .*, the first in row 3"):
         read_table(str(path))
+
+
+_COVERED_FODS = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
+<office:body><office:spreadsheet><table:table table:name="Copy">
+<table:table-row>{cell}Reference</text:p></table:table-cell>{cell}Candidate</text:p></table:table-cell></table:table-row>
+<table:table-row><table:table-cell table:number-rows-spanned="3" office:value-type="string">
+<text:p>Free delivery on every order</text:p></table:table-cell>
+<table:table-cell table:number-rows-spanned="2" office:value-type="string">
+<text:p>Free delivery on every order</text:p></table:table-cell></table:table-row>
+<table:table-row>{covered}covered reference text</text:p></table:covered-table-cell>
+{covered}covered candidate text</text:p>
+</table:covered-table-cell></table:table-row>
+<table:table-row>{covered}another covered</text:p></table:covered-table-cell>{cell}Free shipping</text:p>
+</table:table-cell></table:table-row>
+</table:table></office:spreadsheet></office:body></office:document>""".format(
+    cell='<table:table-cell office:value-type="string"><text:p>',
+    covered='<table:covered-table-cell office:value-type="string"><text:p>',
+)
+
+
+def test_cells_under_merged_cells_that_libreoffice_kept_read_blank(tmp_path: Path) -> None:
+    """LibreOffice merges with "keep the contents of the hidden cells" and saves their text in the xlsx: B3's text,
+    which nobody sees, was scored as a candidate of its own, and A3's shown in the output. They read blank, as the
+    sheet shows them (Excel empties them when it merges), with a note."""
+    source = tmp_path / "covered.fods"
+    source.write_text(_COVERED_FODS, encoding="utf-8")
+    book = libreoffice(tmp_path, "xlsx", source) / "covered.xlsx"
+    result = run("score", str(book), "-o", "-", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["Candidate"] for row in rows] == ["Free delivery on every order", None, "Free shipping"]
+    assert [row["Reference"] for row in rows] == ["Free delivery on every order", None, None]
+    assert (
+        rows[0]["BLEU-2"] == 1
+        and rows[1]["BLEU-2"] is None
+        and rows[2]["BLEU-2"] == score("Free delivery on every order", "Free shipping").bleu
+    )
+    assert (
+        "bleu-xl: note: 3 cells under merged cells (the first A3) hold a value that the sheet does not show "
+        "(LibreOffice keeps it when it merges): read blank"
+    ) in result.stderr.splitlines()
+
+
+def test_merged_cells_that_overlap_are_refused(tmp_path: Path) -> None:
+    rows = header_rows() + "".join(
+        f'<row r="{r}">{text_cell(f"A{r}", "le chat")}{text_cell(f"B{r}", "le chien")}</row>' for r in range(2, 6)
+    )
+    merges = '<mergeCells count="2"><mergeCell ref="A2:B5"/><mergeCell ref="A3:B5"/></mergeCells>'
+    book = raw_xlsx(
+        tmp_path / "overlap.xlsx", sheet_xml(rows).replace(b"</sheetData>", b"</sheetData>" + merges.encode())
+    )
+    assert refused(book).endswith("merged cells of sheet 'Copy' overlap, which no application saves")
+

@@ -23,7 +23,7 @@ from ...core.errors import Part, Setting
 from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout, another_sheet
-from ...table.sheet import STALE_FORMULAS, InputError, Sheet, TableOptions, column_letter
+from ...table.sheet import STALE_FORMULAS, CellRange, InputError, Sheet, TableOptions, column_letter
 from .bounded import in_child, note, room_for_a_thread
 from .package import Package, open_package
 from .sheet_scan import SheetScan, scan_sheet
@@ -238,6 +238,7 @@ class Workbook:
             for r in stale_rows:
                 if r < len(rows) and c < len(rows[r]):
                     rows[r][c] = ""
+        covered = _blank_covered(self.file, name, rows, scan.merged)
         return Sheet(
             name,
             rows,
@@ -252,8 +253,42 @@ class Workbook:
             cell_formats=scan.formats,
             merged=tuple(scan.merged),
             column_widths=tuple(scan.column_widths),
-            notes=_uncached_notes(scan) + _stale_notes(scan),
+            notes=_uncached_notes(scan) + _stale_notes(scan) + _covered_notes(covered),
         )
+
+
+def _blank_covered(file: Path, name: str, rows: list[list[Any]], merged: list[CellRange]) -> list[str]:
+    """Blank the cells that merged ranges cover (all but each range's first), as every spreadsheet shows them: Excel
+    empties them when it merges, LibreOffice can keep their text, hidden. Returns those that held a value. Ranges
+    that overlap (no application saves them, and their cells would be blanked again and again) are refused."""
+    width = max(map(len, rows), default=0)
+    area = sum(
+        max(0, min(cells.bottom + 1, len(rows)) - cells.top) * max(0, min(cells.right + 1, width) - cells.left)
+        for cells in merged
+    )
+    if area > len(rows) * width:
+        raise InputError(f"{file}: refused: merged cells of sheet {name!r} overlap, which no application saves")
+    held = []
+    for cells in merged:
+        for r in range(cells.top, min(cells.bottom + 1, len(rows))):
+            row = rows[r]
+            for c in range(cells.left if r > cells.top else cells.left + 1, min(cells.right + 1, len(row))):
+                if row[c] is not None and row[c] != "":
+                    held.append(f"{column_letter(c)}{r + 1}")
+                    row[c] = ""
+    return held
+
+
+def _covered_notes(held: list[str]) -> list[tuple[Part, ...]]:
+    """The note on cells under merged cells that held a value: read blank, as the sheet shows them."""
+    if not held:
+        return []
+    cells = (
+        f"a cell under merged cells ({held[0]}) holds"
+        if len(held) == 1
+        else (f"{len(held):,} cells under merged cells (the first {held[0]}) hold")
+    )
+    return [(f"{cells} a value that the sheet does not show (LibreOffice keeps it when it merges): read blank",)]
 
 
 def _uncached_notes(scan: SheetScan) -> list[tuple[Part, ...]]:
