@@ -55,6 +55,7 @@ EMBEDDED = (
     "table/sheet.py",
     "table/layout.py",
     "table/merged.py",
+    "table/excel_tables.py",
     "table/formulas.py",
     "table/header_rows.py",
     "table/letters.py",

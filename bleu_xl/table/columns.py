@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
+from .excel_tables import rows_below_table
 from .formulas import check_cached
 from .header_rows import (
     CANDIDATE_NAMES,
@@ -247,6 +248,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
 
     layout = Layout(index, cand, headers=headers)
     layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
+    below_table, table_notes = rows_below_table(sheet, layout)  # the header row is an Excel Table's: only its rows
+    layout.skipped, layout.notes = layout.skipped | below_table, [*layout.notes, *table_notes]
     data = layout.data_rows(len(rows))
     if reference_text is not None:
         layout.reference_text = reference_text

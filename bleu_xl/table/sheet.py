@@ -21,6 +21,7 @@ __all__ = [
     "GENERAL",
     "CellFormats",
     "CellRange",
+    "ExcelTable",
     "InputError",
     "Sheet",
     "TableOptions",
@@ -50,6 +51,13 @@ class CellRange(NamedTuple):
     def __str__(self) -> str:
         first, last = f"{column_letter(self.left)}{self.top + 1}", f"{column_letter(self.right)}{self.bottom + 1}"
         return first if first == last else f"{first}:{last}"
+
+
+class ExcelTable(NamedTuple):
+    """An Excel Table of a sheet (Insert > Table): its name and its cells, header row and totals row included."""
+
+    name: str
+    cells: CellRange
 
 
 #: The General number format (a built-in format's id).
@@ -120,6 +128,7 @@ class Sheet:
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
+    tables: tuple[ExcelTable, ...] = ()  # a workbook's Excel Tables (Insert > Table): their names and cells
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
     column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
 

@@ -5521,6 +5521,7 @@ __all__ = [
     "GENERAL",
     "CellFormats",
     "CellRange",
+    "ExcelTable",
     "InputError",
     "Sheet",
     "TableOptions",
@@ -5550,6 +5551,13 @@ class CellRange(NamedTuple):
     def __str__(self) -> str:
         first, last = f"{column_letter(self.left)}{self.top + 1}", f"{column_letter(self.right)}{self.bottom + 1}"
         return first if first == last else f"{first}:{last}"
+
+
+class ExcelTable(NamedTuple):
+    \"\"\"An Excel Table of a sheet (Insert > Table): its name and its cells, header row and totals row included.\"\"\"
+
+    name: str
+    cells: CellRange
 
 
 #: The General number format (a built-in format's id).
@@ -5620,6 +5628,7 @@ class Sheet:
     delimiter: str | None = None
     cell_formats: CellFormats = field(default_factory=CellFormats)  # a workbook's; a text file has none
     merged: tuple[CellRange, ...] = ()
+    tables: tuple[ExcelTable, ...] = ()  # a workbook's Excel Tables (Insert > Table): their names and cells
     notes: list[tuple[Part, ...]] = field(default_factory=list)  # what reading it found to say (a long cell)
     column_widths: tuple[tuple[int, int, float], ...] = ()  # a workbook's: first, last column (0-based), width
 
@@ -6103,6 +6112,48 @@ def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
     \"\"\"Whether a data row holds text (or a number) in column ``col``: ``cell_text`` gives none for a blank.\"\"\"
     rows = sheet.rows
     return any(col < len(rows[r]) and isinstance(cell_text(rows[r][col]), str) for r in layout.data_rows(len(rows)))
+""",
+    'table/excel_tables.py': """\
+\"\"\"An Excel Table (Insert > Table) as the column rules read it: when the header row is a Table's, its rows are the
+data, and the rows below it, another table's or notes, are left out (each said in a note).\"\"\"
+
+from __future__ import annotations
+
+from ..core.errors import Part, Setting
+from .layout import Layout
+from .sheet import ExcelTable, Sheet
+
+__all__ = ["rows_below_table"]
+
+
+def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:
+    \"\"\"The Excel Table whose header row is the layout's and that holds the candidate column, if any.\"\"\"
+    for table in sheet.tables:
+        cells = table.cells
+        if cells.top == layout.header_row and cells.left <= layout.candidate_col <= cells.right:
+            return table
+    return None
+
+
+def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list[tuple[Part, ...]]]:
+    \"\"\"The rows below the Excel Table whose header row is the layout's: not its rows (a second table, a glossary,
+    notes), left out; and a note naming those that hold anything, with the setting that scores them alone.\"\"\"
+    table = header_table(sheet, layout)
+    if table is None or table.cells.bottom + 1 >= len(sheet.rows):
+        return frozenset(), []
+    below = range(table.cells.bottom + 1, len(sheet.rows))
+    filled = [r for r in below if any(v is not None and v != "" for v in sheet.rows[r])]
+    if not filled:
+        return frozenset(below), []
+    first, last = filled[0] + 1, filled[-1] + 1
+    rows = f"row {first}" if first == last else f"rows {first} to {last}"
+    name = f"the Excel Table {table.name!r} ({table.cells})" if table.name else f"the Excel Table {table.cells}"
+    note = (
+        f"{rows}, below {name} whose header row this is, are not its rows: left out (to score them alone, give ",
+        Setting("header_row", first),
+        ")",
+    )
+    return frozenset(below), [note]
 """,
     'table/formulas.py': """\
 \"\"\"Formulas whose saved values no reader can use, as the column rules check a column read: saved without values
@@ -6634,6 +6685,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
+from .excel_tables import rows_below_table
 from .formulas import check_cached
 from .header_rows import (
     CANDIDATE_NAMES,
@@ -6866,6 +6918,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
 
     layout = Layout(index, cand, headers=headers)
     layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
+    below_table, table_notes = rows_below_table(sheet, layout)  # the header row is an Excel Table's: only its rows
+    layout.skipped, layout.notes = layout.skipped | below_table, [*layout.notes, *table_notes]
     data = layout.data_rows(len(rows))
     if reference_text is not None:
         layout.reference_text = reference_text

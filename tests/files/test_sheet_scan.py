@@ -14,7 +14,7 @@ from python_calamine import CalamineWorkbook
 
 from bleu_xl.files.read import package as xlsx_package
 from bleu_xl.files.read import sheet_scan
-from bleu_xl.table.sheet import InputError, column_letter
+from bleu_xl.table.sheet import CellRange, ExcelTable, InputError, column_letter
 from tests.helpers import read_sheet
 
 from . import parts
@@ -178,6 +178,7 @@ def test_the_totals_rows_of_the_sheets_tables(tmp_path: Path) -> None:
         },
     )
     assert scan.totals_rows == {3}
+    assert scan.tables == [ExcelTable("T1", CellRange(0, 0, 3, 1)), ExcelTable("T1", CellRange(0, 3, 2, 4))]
 
 
 def test_merged_ranges_are_the_ones_the_reader_reads(tmp_path: Path) -> None:

@@ -411,3 +411,52 @@ def test_merged_cells_that_overlap_are_refused(tmp_path: Path) -> None:
     )
     assert refused(book).endswith("merged cells of sheet 'Copy' overlap, which no application saves")
 
+
+def test_rows_below_the_excel_table_of_the_header_row_are_left_out(tmp_path: Path) -> None:
+    """A glossary as a second Excel Table below the copy: its header row and terms were scored as candidates, with
+    no note. When the header row is a Table's, its rows are the data; those below it are left out with a note that
+    names them and the header row that scores them alone."""
+    from openpyxl.worksheet.table import Table
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Copy"
+    for row in (
+        ["Reference", "Candidate"],
+        ["Free delivery on every order", "Free delivery on every order"],
+        ["Free delivery on every order", "Free shipping on all orders"],
+        [],
+        ["Glossary term", "Approved translation"],
+        ["delivery", "livraison"],
+        ["order", "commande"],
+    ):
+        sheet.append(row)
+    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
+    sheet.add_table(Table(displayName="Glossary", ref="A5:B7"))
+    path = tmp_path / "tables.xlsx"
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line)["Candidate"] for line in result.stdout.splitlines()] == [
+        "Free delivery on every order",
+        "Free shipping on all orders",
+    ]
+    assert (
+        "bleu-xl: note: rows 5 to 7, below the Excel Table 'Copy' (A1:B3) whose header row this is, are not its "
+        "rows: left out (to score them alone, give --header-row 5)"
+    ) in result.stderr.splitlines()
+    alone = run(
+        "score",
+        str(path),
+        "-o",
+        "-",
+        "--format",
+        "jsonl",
+        "--header-row",
+        "5",
+        "--candidate-col",
+        "B",
+        "--reference-col",
+        "A",
+    )
+    assert [json.loads(line)["Approved translation"] for line in alone.stdout.splitlines()] == ["livraison", "commande"]

@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
-from ...table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, GENERAL, CellFormats, CellRange, InputError, column_letter
+from ...table.sheet import (
+    EXCEL_MAX_COLS,
+    EXCEL_MAX_ROWS,
+    GENERAL,
+    CellFormats,
+    CellRange,
+    ExcelTable,
+    InputError,
+    column_letter,
+)
 from .limits import MAX_CELLS
 from .package import (
     COLUMNS,
@@ -68,6 +77,7 @@ class SheetScan:
     hidden_columns: set[int] = field(default_factory=set)
     hidden_rows: set[int] = field(default_factory=set)
     totals_rows: set[int] = field(default_factory=set)
+    tables: list[ExcelTable] = field(default_factory=list)
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     uncached: set[tuple[int, int]] = field(default_factory=set)
     uncached_count: int = 0
@@ -105,7 +115,7 @@ def scan_sheet(package: Package, sheet: SheetPart) -> SheetScan:
     except Refused as exc:
         raise InputError(f"{package.file}: refused: {sheet.member} {exc}") from None
     handlers.finish()
-    scan.totals_rows = _totals_rows(package, lower, handlers.table_ids)
+    scan.totals_rows, scan.tables = _tables(package, lower, handlers.table_ids)
     return scan
 
 
@@ -448,31 +458,32 @@ def _check_extent(file: Path, member: str, rows: int, cols: int) -> None:
         )
 
 
-def _totals_rows(package: Package, sheet: str, table_ids: list[str]) -> set[int]:
-    """The rows (0-based) of the totals of the sheet's Excel Tables: the last ``totalsRowCount`` rows of each
-    table's ``ref``, the table parts found through the sheet's relationships."""
+def _tables(package: Package, sheet: str, table_ids: list[str]) -> tuple[set[int], list[ExcelTable]]:
+    """The rows (0-based) of the totals of the sheet's Excel Tables (the last ``totalsRowCount`` rows of each
+    table's ``ref``), and the tables, found through the sheet's relationships."""
     totals: set[int] = set()
+    tables: list[ExcelTable] = []
     rels = package.part_rels.get(sheet, {})
     for rel_id in table_ids:
         kind, target = rels.get(rel_id, ("", ""))
         if not kind.endswith("/table") or ascii_lower(target) not in package.members:
             raise InputError(f"{package.file}: refused: a table of {sheet} ({rel_id!r}) is missing")
-        found: list[tuple[str, str]] = []
+        found: list[tuple[str, str, str]] = []
         parser = new_parser()
 
-        def start(tag: str, attrs: dict[str, str], found: list[tuple[str, str]] = found) -> None:
+        def start(tag: str, attrs: dict[str, str], found: list[tuple[str, str, str]] = found) -> None:
             if tag is NAMES["table"] and not found:
-                found.append((attrs.get("ref", ""), attrs.get("totalsRowCount", "0")))
+                found.append((attrs.get("ref", ""), attrs.get("totalsRowCount", "0"), attrs.get("displayName", "")))
             raise Stop
 
         parser.StartElementHandler = start
         parse_part(package, ascii_lower(target), parser)
         if not found:
             continue
-        ref, count = found[0]
+        ref, count, name = found[0]
         corners = ref.split(":")
         try:
-            top, bottom = cell_position(corners[0])[0], cell_position(corners[-1])[0]
+            (top, left), (bottom, right) = cell_position(corners[0]), cell_position(corners[-1])
         except Refused:
             raise InputError(
                 f"{package.file}: refused: {target} has a table range bleu-xl cannot read ({ref[:40]!r})"
@@ -480,4 +491,6 @@ def _totals_rows(package: Package, sheet: str, table_ids: list[str]) -> set[int]
         number = digits(count)
         if number:
             totals.update(range(max(top, bottom - number + 1), bottom + 1))
-    return totals
+        cells = CellRange(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
+        tables.append(ExcelTable(name[:255], cells))
+    return totals, tables

@@ -246,6 +246,7 @@ class Workbook:
             hidden_columns=frozenset(scan.hidden_columns),
             hidden_rows=frozenset(scan.hidden_rows),
             totals_rows=frozenset(scan.totals_rows),
+            tables=tuple(scan.tables),
             hidden_sheets=self.hidden,
             uncached=frozenset(scan.uncached),
             uncached_count=scan.uncached_count,
