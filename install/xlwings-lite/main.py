@@ -6474,7 +6474,38 @@ TOTALS_LABELS = frozenset(
         "合計",
         "総計",
         "합계",
+        # a count of the candidates (=COUNTA) labelled as one
+        "count",
+        "number",
+        "nombre",
+        "anzahl",
+        "cantidad",
+        "contagem",
+        "quantidade",
+        "conteggio",
+        "numero",
+        "aantal",
+        "件数",
+        "個数",
+        "数量",
+        "计数",
+        "개수",
     ]
+)
+#: How the label of a totals row typed by hand can begin, a word after it (``Number of variants``, ``Total FR``).
+TOTALS_PREFIXES = (
+    "total ",
+    "totals ",
+    "count ",
+    "number of ",
+    "nombre de ",
+    "nombre d'",
+    "anzahl ",
+    "cantidad de ",
+    "numero de ",
+    "quantidade de ",
+    "numero di ",
+    "aantal ",
 )
 
 
@@ -6507,8 +6538,10 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
 
 
 def totals_label(text: str) -> bool:
-    \"\"\"Whether a cell's text is a totals row's label (``Total``, ``Summe:``), as the rules fold it.\"\"\"
-    return fold(text).rstrip(":").strip() in TOTALS_LABELS
+    \"\"\"Whether a cell's text is a totals row's label (``Total``, ``Summe:``, ``Count``, ``Number of variants``), as
+    the rules fold it.\"\"\"
+    label = fold(text).rstrip(":").strip()
+    return label in TOTALS_LABELS or (len(label) <= 40 and label.startswith(TOTALS_PREFIXES))
 
 
 def past_header_notes(sheet: Sheet, layout: Layout) -> list[tuple[Part, ...]]:

@@ -684,12 +684,25 @@ def test_a_totals_row_typed_by_hand_is_not_a_candidate(count: object) -> None:
     assert bleu(once) == [PAIR, score(REF, OTHER).bleu, 1.0] and layout_of(once).shared_row == 1
 
 
+@pytest.mark.parametrize(
+    "label", ["Count", "Number of variants", "Anzahl", "Nombre", "Nombre de variantes", "Número:", "Total FR", "件数"]
+)
+def test_a_count_of_the_candidates_typed_by_hand_is_not_a_candidate(label: str) -> None:
+    """=COUNTA(C2:C5) under the candidates, labelled as a count rather than a total: its number was scored against
+    the reference typed once, ranked and counted in the corpus score."""
+    rows = [["Product", "Reference", "Candidate"], ["P1", REF, CAND], ["P1", "", OTHER], ["P1", "", REF]]
+    counted = [*rows, [label, "", 3]]
+    layout = layout_of(counted)
+    assert 4 in layout.skipped and bleu(counted) == bleu(rows)
+    assert render(layout.notes[-1]).startswith(f"row 5 ({label!r} and a number as its candidate) is a totals row")
+
+
 def test_a_last_row_labelled_total_that_is_a_pair_is_scored() -> None:
     """An invoice's fields, the last one 'Total': its reference is a text (118.00), so the row is a pair to score;
     so is a row whose candidate is a text, and one whose label has no totals word."""
     rows = [["Field", "Reference", "Candidate"], ["Vendor", "ACME", "ACME"], ["Total", "118.00", "118.00"]]
     assert not layout_of(rows).skipped
-    for last in (["Total", "Three candidates"], ["Sum up", 3]):
+    for last in (["Total", "Three candidates"], ["Sum up", 3], ["Counting sheep", 3], ["The total", 3]):
         assert not layout_of([["Reference", "Candidate"], [REF, CAND], last]).skipped
     rows = [["Reference", "Candidate"], [REF, CAND], ["Total", 3], [REF, OTHER]]
     assert not layout_of(rows).skipped  # not the last row: a row like others
