@@ -19,7 +19,7 @@ from .scoring import Outcome, check_reference_text, pairs_of, score_chunk
 from .sheet import InputError, Sheet, check_column_given, column_index, column_letter
 from .unspaced import unspaced_note, unspaced_rows
 
-__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "left_out_note", "paired_test_of"]
+__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "left_out_note", "one_sided_text", "paired_test_of"]
 
 #: Each test's number of draws when none is given: sacrebleu's 1,000 resamples and 10,000 trials.
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10_000}
@@ -48,10 +48,16 @@ class Comparison:
     notes: list[tuple[Part, ...]] = field(default_factory=list)
     left_out: list[str | None] = field(default_factory=list)  # per row of ``rows``
     refs: int = 1  # the most references of a pair compared, as the signature names them
+    only_a: int = 0  # rows left out because B is blank where A has a candidate
+    only_b: int = 0  # and the other way round
 
     @property
     def verdict(self) -> str:
-        return self.result.verdict(self.a_name, self.b_name)
+        """The paired test's reading, which names the rows left out because one side is blank: a system that leaves
+        its hard rows blank would otherwise win the test on the rows it chose to fill."""
+        return self.result.verdict(self.a_name, self.b_name) + one_sided_text(
+            self.a_name, self.only_a, self.b_name, self.only_b
+        )
 
     @property
     def signature(self) -> str:
@@ -166,7 +172,21 @@ def compare_table(
         notes,
         [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)],
         max((len(pair.references) for pair, used in zip(pairs_a, compared) if used), default=1),
+        sum(1 for a, b in zip(outcomes_a, outcomes_b) if isinstance(a, MetricScore) and isinstance(b, Blank)),
+        sum(1 for a, b in zip(outcomes_a, outcomes_b) if isinstance(a, Blank) and isinstance(b, MetricScore)),
     )
+
+
+def one_sided_text(a_name: str, only_a: int, b_name: str, only_b: int) -> str:
+    """What a verdict adds when rows were left out because one side is blank (empty when none were)."""
+    rows = [
+        f"{count:,} row{'s' if count > 1 else ''} where only {side} has a candidate"
+        for side, count in ((a_name, only_a), (b_name, only_b))
+        if count
+    ]
+    if not rows:
+        return ""
+    return f"; left out: {' and '.join(rows)} (a blank candidate is not scored as a miss)"
 
 
 def left_out_note(a_name: str, a: Outcome, b_name: str, b: Outcome) -> str | None:

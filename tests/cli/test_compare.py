@@ -263,6 +263,27 @@ def test_a_row_left_out_of_the_test_says_so_in_its_note_in_every_output(tmp_path
     assert (summary["Pairs compared"], summary["Rows skipped"]) == (3, 4)
     compared = bleu_xl.compare_file(path, candidate_col="Prompt A", b_col="Prompt B", samples=20)
     assert compared.comparison.left_out == notes and compared.comparison.used == 3
+    # One row where only A has a candidate and one where only B has: the verdict says so in every output.
+    said = "; left out: 1 row where only Prompt A has a candidate and 1 row where only Prompt B has a candidate (a "
+    assert compared.comparison.verdict.endswith(said + "blank candidate is not scored as a miss)")
+    assert compared.comparison.as_dict()["verdict"] == compared.comparison.verdict
+    assert summary["Verdict"] == compared.comparison.verdict
+    assert compared.comparison.verdict in text.stdout.splitlines()
+
+
+def test_a_system_that_leaves_its_hard_rows_blank_is_named_in_the_verdict(tmp_path: Path) -> None:
+    """B blank wherever it would score below A: on the rows it filled it wins, and the verdict said only that. It
+    names the rows left out because one side is blank, since a blank is not scored as a miss."""
+    refs = [f"the {w} sat on the mat near door {i}" for i, w in enumerate(["cat", "dog", "bird", "fox"] * 15)]
+    a = [" ".join(ref.split()[: 4 + i % 5]) for i, ref in enumerate(refs)]  # cut short, by one to five words
+    b = [ref if i % 2 else "" for i, ref in enumerate(refs)]  # perfect where filled, blank on half the rows
+    path = tmp_path / "blank.csv"
+    path.write_text("Reference,A,B\n" + "".join(f"{r},{x},{y}\n" for r, x, y in zip(refs, a, b)), encoding="utf-8")
+    verdict = bleu_xl.compare_file(path, candidate_col="A", b_col="B").comparison.verdict
+    assert verdict.startswith("B is better than A")
+    assert verdict.endswith(
+        "; left out: 30 rows where only A has a candidate (a blank candidate is not scored as a miss)"
+    )
 
 
 def test_compare_file_checks_its_test_before_reading(tmp_path: Path) -> None:
