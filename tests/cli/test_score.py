@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import bleu_xl
 from benchmarks.synthetic import make_pairs
 from bleu_xl import score
 from bleu_xl.template import build as template
@@ -313,3 +314,12 @@ def test_a_reference_read_from_the_sheet_that_no_candidate_shares_a_word_with_is
     noted = "bleu-xl: note: no candidate shares a word with its reference: check that the reference read"
     assert noted in run("score", str(path), "-o", "-", "-q").stderr
     assert noted not in run("score", str(path), "--reference", "Sale", "-o", "-", "-q").stderr
+
+
+@pytest.mark.parametrize("given", [".", "./", "/", ""])
+def test_an_input_with_no_file_name_is_not_a_file(given: str) -> None:
+    """The default output is named after the input: a path with no name made a ValueError, an internal error."""
+    result = run("score", given)
+    assert result.exit_code == 2 and result.stderr.strip().endswith(f"{given or repr(given)}: not a file")
+    with pytest.raises(bleu_xl.InputError, match=r"not a file$"):
+        bleu_xl.score_file(given)

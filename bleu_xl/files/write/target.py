@@ -122,6 +122,8 @@ def _path_and_format(input_path: str, output: str | None, given: str | None, def
         if input_path == STDOUT:
             return STDOUT, fmt or "csv"
         stem = Path(input_path)
+        if not stem.name:  # ".", "/", "": no file to name the output after (and none to read)
+            raise InputError(f"{input_path or repr(input_path)}: not a file")
         return str(stem.with_name(f"{stem.stem}-scored.{given or default}")), fmt or default
     if output == STDOUT:
         return output, fmt or "csv"
