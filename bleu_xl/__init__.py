@@ -11,7 +11,7 @@ from .core.bootstrap import (
     bootstrap_ci,
     paired_test,
 )
-from .core.errors import BleuError, BleuXlError, Setting, render
+from .core.errors import BleuError, BleuTypeError, BleuXlError, Setting, render
 from .core.explain import Explanation, explain
 from .core.metrics import METRIC_NAMES, Bleu, Chrf, Metric, MetricScore, Ter, metrics_named
 from .core.metrics.bleu import Precision, References, Score, Stats, corpus_score, score, score_many, signature
@@ -53,6 +53,7 @@ __all__ = [
     "METRIC_NAMES",
     "Bleu",
     "BleuError",
+    "BleuTypeError",
     "BleuXlError",
     "Bootstrap",
     "Change",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
-from .errors import BleuError, Setting
+from .errors import BleuError, BleuTypeError, Setting
 from .metrics.base import Metric, settle
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
@@ -268,7 +268,7 @@ def check_paired_draws(count: int, count_name: str) -> None:
 def check_settings(metric: object, count: int, count_name: str, seed: int) -> None:
     """The settings every paired test checks when made (:class:`BleuError`; a metric of another kind: ``TypeError``)."""
     if not isinstance(metric, Metric):
-        raise TypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {metric!r}")
+        raise BleuTypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {metric!r}")
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise BleuError(f"{count_name} must be a whole number of at least 1, not {count!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):  # None would draw from the OS

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "render"]
+__all__ = ["BleuError", "BleuTypeError", "BleuXlError", "Part", "Setting", "python_spelling", "render"]
 
 
 @dataclass(frozen=True)
@@ -70,3 +70,8 @@ def _rebuild(cls: type[BleuXlError], parts: tuple[Part, ...], attributes: dict[s
 
 class BleuError(BleuXlError, ValueError):
     """Input that cannot be scored: no usable reference, bad settings, unequal lengths."""
+
+
+class BleuTypeError(BleuXlError, TypeError):
+    """A value of the wrong type given to bleu-xl (a text that is not a string, one string where a sequence of them
+    is wanted, a metric that is no metric object): a ``TypeError`` too, as Python code expects of it."""

@@ -11,6 +11,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .errors import BleuTypeError
+
 __all__ = [
     "CJK_RANGES",
     "INVISIBLE_RANGES",
@@ -284,7 +286,7 @@ def tokenize(text: str) -> list[str]:
     ['ส่', 'ง', 'ฟ', 'รี']
     """
     if not isinstance(text, str):
-        raise TypeError(f"text to tokenize must be a string, not {type(text).__name__}")
+        raise BleuTypeError(f"text to tokenize must be a string, not {type(text).__name__}")
     if text.isascii():
         return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
     encoded = text.encode("latin-1", "replace")

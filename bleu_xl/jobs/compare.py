@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import Part, Setting, python_spelling, render
+from ..core.errors import BleuTypeError, Part, Setting, python_spelling, render
 from ..core.metrics import BLEU_2, Metric
 from ..files.read.limits import DEFAULT_LIMITS
 from ..files.write.output import OutputFile
@@ -97,7 +97,7 @@ def compare_file(
     setting they name spelt by ``spell`` (the command line passes its flags).
     """
     if not isinstance(metric, Metric):
-        raise TypeError(f"metric must be a metric object (bleu_xl.Bleu(), bleu_xl.Chrf()...), not {metric!r}")
+        raise BleuTypeError(f"metric must be a metric object (bleu_xl.Bleu(), bleu_xl.Chrf()...), not {metric!r}")
     check_switch(force, "force")
     check_switch(raw, "raw")
     paired_test_of(test, metric, samples, seed)  # its settings are checked before the input is read

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import BleuError, Part, Setting, python_spelling, render
+from ..core.errors import BleuError, BleuTypeError, Part, Setting, python_spelling, render
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..excel.cell_values import EXCEL_MAX_TEXT
 from ..files.read.limits import DEFAULT_LIMITS
@@ -102,7 +102,9 @@ def as_metrics(metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]])
     else:
         chosen = tuple(metrics)
     if not chosen or not all(isinstance(metric, Metric) for metric in chosen):
-        raise TypeError(f"metrics must be a metric object or a sequence of them (bleu_xl.Bleu(), ...), not {metrics!r}")
+        raise BleuTypeError(
+            f"metrics must be a metric object or a sequence of them (bleu_xl.Bleu(), ...), not {metrics!r}"
+        )
     names = [metric.name for metric in chosen]
     for name in names:
         if names.count(name) > 1:  # its columns would be told apart by nothing but "(2)"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
-from ..core.errors import BleuError, BleuXlError, Part, Setting
+from ..core.errors import BleuError, BleuTypeError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore, metric_setting
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
@@ -459,7 +459,7 @@ def _score_table(
     progress: Callable[[int], None] | None,
 ) -> Result:
     if not chosen:
-        raise TypeError("score_table needs at least one metric")
+        raise BleuTypeError("score_table needs at least one metric")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise BleuError(f"workers must be a whole number of at least 1 (or None: one a core), not {workers!r}")
     if layout.reference_cell is None:  # given as text, not read from a labelled cell

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..core.errors import BleuXlError, Part, Setting
+from ..core.errors import BleuTypeError, BleuXlError, Part, Setting
 from ..core.metrics.base import as_switch
 
 __all__ = [
@@ -181,9 +181,9 @@ class TableOptions:
         for name in ("sheet", "encoding", "delimiter", "reference_text"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
-                raise TypeError(f"{name} must be a string or None, not {type(value).__name__} ({value!r})")
+                raise BleuTypeError(f"{name} must be a string or None, not {type(value).__name__} ({value!r})")
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
-            raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+            raise BleuTypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
         check_column_given(self.candidate_col, "candidate_col")
         for spec in self.reference_cols:
             check_column_given(spec, "reference_cols")
@@ -230,7 +230,7 @@ def check_column_given(spec: str | None, setting: str) -> None:
     would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them. A column
     given as a number (``2`` for B) is a ``TypeError`` that says so, rather than one from deep in the column rules."""
     if spec is not None and not isinstance(spec, str):
-        raise TypeError(
+        raise BleuTypeError(
             f"{setting} must be a column's letter or header as text ({setting}='B'), not {type(spec).__name__} {spec!r}"
         )
     if isinstance(spec, str) and not spec.strip():

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["BleuError", "BleuXlError", "Part", "Setting", "python_spelling", "render"]
+__all__ = ["BleuError", "BleuTypeError", "BleuXlError", "Part", "Setting", "python_spelling", "render"]
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,11 @@ def _rebuild(cls: type[BleuXlError], parts: tuple[Part, ...], attributes: dict[s
 
 class BleuError(BleuXlError, ValueError):
     \"\"\"Input that cannot be scored: no usable reference, bad settings, unequal lengths.\"\"\"
+
+
+class BleuTypeError(BleuXlError, TypeError):
+    \"\"\"A value of the wrong type given to bleu-xl (a text that is not a string, one string where a sequence of them
+    is wanted, a metric that is no metric object): a ``TypeError`` too, as Python code expects of it.\"\"\"
 """,
     'core/tokenizer.py': """\
 \"\"\"Text to tokens: invisible characters removed, NFKC + casefold, words of letters, marks and numbers, one token
@@ -113,6 +118,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from .errors import BleuTypeError
 
 __all__ = [
     "CJK_RANGES",
@@ -387,7 +394,7 @@ def tokenize(text: str) -> list[str]:
     ['ส่', 'ง', 'ฟ', 'รี']
     \"\"\"
     if not isinstance(text, str):
-        raise TypeError(f"text to tokenize must be a string, not {type(text).__name__}")
+        raise BleuTypeError(f"text to tokenize must be a string, not {type(text).__name__}")
     if text.isascii():
         return text.encode("ascii").translate(_FAST_TABLE).decode("ascii").split()
     encoded = text.encode("latin-1", "replace")
@@ -418,7 +425,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from ..errors import BleuError, Setting
+from ..errors import BleuError, BleuTypeError, Setting
 from .base import Metric, MetricScore
 from .bleu import BLEU_2, Bleu
 from .chrf import CHRF_2, Chrf
@@ -463,7 +470,9 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
     A setting of a metric not named is refused (:class:`BleuError`), never dropped: ``normalized=True`` without
     TER would otherwise change nothing, silently; a name no metric has a setting of is a ``TypeError``.\"\"\"
     if isinstance(names, str):
-        raise TypeError(f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])")
+        raise BleuTypeError(
+            f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])"
+        )
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(_NAMES, f" has an empty name: give {_listing()}, separated by commas")
@@ -488,7 +497,7 @@ def _check_settings_used(settings: dict[str, Any], metrics: tuple[Metric[Any, An
     for name in settings:
         owner = owners.get(name)
         if owner is None:
-            raise TypeError(f"no metric has a setting {name!r} (the settings are {', '.join(owners)})")
+            raise BleuTypeError(f"no metric has a setting {name!r} (the settings are {', '.join(owners)})")
         if not any(isinstance(metric, owner) for metric in metrics):
             chosen = ", ".join(metric.name for metric in metrics)
             raise BleuError(
@@ -527,7 +536,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
-from ..errors import BleuError, Part
+from ..errors import BleuError, BleuTypeError, Part
 
 __all__ = [
     "ColumnKind",
@@ -652,7 +661,7 @@ def refuse_text(value: object, name: str) -> None:
     \"\"\"A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value).\"\"\"
     if isinstance(value, (str, bytes, bytearray)):
         kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
-        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
+        raise BleuTypeError(f"{name} must be a sequence of strings, not {kind}")
 
 
 def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
@@ -662,10 +671,10 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
     for value, name in ((references, "references"), (candidates, "candidates")):
         # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
         if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
-            raise TypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
+            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
-    if not candidates:
+    if len(candidates) == 0:  # not "not candidates": a numpy array's truth is ambiguous
         raise BleuError("no pairs to score")
 
 
@@ -907,7 +916,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError
+from ..errors import BleuError, BleuTypeError
 from ..tokenizer import tokenize
 from .base import (
     ColumnKind,
@@ -1163,14 +1172,16 @@ class References:
             self.max_counts = [ngram_counts(words, n) for n in range(1, max_n + 1)]
             return
         if isinstance(reference, (bytes, bytearray, Mapping)):  # iterable, but not a sequence of texts
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {type(reference).__name__}")
+            raise BleuTypeError(
+                f"a reference must be a string or a sequence of strings, not {type(reference).__name__}"
+            )
         try:
             tokens = list(map(tokenize, reference))
         except TypeError:
             if isinstance(reference, Iterable):
                 raise  # a text that is not a string: tokenize's message names its type
             kind = type(reference).__name__
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
+            raise BleuTypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
         if not tokens:
             raise BleuError("no reference given")
         if not all(tokens):
@@ -1496,7 +1507,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import NamedTuple, Union
 
-from ..errors import BleuError
+from ..errors import BleuError, BleuTypeError
 from .base import ReferenceLike
 from .counting import _count_elements
 
@@ -1668,7 +1679,7 @@ class _Text:
 
     def __init__(self, text: str, char_order: int, word_order: int, side: str) -> None:
         if not isinstance(text, str):
-            raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+            raise BleuTypeError(f"a {side} must be a string, not {type(text).__name__}")
         self.chars = "".join(text.split())
         if word_order:
             words = chrf_words(text)
@@ -1767,7 +1778,7 @@ class ChrfReferences:
             texts: Sequence[str] = [reference]
         elif isinstance(reference, (bytes, bytearray, Mapping)) or not isinstance(reference, Iterable):
             kind = type(reference).__name__
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}")
+            raise BleuTypeError(f"a reference must be a string or a sequence of strings, not {kind}")
         else:
             texts = list(reference)
         if not texts:
@@ -2982,7 +2993,7 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError, Part, Setting
+from ..errors import BleuError, BleuTypeError, Part, Setting
 from .base import (
     ColumnKind,
     DetailColumn,
@@ -3021,7 +3032,8 @@ TER_VERSION = "ter-1"
 #: TER's settings, all switches off by default (sacrebleu's ``TER()``).
 TER_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 DEFAULT_TOKENIZER = TerTokenizer()
-#: The most words TER aligns in one text: a sentence or a paragraph, not a page (see the module's docstring).
+#: The most tokens (words and punctuation marks) TER aligns in one text: a sentence or a paragraph, not a page (its
+#: search for shifts takes time that grows faster than the square of the tokens; see the module's docstring).
 MAX_WORDS = 200
 
 
@@ -3032,15 +3044,16 @@ class TerTooLong(BleuError):
 def _check_length(words: Sequence[str], side: str) -> None:
     if len(words) > MAX_WORDS:
         raise TerTooLong(
-            f"the {side} has {len(words):,} words: TER aligns texts of at most {MAX_WORDS} (its search for shifts "
-            "takes time that grows faster than the square of the words); split it into sentences"
+            # Tokens, not words: TER splits punctuation off (Yes. is two). Short: the message fills a cell.
+            f"the {side} has {len(words):,} tokens (words and punctuation marks): TER aligns at most {MAX_WORDS}; "
+            "split it into sentences"
         )
 
 
 def _text(text: object, side: str) -> str:
     \"\"\"``text``, refused with a ``TypeError`` when it is not a string (``None``, a number), as BLEU and chrF do.\"\"\"
     if not isinstance(text, str):
-        raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+        raise BleuTypeError(f"a {side} must be a string, not {type(text).__name__}")
     return text
 
 
@@ -3238,7 +3251,9 @@ class TerReferences:
         if isinstance(reference, str):
             texts: tuple[str, ...] = (reference,)
         elif isinstance(reference, (bytes, bytearray, Mapping)) or not isinstance(reference, Iterable):
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {type(reference).__name__}")
+            raise BleuTypeError(
+                f"a reference must be a string or a sequence of strings, not {type(reference).__name__}"
+            )
         else:
             texts = tuple(reference)
         if not texts:
@@ -3719,7 +3734,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
-from .errors import BleuError, Setting
+from .errors import BleuError, BleuTypeError, Setting
 from .metrics.base import Metric, settle
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
@@ -3959,7 +3974,7 @@ def check_paired_draws(count: int, count_name: str) -> None:
 def check_settings(metric: object, count: int, count_name: str, seed: int) -> None:
     \"\"\"The settings every paired test checks when made (:class:`BleuError`; a metric of another kind: ``TypeError``).\"\"\"
     if not isinstance(metric, Metric):
-        raise TypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {metric!r}")
+        raise BleuTypeError(f"metric must be a metric object (Bleu(), Chrf()...), not {metric!r}")
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise BleuError(f"{count_name} must be a whole number of at least 1, not {count!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):  # None would draw from the OS
@@ -5513,7 +5528,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..core.errors import BleuXlError, Part, Setting
+from ..core.errors import BleuTypeError, BleuXlError, Part, Setting
 from ..core.metrics.base import as_switch
 
 __all__ = [
@@ -5681,9 +5696,9 @@ class TableOptions:
         for name in ("sheet", "encoding", "delimiter", "reference_text"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
-                raise TypeError(f"{name} must be a string or None, not {type(value).__name__} ({value!r})")
+                raise BleuTypeError(f"{name} must be a string or None, not {type(value).__name__} ({value!r})")
         if isinstance(self.reference_cols, (str, bytes)):  # a string is a sequence of letters: never what was meant
-            raise TypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
+            raise BleuTypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
         check_column_given(self.candidate_col, "candidate_col")
         for spec in self.reference_cols:
             check_column_given(spec, "reference_cols")
@@ -5730,7 +5745,7 @@ def check_column_given(spec: str | None, setting: str) -> None:
     would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them. A column
     given as a number (``2`` for B) is a ``TypeError`` that says so, rather than one from deep in the column rules.\"\"\"
     if spec is not None and not isinstance(spec, str):
-        raise TypeError(
+        raise BleuTypeError(
             f"{setting} must be a column's letter or header as text ({setting}='B'), not {type(spec).__name__} {spec!r}"
         )
     if isinstance(spec, str) and not spec.strip():
@@ -8014,7 +8029,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
-from ..core.errors import BleuError, BleuXlError, Part, Setting
+from ..core.errors import BleuError, BleuTypeError, BleuXlError, Part, Setting
 from ..core.metrics import BLEU_2, KNOWN, Metric, MetricScore, metric_setting
 from ..core.metrics.base import ColumnKind, DetailColumn
 from ..excel.cell_values import Blank, CellError, cell_text
@@ -8459,7 +8474,7 @@ def _score_table(
     progress: Callable[[int], None] | None,
 ) -> Result:
     if not chosen:
-        raise TypeError("score_table needs at least one metric")
+        raise BleuTypeError("score_table needs at least one metric")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise BleuError(f"workers must be a whole number of at least 1 (or None: one a core), not {workers!r}")
     if layout.reference_cell is None:  # given as text, not read from a labelled cell

@@ -6,7 +6,8 @@ import pickle
 
 import pytest
 
-from bleu_xl.core.errors import BleuError, BleuXlError, Setting
+import bleu_xl
+from bleu_xl.core.errors import BleuError, BleuTypeError, BleuXlError, Setting
 from bleu_xl.excel.cell_values import CellError, PassError
 from bleu_xl.table.layout import ColumnNotFound, NoColumnsFound
 from bleu_xl.table.sheet import InputError, TableOptions
@@ -68,3 +69,34 @@ def test_every_exception_bleu_xl_defines_derives_from_bleu_xl_error() -> None:
         and "bleu_xl.cli.terminal.Failure" in found
         and "bleu_xl.table.pool.PoolUnavailable" in found
     )
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: bleu_xl.score("le chat", None),
+        lambda: bleu_xl.score_many("le chat", "le chien"),
+        lambda: bleu_xl.corpus_score((t for t in ["a"]), ["a"]),
+        lambda: bleu_xl.chrf("le chat", 3),
+        lambda: bleu_xl.ter("le chat", None),
+        lambda: bleu_xl.tokenize(b"le chat"),
+        lambda: bleu_xl.Resampling(metric="bleu"),
+        lambda: bleu_xl.metrics_named("bleu"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_a_bleu_xl_error_and_a_type_error(call) -> None:
+    # python.md: every error bleu-xl raises derives from BleuXlError; Python code expects a TypeError of these.
+    with pytest.raises(BleuTypeError) as caught:
+        call()
+    assert isinstance(caught.value, BleuXlError) and isinstance(caught.value, TypeError)
+
+
+def test_numpy_arrays_are_corpora_like_lists() -> None:
+    import numpy
+
+    refs, cands = ["a b c d", "d e f g", "x y z"], ["a b c", "d e", "x y z w"]
+    for corpus in (bleu_xl.corpus_score, bleu_xl.corpus_chrf, bleu_xl.corpus_ter):
+        assert corpus(numpy.array(refs), numpy.array(cands)) == corpus(refs, cands)
+    with pytest.raises(BleuError, match="no pairs to score"):
+        bleu_xl.corpus_score(numpy.array([]), numpy.array([]))
+    assert bleu_xl.bootstrap_ci(numpy.array(refs), numpy.array(cands)) == bleu_xl.bootstrap_ci(refs, cands)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from ..errors import BleuError, Setting
+from ..errors import BleuError, BleuTypeError, Setting
 from .base import Metric, MetricScore
 from .bleu import BLEU_2, Bleu
 from .chrf import CHRF_2, Chrf
@@ -52,7 +52,9 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
     A setting of a metric not named is refused (:class:`BleuError`), never dropped: ``normalized=True`` without
     TER would otherwise change nothing, silently; a name no metric has a setting of is a ``TypeError``."""
     if isinstance(names, str):
-        raise TypeError(f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])")
+        raise BleuTypeError(
+            f"names must be a sequence of metric names, not one string (wrap it in a list: [{names!r}])"
+        )
     words = [word.strip().lower() for name in names for word in name.split(",")]
     if any(not word for word in words):
         raise BleuError(_NAMES, f" has an empty name: give {_listing()}, separated by commas")
@@ -77,7 +79,7 @@ def _check_settings_used(settings: dict[str, Any], metrics: tuple[Metric[Any, An
     for name in settings:
         owner = owners.get(name)
         if owner is None:
-            raise TypeError(f"no metric has a setting {name!r} (the settings are {', '.join(owners)})")
+            raise BleuTypeError(f"no metric has a setting {name!r} (the settings are {', '.join(owners)})")
         if not any(isinstance(metric, owner) for metric in metrics):
             chosen = ", ".join(metric.name for metric in metrics)
             raise BleuError(

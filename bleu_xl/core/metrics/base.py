@@ -18,7 +18,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, TypeVar, Union
 
-from ..errors import BleuError, Part
+from ..errors import BleuError, BleuTypeError, Part
 
 __all__ = [
     "ColumnKind",
@@ -143,7 +143,7 @@ def refuse_text(value: object, name: str) -> None:
     """A TypeError for a string (or bytes) given where a sequence of texts is wanted (wrong type, not a bad value)."""
     if isinstance(value, (str, bytes, bytearray)):
         kind = "one string (wrap it in a list)" if isinstance(value, str) else type(value).__name__
-        raise TypeError(f"{name} must be a sequence of strings, not {kind}")
+        raise BleuTypeError(f"{name} must be a sequence of strings, not {kind}")
 
 
 def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
@@ -153,10 +153,10 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
     for value, name in ((references, "references"), (candidates, "candidates")):
         # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
         if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
-            raise TypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
+            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
-    if not candidates:
+    if len(candidates) == 0:  # not "not candidates": a numpy array's truth is ambiguous
         raise BleuError("no pairs to score")
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError
+from ..errors import BleuError, BleuTypeError
 from ..tokenizer import tokenize
 from .base import (
     ColumnKind,
@@ -271,14 +271,16 @@ class References:
             self.max_counts = [ngram_counts(words, n) for n in range(1, max_n + 1)]
             return
         if isinstance(reference, (bytes, bytearray, Mapping)):  # iterable, but not a sequence of texts
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {type(reference).__name__}")
+            raise BleuTypeError(
+                f"a reference must be a string or a sequence of strings, not {type(reference).__name__}"
+            )
         try:
             tokens = list(map(tokenize, reference))
         except TypeError:
             if isinstance(reference, Iterable):
                 raise  # a text that is not a string: tokenize's message names its type
             kind = type(reference).__name__
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
+            raise BleuTypeError(f"a reference must be a string or a sequence of strings, not {kind}") from None
         if not tokens:
             raise BleuError("no reference given")
         if not all(tokens):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import NamedTuple, Union
 
-from ..errors import BleuError
+from ..errors import BleuError, BleuTypeError
 from .base import ReferenceLike
 from .counting import _count_elements
 
@@ -188,7 +188,7 @@ class _Text:
 
     def __init__(self, text: str, char_order: int, word_order: int, side: str) -> None:
         if not isinstance(text, str):
-            raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+            raise BleuTypeError(f"a {side} must be a string, not {type(text).__name__}")
         self.chars = "".join(text.split())
         if word_order:
             words = chrf_words(text)
@@ -287,7 +287,7 @@ class ChrfReferences:
             texts: Sequence[str] = [reference]
         elif isinstance(reference, (bytes, bytearray, Mapping)) or not isinstance(reference, Iterable):
             kind = type(reference).__name__
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {kind}")
+            raise BleuTypeError(f"a reference must be a string or a sequence of strings, not {kind}")
         else:
             texts = list(reference)
         if not texts:

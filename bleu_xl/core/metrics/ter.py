@@ -26,7 +26,7 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ..errors import BleuError, Part, Setting
+from ..errors import BleuError, BleuTypeError, Part, Setting
 from .base import (
     ColumnKind,
     DetailColumn,
@@ -65,7 +65,8 @@ TER_VERSION = "ter-1"
 #: TER's settings, all switches off by default (sacrebleu's ``TER()``).
 TER_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 DEFAULT_TOKENIZER = TerTokenizer()
-#: The most words TER aligns in one text: a sentence or a paragraph, not a page (see the module's docstring).
+#: The most tokens (words and punctuation marks) TER aligns in one text: a sentence or a paragraph, not a page (its
+#: search for shifts takes time that grows faster than the square of the tokens; see the module's docstring).
 MAX_WORDS = 200
 
 
@@ -76,15 +77,16 @@ class TerTooLong(BleuError):
 def _check_length(words: Sequence[str], side: str) -> None:
     if len(words) > MAX_WORDS:
         raise TerTooLong(
-            f"the {side} has {len(words):,} words: TER aligns texts of at most {MAX_WORDS} (its search for shifts "
-            "takes time that grows faster than the square of the words); split it into sentences"
+            # Tokens, not words: TER splits punctuation off (Yes. is two). Short: the message fills a cell.
+            f"the {side} has {len(words):,} tokens (words and punctuation marks): TER aligns at most {MAX_WORDS}; "
+            "split it into sentences"
         )
 
 
 def _text(text: object, side: str) -> str:
     """``text``, refused with a ``TypeError`` when it is not a string (``None``, a number), as BLEU and chrF do."""
     if not isinstance(text, str):
-        raise TypeError(f"a {side} must be a string, not {type(text).__name__}")
+        raise BleuTypeError(f"a {side} must be a string, not {type(text).__name__}")
     return text
 
 
@@ -282,7 +284,9 @@ class TerReferences:
         if isinstance(reference, str):
             texts: tuple[str, ...] = (reference,)
         elif isinstance(reference, (bytes, bytearray, Mapping)) or not isinstance(reference, Iterable):
-            raise TypeError(f"a reference must be a string or a sequence of strings, not {type(reference).__name__}")
+            raise BleuTypeError(
+                f"a reference must be a string or a sequence of strings, not {type(reference).__name__}"
+            )
         else:
             texts = tuple(reference)
         if not texts:
