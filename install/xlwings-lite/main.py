@@ -4750,8 +4750,10 @@ def filled_rows(metric: Metric[Any, Any, Any], references: Any, *candidate_range
     \"\"\"(prepared references, candidate, ...) for the rows where the reference and every candidate are filled in,
     the references prepared for ``metric`` (through the cache).
 
-    Rows with a blank side are left out, the same way for every candidate range; an error cell is returned as
-    the result; a reference the metric cannot use (BLEU: no words) is reported with its pair number.
+    Rows with a blank side are left out, the same way for every candidate range, whatever the other side holds (a
+    lookup filled down gives #N/A beside the rows not used yet, which the function of one pair leaves blank too);
+    an error cell of a row kept is returned as the result; a reference the metric cannot use (BLEU: no words) is
+    reported with its pair number.
     \"\"\"
     # The ranges as given: pairing would spread a single candidate cell over every reference.
     shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]
@@ -4762,11 +4764,11 @@ def filled_rows(metric: Metric[Any, Any, Any], references: Any, *candidate_range
     for index, row in enumerate(zip(*(pairs for pairs, _ in paired)), start=1):
         refs = row[0].references
         cands = [pair.candidate for pair in row]
+        if refs is None or any(cand is None for cand in cands):
+            continue
         for value in (*cands, refs):
             if isinstance(value, CellError):
                 raise PassError(value)
-        if refs is None or any(cand is None for cand in cands):
-            continue
         try:
             prepared = prepared_references(metric, refs)
         except BleuError as error:

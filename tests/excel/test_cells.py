@@ -3,8 +3,10 @@ Excel's limits, and the cache of prepared references."""
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.synthetic import make_pairs
-from bleu_xl import Bleu, bootstrap_ci, explain, paired_test, score, tokenize
+from bleu_xl import Bleu, bootstrap_ci, corpus_score, explain, paired_test, score, tokenize
 from bleu_xl.core.metrics.bleu import References
 from bleu_xl.excel import cell_values, cells
 from tests.helpers import INTACTO, REF, best_seconds, compared_columns
@@ -21,6 +23,26 @@ def test_explain_cells() -> None:
 
 
 # --- the interval and the paired test in cells ------------------------------------------------------------------
+
+
+def test_corpus_cells_leave_out_rows_with_a_blank_candidate_whatever_their_reference_holds() -> None:
+    """A reference column filled down with a lookup that gives #N/A on the rows not used yet: =BLEU2 leaves those
+    rows blank, and the corpus functions gave #N/A for the whole corpus. An error in a row kept is still theirs."""
+    na = cell_values.CellError("#N/A")
+    refs = [["free delivery on every order"], ["shop the new collection"], [na], [na]]
+    cands = [["free delivery on all orders"], ["shop the collection"], [None], [None]]
+    kept = (
+        ["free delivery on every order", "shop the new collection"],
+        ["free delivery on all orders", "shop the collection"],
+    )
+    assert cells.bleu_cells(refs, cands)[2:] == [[cells.BLANK], [cells.BLANK]]
+    assert cells.corpus_cells(refs, cands) == cells.corpus_cells([[r] for r in kept[0]], [[c] for c in kept[1]])
+    assert cells.corpus_cells(refs, cands) == pytest.approx(corpus_score(*kept).bleu)
+    assert cells.chrf_corpus_cells(refs, cands) == cells.chrf_corpus_cells(
+        [[r] for r in kept[0]], [[c] for c in kept[1]]
+    )
+    assert isinstance(cells.ci_cells(refs, cands), list)
+    assert cells.corpus_cells([*refs, [na]], [*cands, ["a candidate"]]) == na  # a row kept: its error
 
 
 def test_ci_and_paired_cells_skip_blank_pairs_in_both_columns() -> None:
