@@ -266,13 +266,22 @@ def sorted_rows(variants: Sequence[str], scores: Sequence[Any]) -> list[int]:
 def token_count_formula(candidate: str) -> str:
     """The candidate's own token count, whatever the reference: the c of BLEU2_DETAIL with the candidate as its own
     reference (a count of BLEU2_TOKENS's cells failed past a row's 16,384 columns, counting its error text as one
-    token); 0 for a text with no words or an error, which BLEU2_DETAIL gives as an error."""
-    return f'IF({candidate}="","",IFERROR(N(INDEX(BLEU2_DETAIL({candidate},{candidate}),1,{DETAIL_C})),0))'
+    token); 0 for a text with no words, which BLEU2_DETAIL gives as #VALUE!. Any other error is shown as it is: a
+    0 for #NAME? (the functions not installed, or LibreOffice) would be a count no one made."""
+    detail = f"BLEU2_DETAIL({candidate},{candidate})"
+    return (
+        f'IF({candidate}="","",IFERROR(N(INDEX({detail},1,{DETAIL_C})),'
+        f"IF(ERROR.TYPE({detail})={ERROR_TYPE_VALUE},0,{detail})))"
+    )
+
+
+#: What Excel's ERROR.TYPE gives for #VALUE!.
+ERROR_TYPE_VALUE = 3
 
 
 def token_count(candidate: Any) -> Any:
-    """What :func:`token_count_formula` gives (its cached value): blank for a blank cell, else the candidate's
-    token count (0 for a text with no words, or an error)."""
+    """What :func:`token_count_formula` gives (its cached value) for a candidate typed in the table: blank for a
+    blank cell, else the candidate's token count (0 for a text with no words)."""
     if candidate is None or candidate == "":
         return ""
     grid = cached_value(cells.detail_cells(candidate, candidate))

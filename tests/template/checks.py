@@ -83,7 +83,9 @@ RANK_FORMULAS = {
     "p2": "BLEU2_P2(Reference,tblVariants[[#This Row],[Candidate]])",
     "BP": "BLEU2_BP(Reference,tblVariants[[#This Row],[Candidate]])",
     "Tokens": 'IF(tblVariants[[#This Row],[Candidate]]="","",IFERROR(N(INDEX(BLEU2_DETAIL('
-    "tblVariants[[#This Row],[Candidate]],tblVariants[[#This Row],[Candidate]]),1,10)),0))",
+    "tblVariants[[#This Row],[Candidate]],tblVariants[[#This Row],[Candidate]]),1,10)),IF(ERROR.TYPE(BLEU2_DETAIL("
+    "tblVariants[[#This Row],[Candidate]],tblVariants[[#This Row],[Candidate]]))=3,0,BLEU2_DETAIL("
+    "tblVariants[[#This Row],[Candidate]],tblVariants[[#This Row],[Candidate]]))))",
     "Rank": "IF(ISNUMBER(tblVariants[[#This Row],[BLEU-2]]),1+SUM(IF(ISNUMBER(tblVariants[BLEU-2]),"
     'IF(tblVariants[BLEU-2]>tblVariants[[#This Row],[BLEU-2]],1,0),0)),"")',
 }

@@ -246,3 +246,25 @@ def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
     assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY, 0) == ""
     error = np.array([["#VALUE! no words", sh.EMPTY, sh.EMPTY, sh.EMPTY]], dtype=object)
     assert func("#VALUE! no words", error, sh.EMPTY, sh.EMPTY, 3) == "No verdict: #VALUE! no words"
+
+
+def test_tokens_show_an_error_of_the_functions_rather_than_zero() -> None:
+    """IFERROR(..., 0) made any error a count of 0: #NAME? (the functions not installed, LibreOffice) showed 0
+    beside #NAME? in every other column. Only #VALUE! (the function's own answer to a text with no words) is 0."""
+    import formulas
+    from formulas.functions import get_functions, wrap_func
+    from formulas.tokens.operand import Error
+
+    registry = get_functions()
+    saved = registry.get("BLEU2_DETAIL")
+    try:
+        for error, shown in (("#NAME?", "#NAME?"), ("#N/A", "#N/A"), ("#VALUE!", 0)):
+            registry["BLEU2_DETAIL"] = wrap_func(lambda *_args, _e=error: Error.errors[_e])
+            func = formulas.Parser().ast("=" + template.token_count_formula("A1"))[1].compile()
+            got = np.asarray(func("Order today."), dtype=object).ravel()[0]
+            assert (str(got) if isinstance(got, formulas.XlError) else got) == shown, error
+    finally:
+        if saved is None:
+            registry.pop("BLEU2_DETAIL", None)
+        else:
+            registry["BLEU2_DETAIL"] = saved
