@@ -441,11 +441,10 @@ def paired_cells(references: Any, candidates_a: Any, candidates_b: Any, samples:
 
 @excel_safe
 def tokens_cells(text: Any, separator: Any = None) -> Any:
-    """Without a separator: the tokens of one text as a row. With one: each cell's tokens joined, same shape."""
+    """Without a separator, one text: its tokens as a row. With one, or a range: each cell's tokens joined (by a
+    space when none is given: xlwings hands an empty separator over as none), same shape."""
     grid = as_grid(text)
-    if separator is None:
-        if len(grid) != 1 or len(grid[0]) != 1:
-            raise CellProblem("give a separator to tokenize a range")
+    if separator is None and len(grid) == 1 and len(grid[0]) == 1:
         value = cell_text(grid[0][0])
         if value is None:
             return BLANK
@@ -455,7 +454,7 @@ def tokens_cells(text: Any, separator: Any = None) -> Any:
         if len(tokens) > EXCEL_MAX_COLUMNS:
             raise CellProblem(f"{len(tokens):,} tokens do not fit in a row of {EXCEL_MAX_COLUMNS:,}: give a separator")
         return squeeze([tokens or [BLANK]])
-    separator = setting(separator, "separator", None)
+    separator = setting(separator, "separator", None) if separator is not None else " "
     # A separator is used as typed (a tab, a space); an empty one would glue the tokens together: use a space.
     sep = (separator if isinstance(separator, str) else cell_text(separator)) or " "
     out = []

@@ -160,8 +160,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         "The tokens bleu-xl scores: lowercased words, one token per CJK character and per Thai, Lao, Myanmar or Khmer "
         "character cluster, punctuation dropped.",
         (
-            Argument("text", "A cell (or, with a separator, a range) of text.", is_range=True),
-            Argument("separator", "Optional: join each cell's tokens with this text instead of spilling them.", None),
+            Argument("text", "A cell or a range of text.", is_range=True),
+            Argument(
+                "separator",
+                "Optional: join each cell's tokens with this text instead of spilling them (a range without one, or "
+                'with "", joins them with a space).',
+                None,
+            ),
         ),
         cells.tokens_cells,
     ),

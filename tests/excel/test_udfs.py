@@ -201,7 +201,8 @@ def test_tokens(call) -> None:
     assert call("BLEU2_TOKENS", None, xc.MISSING) == ""
     assert call("BLEU2_TOKENS", col("Le Chat!", None, 2026.0), " ") == [["le chat"], [""], ["2026"]]
     assert call("BLEU2_TOKENS", col("a b", "c"), "|") == [["a|b"], ["c"]]
-    assert call("BLEU2_TOKENS", col("a b", "c"), xc.MISSING) == "#VALUE! give a separator to tokenize a range"
+    assert call("BLEU2_TOKENS", col("a b", "c"), xc.MISSING) == [["a b"], ["c"]]  # a range: joined by spaces
+    assert call("BLEU2_TOKENS", col("Le chat", "noir"), "") == [["le chat"], ["noir"]]  # "" reaches it as none
 
 
 # --- ranges -----------------------------------------------------------------------------------------------------
