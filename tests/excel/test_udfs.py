@@ -244,9 +244,21 @@ def test_several_references_per_row(call) -> None:
 
 def test_one_reference_row_for_every_candidate(call) -> None:
     refs = (("the cat is on the mat", "there is a cat on the mat"),)
-    cands = col("the the the the the the the", "there is a cat")
+    cands = col("the the the the the the the", "there is a cat", "a cat")
     out = call("BLEU2", refs, cands)
     assert out == [[score(list(refs[0]), c[0]).bleu] for c in cands]
+
+
+def test_a_reference_row_as_long_as_the_candidate_column_is_refused(call) -> None:
+    """Three references typed across for three candidates down: each candidate was scored against all three,
+    every score 1.0 where each matched its own. The layout reads two ways: the cell says so, and how to say which."""
+    refs = (("free delivery", "shop now", "new collection"),)
+    out = call("BLEU2", refs, col("free delivery", "shop now", "new collection"))
+    assert out == (
+        "#VALUE! 3 references in a row, 3 candidates in a column: give TRANSPOSE(references) for one each, or one "
+        "candidate a cell for all 3"
+    )
+    assert call("BLEU2", refs, "shop now") == 1.0  # one candidate: all three are its references
 
 
 def test_stand_in_range_objects(call) -> None:
