@@ -155,6 +155,17 @@ def test_one_pass_takes_errors_uncached_formulas_hidden_columns_and_rows(tmp_pat
     assert (scan.rows, scan.cols) == (5, 3)
 
 
+def test_a_row_of_no_height_is_hidden(tmp_path: Path) -> None:
+    """Excel shows a row whose height is 0 as hidden (some tools hide rows so): skip_hidden leaves it out too."""
+    cells = "".join(
+        f'<row r="{r}"{attrs}>{parts.text_cell(f"A{r}", parts.REF)}{parts.text_cell(f"B{r}", parts.CAND)}</row>'
+        for r, attrs in enumerate(
+            ["", ' ht="0" customHeight="1"', ' ht="0.0"', ' ht="15"', ' ht=".0"', ' ht="0.5"', ' ht="x"'], 1
+        )
+    )
+    assert scan_of(tmp_path, "", sheet=parts.sheet_xml(cells)).hidden_rows == {1, 2, 4}
+
+
 def test_the_totals_rows_of_the_sheets_tables(tmp_path: Path) -> None:
     cells = parts.pair_rows((parts.REF, parts.CAND), (parts.REF, parts.CAND), ("Total", ""))
     sheet = parts.sheet_xml(

@@ -232,8 +232,8 @@ class _SheetHandlers:
                         raise Refused(f"has a row number bleu-xl cannot read ({ref[:40]!r})")
                     row_index = int(significant) - 1 if len(significant) <= 7 else EXCEL_MAX_ROWS
                 row_digits = str(row_index + 1)  # a cell reference ending so is in this row
-                if attrs.get("hidden") in ("1", "true") and row_index < EXCEL_MAX_ROWS:
-                    hidden_rows.add(row_index)
+                if (attrs.get("hidden") in ("1", "true") or _no_height(attrs.get("ht"))) and row_index < EXCEL_MAX_ROWS:
+                    hidden_rows.add(row_index)  # a row of no height is as hidden as Excel shows it
                 return
             if name is _SHEET_DATA:
                 if in_data or data_done:
@@ -415,6 +415,16 @@ class _FormatRuns:
         for col in self.unordered:
             self.formats.runs.pop(col, None)
         return self.formats
+
+
+def _no_height(value: str | None) -> bool:
+    """Whether a ``<row>``'s ``ht`` is a height of 0 (``0``, ``0.0``): Excel shows such a row as hidden."""
+    if value is None or value[:1] not in ("0", "."):  # most rows have no ht, or one that is no 0
+        return False
+    try:
+        return float(value) == 0
+    except ValueError:
+        return False
 
 
 def _bound(value: str | None) -> int:
