@@ -25,6 +25,8 @@ from .header_rows import (
     headers_again,
     known_name,
     past_header_notes,
+    pipe_hint,
+    reference_taken,
     repeated_header_rows,
     typed_totals_row,
 )
@@ -177,6 +179,7 @@ def _find_header_row(
             " and ",
             Setting("reference_cols"),
             " (a letter or a header)",
+            *pipe_hint(sheet, shown),
         )
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):
@@ -262,8 +265,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             labelled = _labelled_reference(rows[: index or 0])
             if labelled is None:
                 raise MissingColumn(
-                    f"sheet {sheet.name!r}: no reference column (and no labelled reference cell above the "
-                    f"headers); headers found: {header_listing(headers)}; use ",
+                    f"sheet {sheet.name!r}: no reference column{reference_taken(layout)} (and no labelled reference "
+                    f"cell above the headers); headers found: {header_listing(headers)}; use ",
                     Setting("reference_cols"),
                     " or ",
                     Setting("reference_text"),

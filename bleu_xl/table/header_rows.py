@@ -27,6 +27,8 @@ __all__ = [
     "headers_again",
     "known_name",
     "past_header_notes",
+    "pipe_hint",
+    "reference_taken",
     "repeated_header_rows",
     "totals_label",
     "typed_totals_row",
@@ -316,6 +318,25 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
         f"row {last + 1} ({labels[0]!r} and a number as its candidate) is a totals row: it is not a candidate, and "
         "is not scored",
     )
+
+
+def reference_taken(layout: Layout) -> str:
+    """What a message on a missing reference column adds when the candidates' column given is headed by a
+    reference's name (``compare --a Reference``): that it was taken so."""
+    header = layout.headers[layout.candidate_col] if layout.candidate_col < len(layout.headers) else ""
+    return (
+        f" ({layout.name(layout.candidate_col)} is the candidates' column given)"
+        if header and known_name(header, REFERENCE_NAMES)
+        else ""
+    )
+
+
+def pipe_hint(sheet: Sheet, headers: Sequence[str]) -> tuple[Part, ...]:
+    """What a message on columns not found adds for a text file whose headers hold ``|``: the delimiter to try
+    (the delimiters found by themselves are ``,``, ``;`` and tab)."""
+    if not sheet.is_text or not any("|" in header for header in headers):
+        return ()
+    return ("; or, if | parts its fields, ", Setting("delimiter", "|"))
 
 
 def totals_label(text: str) -> bool:

@@ -6273,6 +6273,8 @@ __all__ = [
     "headers_again",
     "known_name",
     "past_header_notes",
+    "pipe_hint",
+    "reference_taken",
     "repeated_header_rows",
     "totals_label",
     "typed_totals_row",
@@ -6564,6 +6566,25 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
     )
 
 
+def reference_taken(layout: Layout) -> str:
+    \"\"\"What a message on a missing reference column adds when the candidates' column given is headed by a
+    reference's name (``compare --a Reference``): that it was taken so.\"\"\"
+    header = layout.headers[layout.candidate_col] if layout.candidate_col < len(layout.headers) else ""
+    return (
+        f" ({layout.name(layout.candidate_col)} is the candidates' column given)"
+        if header and known_name(header, REFERENCE_NAMES)
+        else ""
+    )
+
+
+def pipe_hint(sheet: Sheet, headers: Sequence[str]) -> tuple[Part, ...]:
+    \"\"\"What a message on columns not found adds for a text file whose headers hold ``|``: the delimiter to try
+    (the delimiters found by themselves are ``,``, ``;`` and tab).\"\"\"
+    if not sheet.is_text or not any("|" in header for header in headers):
+        return ()
+    return ("; or, if | parts its fields, ", Setting("delimiter", "|"))
+
+
 def totals_label(text: str) -> bool:
     \"\"\"Whether a cell's text is a totals row's label (``Total``, ``Summe:``, ``Count``, ``Number of variants``), as
     the rules fold it.\"\"\"
@@ -6755,6 +6776,8 @@ from .header_rows import (
     headers_again,
     known_name,
     past_header_notes,
+    pipe_hint,
+    reference_taken,
     repeated_header_rows,
     typed_totals_row,
 )
@@ -6907,6 +6930,7 @@ def _find_header_row(
             " and ",
             Setting("reference_cols"),
             " (a letter or a header)",
+            *pipe_hint(sheet, shown),
         )
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):
@@ -6992,8 +7016,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             labelled = _labelled_reference(rows[: index or 0])
             if labelled is None:
                 raise MissingColumn(
-                    f"sheet {sheet.name!r}: no reference column (and no labelled reference cell above the "
-                    f"headers); headers found: {header_listing(headers)}; use ",
+                    f"sheet {sheet.name!r}: no reference column{reference_taken(layout)} (and no labelled reference "
+                    f"cell above the headers); headers found: {header_listing(headers)}; use ",
                     Setting("reference_cols"),
                     " or ",
                     Setting("reference_text"),
