@@ -25,7 +25,6 @@ from .header_rows import (
     headers_again,
     known_name,
     past_header_notes,
-    pipe_hint,
     reference_taken,
     repeated_header_rows,
     typed_totals_row,
@@ -179,7 +178,6 @@ def _find_header_row(
             " and ",
             Setting("reference_cols"),
             " (a letter or a header)",
-            *pipe_hint(sheet, shown),
         )
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):

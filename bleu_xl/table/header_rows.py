@@ -27,7 +27,6 @@ __all__ = [
     "headers_again",
     "known_name",
     "past_header_notes",
-    "pipe_hint",
     "reference_taken",
     "repeated_header_rows",
     "totals_label",
@@ -329,14 +328,6 @@ def reference_taken(layout: Layout) -> str:
         if header and known_name(header, REFERENCE_NAMES)
         else ""
     )
-
-
-def pipe_hint(sheet: Sheet, headers: Sequence[str]) -> tuple[Part, ...]:
-    """What a message on columns not found adds for a text file whose headers hold ``|``: the delimiter to try
-    (the delimiters found by themselves are ``,``, ``;`` and tab)."""
-    if not sheet.is_text or not any("|" in header for header in headers):
-        return ()
-    return ("; or, if | parts its fields, ", Setting("delimiter", "|"))
 
 
 def totals_label(text: str) -> bool:

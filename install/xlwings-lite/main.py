@@ -6273,7 +6273,6 @@ __all__ = [
     "headers_again",
     "known_name",
     "past_header_notes",
-    "pipe_hint",
     "reference_taken",
     "repeated_header_rows",
     "totals_label",
@@ -6577,14 +6576,6 @@ def reference_taken(layout: Layout) -> str:
     )
 
 
-def pipe_hint(sheet: Sheet, headers: Sequence[str]) -> tuple[Part, ...]:
-    \"\"\"What a message on columns not found adds for a text file whose headers hold ``|``: the delimiter to try
-    (the delimiters found by themselves are ``,``, ``;`` and tab).\"\"\"
-    if not sheet.is_text or not any("|" in header for header in headers):
-        return ()
-    return ("; or, if | parts its fields, ", Setting("delimiter", "|"))
-
-
 def totals_label(text: str) -> bool:
     \"\"\"Whether a cell's text is a totals row's label (``Total``, ``Summe:``, ``Count``, ``Number of variants``), as
     the rules fold it.\"\"\"
@@ -6776,7 +6767,6 @@ from .header_rows import (
     headers_again,
     known_name,
     past_header_notes,
-    pipe_hint,
     reference_taken,
     repeated_header_rows,
     typed_totals_row,
@@ -6930,7 +6920,6 @@ def _find_header_row(
             " and ",
             Setting("reference_cols"),
             " (a letter or a header)",
-            *pipe_hint(sheet, shown),
         )
     for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
         if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):

@@ -161,6 +161,13 @@ def test_a_csv_read_as_one_column_with_a_bar_in_its_header_suggests_the_delimite
     plain = tmp_path / "plain.csv"
     plain.write_text("Source,Target\na,b\n", encoding="utf-8")
     assert "--delimiter" not in refused(plain)  # two columns: the delimiter was right
+    commas = tmp_path / "commas.csv"  # parted by |, its texts holding commas: sniffed as a comma file
+    commas.write_text(
+        "Reference|Candidate\nFree delivery, on every order|Free delivery, on every order\n"
+        "Free delivery, on every order|Free delivery; on all orders\n",
+        encoding="utf-8",
+    )
+    assert refused(commas).endswith("; if | separates the columns, give --delimiter '|'")
 
 
 def test_a_reference_text_no_candidate_could_be_scored_against_is_refused(copy_workbook: Path) -> None:

@@ -730,12 +730,3 @@ def test_a_reference_given_as_the_candidates_column_is_named_when_no_reference_i
     assert render(caught.value.parts).startswith(
         "sheet 'cmp': no reference column (A 'Reference' is the candidates' column given) (and no labelled"
     )
-
-
-def test_a_text_file_whose_headers_hold_a_pipe_is_told_the_delimiter() -> None:
-    """A file parted by |, sniffed as commas (its texts hold them): the message said only that no column was found."""
-    rows = [["Reference|Candidate"], ["Free delivery", " on every order|Free delivery", " on every order"]]
-    sheet = Sheet("piped.csv", rows, ["piped.csv"], encoding="utf-8", delimiter=",")
-    with pytest.raises(InputError) as caught:
-        find_layout(sheet)
-    assert render(caught.value.parts).endswith("; or, if | parts its fields, delimiter='|'")

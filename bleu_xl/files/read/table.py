@@ -193,14 +193,14 @@ def _refuse_encoding(shown: str, options: TableOptions) -> None:
 
 
 def _text_table(sheet: Sheet, options: TableOptions) -> tuple[Sheet, Layout]:
-    """The columns of a text file; when none is found in a file read as one column whose first cell holds ``|``
-    (``Reference|Candidate``), the refusal says which delimiter would split it (it is never guessed: Excel
-    writes none)."""
+    """The columns of a text file; when none is found in a file whose first row holds ``|`` (``Reference|Candidate``,
+    read as one column, or split at the commas its texts hold), the refusal says which delimiter would split it (it
+    is never guessed: Excel writes none)."""
     try:
         return find_table(sheet, lambda name: sheet, options)
     except InputError as exc:
         first = next((row for row in sheet.rows if any(cell.strip() for cell in row)), [])
-        if options.delimiter is None and max(map(len, sheet.rows), default=0) == 1 and "|" in "".join(first):
+        if options.delimiter is None and "|" in "".join(first):
             raise InputError(*exc.parts, "; if | separates the columns, give ", Setting("delimiter", "|")) from None
         raise
 
