@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.bootstrap import TESTS, PairedResult, Resampling, check_paired_draws, check_settings
+from ..core.bootstrap import TESTS, PairedResult, Resampling, check_paired_draws, check_settings, one_sided_text
 from ..core.column_sums import PLAIN, ColumnSums
 from ..core.errors import BleuError, Part, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
@@ -19,7 +19,7 @@ from .scoring import Outcome, check_reference_text, pairs_of, score_chunk
 from .sheet import InputError, Sheet, check_column_given, column_index, column_letter
 from .unspaced import unspaced_note, unspaced_rows
 
-__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "left_out_note", "one_sided_text", "paired_test_of"]
+__all__ = ["DEFAULT_SAMPLES", "Comparison", "compare_table", "left_out_note", "paired_test_of"]
 
 #: Each test's number of draws when none is given: sacrebleu's 1,000 resamples and 10,000 trials.
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10_000}
@@ -175,18 +175,6 @@ def compare_table(
         sum(1 for a, b in zip(outcomes_a, outcomes_b) if isinstance(a, MetricScore) and isinstance(b, Blank)),
         sum(1 for a, b in zip(outcomes_a, outcomes_b) if isinstance(a, Blank) and isinstance(b, MetricScore)),
     )
-
-
-def one_sided_text(a_name: str, only_a: int, b_name: str, only_b: int) -> str:
-    """What a verdict adds when rows were left out because one side is blank (empty when none were)."""
-    rows = [
-        f"{count:,} row{'s' if count > 1 else ''} where only {side} has a candidate"
-        for side, count in ((a_name, only_a), (b_name, only_b))
-        if count
-    ]
-    if not rows:
-        return ""
-    return f"; left out: {' and '.join(rows)} (a blank candidate is not scored as a miss)"
 
 
 def left_out_note(a_name: str, a: Outcome, b_name: str, b: Outcome) -> str | None:

@@ -35,6 +35,7 @@ from ..core.bootstrap import (
     NEAR_SIGNIFICANCE,
     SIGNIFICANCE,
     bootstrap_ci,
+    one_sided_text,
     paired_test,
     too_few_text,
     verdict,
@@ -74,6 +75,8 @@ __all__ = [
     "build_all",
     "build_sample",
     "build_template",
+    "one_sided_counts",
+    "one_sided_formula",
     "pairs_formula",
     "sorted_rows",
     "token_count",
@@ -406,23 +409,47 @@ COMPARE_LEFT = 7  # column H: the paired test and the intervals, right of the ta
 COMPARE_RESULT_WIDTH = 11
 
 
-def verdict_text(paired: Sequence[Any], pairs: int) -> str:
+def verdict_text(paired: Sequence[Any], pairs: int, only_a: int = 0, only_b: int = 0) -> str:
     """What the Compare sheet's verdict formula gives (its cached value), from the cells BLEU2_PAIRED fills:
-    four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks; and from the
-    number of pairs compared (its paired bootstrap's verdict on too few says it is not to be trusted)."""
+    four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks; from the
+    number of pairs compared (its paired bootstrap's verdict on too few says it is not to be trusted); and from
+    the rows left out because only A, or only B, has a candidate (the verdict names them)."""
     values = list(paired)
     if len(values) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
         first = values[0] if values else None
         return f"No verdict: {first}" if isinstance(first, str) and first else ""
-    return verdict(values[2], values[3], pairs=pairs)
+    return verdict(values[2], values[3], pairs=pairs) + one_sided_text("A", only_a, "B", only_b)
 
 
-def verdict_formula(paired: str, first: str, diff: str, p: str, pairs: str) -> str:
+def one_sided_counts(table: str) -> tuple[str, str]:
+    """The rows of ``table`` left out of the paired test because only A has a candidate (B blank), and only B."""
+    return tuple(  # type: ignore[return-value]
+        f'SUMPRODUCT(ISNUMBER({table}[BLEU-2 {scored}])*({table}[Candidate {blank}]=""))'
+        for scored, blank in (("A", "B"), ("B", "A"))
+    )
+
+
+def one_sided_formula(only_a: str, only_b: str) -> str:
+    """:func:`~bleu_xl.core.bootstrap.one_sided_text` as a formula of the two counts."""
+    lead, _, rest = one_sided_text("A", 2, "B", 0).partition("2 rows where only A has a candidate")
+
+    def side(count: str, name: str) -> str:
+        return f'IF({count}>0,{count}&IF({count}=1," row"," rows")&" where only {name} has a candidate","")'
+
+    both = f'IF(AND({only_a}>0,{only_b}>0)," and ","")'
+    counts = f"{side(only_a, 'A')}&{both}&{side(only_b, 'B')}"
+    return f'IF({only_a}+{only_b}=0,"","{lead}"&{counts}&"{rest}")'
+
+
+def verdict_formula(
+    paired: str, first: str, diff: str, p: str, pairs: str, only_a: str = "0", only_b: str = "0"
+) -> str:
     """The verdict as a formula of BLEU2_PAIRED's cells (``paired``, four wide, ``first`` its first cell), of its
     difference and p-value cells, and of the cell that counts the pairs compared (``pairs``): on fewer than
-    FEW_PAIRS it adds that the verdict is not to be trusted. No verdict unless all four are numbers: BLEU2_PAIRED
-    gives one text (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose format string means
-    something else under a French or Portuguese locale."""
+    FEW_PAIRS it adds that the verdict is not to be trusted, and it names the rows left out because only one side has
+    a candidate (``only_a``, ``only_b``: their counts, :func:`one_sided_counts`). No verdict unless all four are
+    numbers: BLEU2_PAIRED gives one text (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose
+    format string means something else under a French or Portuguese locale."""
     p_shown = (
         f'IF({p}<0.001,"p < 0.001",IF(AND({p}>={NEAR_SIGNIFICANCE},{p}<{SIGNIFICANCE}),"p < 0.05","p = "&FIXED({p},3)))'
     )
@@ -434,7 +461,7 @@ def verdict_formula(paired: str, first: str, diff: str, p: str, pairs: str) -> s
         f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
         f'IF({p}<{SIGNIFICANCE},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
         f'unlikely to be chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", '
-        f'but the difference may well be chance, "&{p_shown}))&{hedge})'
+        f'but the difference may well be chance, "&{p_shown}))&{hedge}&{one_sided_formula(only_a, only_b)})'
     )
 
 
@@ -492,7 +519,9 @@ def _compare_sheet(book: Any, f: dict[str, Any]) -> None:
     ws.merge_range(verdict_row, left, verdict_row, left + 3, "", f["text"])
     score_a, diff, p = (xl_rowcol_to_cell(top + 1, left + k) for k in (0, 2, 3))
     last = xl_rowcol_to_cell(top + 1, left + 3)
-    formula = verdict_formula(f"{score_a}:{last}", score_a, diff, p, xl_rowcol_to_cell(pairs_row, left))
+    formula = verdict_formula(
+        f"{score_a}:{last}", score_a, diff, p, xl_rowcol_to_cell(pairs_row, left), *one_sided_counts("tblCompare")
+    )
     write_formula(ws, verdict_row, left, formula, f["text"], verdict)
     ws.write_string(hypothesis_row, left - 1, "Null hypothesis", f["label"])
     ws.merge_range(hypothesis_row, left, hypothesis_row, left + 3, hypothesis, f["wrap"])

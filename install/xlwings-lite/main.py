@@ -3757,6 +3757,7 @@ __all__ = [
     "TooFewResamples",
     "bootstrap_ci",
     "check_paired_draws",
+    "one_sided_text",
     "p_text",
     "paired_test",
     "verdict",
@@ -3870,6 +3871,18 @@ def too_few_text(pairs: int) -> str:
     \"\"\"What a verdict adds when its pairs are too few for it to be trusted.\"\"\"
     compared = "1 pair was" if pairs == 1 else f"{pairs} pairs were"
     return f"; only {compared} compared, too few for this verdict to be trusted (compare {FEW_PAIRS} or more)"
+
+
+def one_sided_text(a_name: str, only_a: int, b_name: str, only_b: int) -> str:
+    \"\"\"What a verdict adds when rows were left out because one side is blank (empty when none were).\"\"\"
+    rows = [
+        f"{count:,} row{'s' if count > 1 else ''} where only {side} has a candidate"
+        for side, count in ((a_name, only_a), (b_name, only_b))
+        if count
+    ]
+    if not rows:
+        return ""
+    return f"; left out: {' and '.join(rows)} (a blank candidate is not scored as a miss)"
 
 
 def verdict(

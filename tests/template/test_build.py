@@ -407,7 +407,10 @@ def test_no_p_value_text_crosses_the_threshold() -> None:
 def test_verdict_formula_is_locale_safe() -> None:
     ws = load(TEMPLATE)["Compare"]
     formula = ws[f"H{CF + 6}"].value
-    assert formula == "=" + template.verdict_formula(f"H{CF}:K{CF}", f"H{CF}", f"J{CF}", f"K{CF}", f"H{CF + 5}")
+    counts = template.one_sided_counts("tblCompare")
+    assert formula == "=" + template.verdict_formula(
+        f"H{CF}:K{CF}", f"H{CF}", f"J{CF}", f"K{CF}", f"H{CF + 5}", *counts
+    )
     assert formula.startswith(f"=IF(COUNT(H{CF}:K{CF})<4,")
     assert '"p = "&FIXED(K4,3)' in formula
 

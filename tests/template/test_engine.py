@@ -12,6 +12,7 @@ import pytest
 import schedula as sh
 
 from bleu_xl import corpus_ter, score, ter, ter_changes
+from bleu_xl.core.bootstrap import one_sided_text
 from bleu_xl.core.tokenizer import tokenize
 from bleu_xl.excel import cells
 from bleu_xl.template import build as template
@@ -230,6 +231,25 @@ def test_no_verdict_unless_the_paired_test_gives_four_numbers(tmp_path: Path, ro
     assert values[f"COMPARE!H{CF + 6}"][0][0] == verdict == template.verdict_text(paired, 0)
 
 
+def test_the_verdict_names_rows_where_only_one_side_has_a_candidate(tmp_path: Path) -> None:
+    """B left blank on the rows it would lose: the Compare sheet's verdict names the rows left out, as compare's
+    does, and says a blank candidate is not scored as a miss."""
+    rows = [(ref, a, b) for ref, a, b in template_data.COMPARE]
+    rows[0] = (rows[0][0], rows[0][1], "")
+    rows[1] = (rows[1][0], "", rows[1][2])
+    rows[2] = (rows[2][0], rows[2][1], "")
+    path = _with_compare_rows(tmp_path, rows)
+    values = recalculate(path, tmp_path)
+    paired = list(values[f"COMPARE!H{CF}:K{CF}"][0])
+    pairs = values[f"COMPARE!H{CF + 5}"][0][0]
+    verdict = values[f"COMPARE!H{CF + 6}"][0][0]
+    assert verdict == template.verdict_text(paired, int(pairs), 2, 1)
+    assert verdict.endswith(
+        "; left out: 2 rows where only A has a candidate and 1 row where only B has a candidate (a blank candidate is "
+        "not scored as a miss)"
+    )
+
+
 def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
     import formulas
 
@@ -242,6 +262,9 @@ def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
             row = [0.4, 0.4 + diff, diff, p]
             got = func(row[0], np.array([row], dtype=object), diff, p, pairs)
             assert got == template.verdict_text(row, pairs), (diff, p, pairs)
+    one_sided = formulas.Parser().ast("=" + template.one_sided_formula("A1", "B1"))[1].compile()
+    for only_a, only_b in ((0, 0), (1, 0), (0, 1), (2, 1), (1, 30)):
+        assert one_sided(only_a, only_b) == one_sided_text("A", only_a, "B", only_b), (only_a, only_b)
     blank = np.array([[sh.EMPTY] * 4], dtype=object)
     assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY, 0) == ""
     error = np.array([["#VALUE! no words", sh.EMPTY, sh.EMPTY, sh.EMPTY]], dtype=object)

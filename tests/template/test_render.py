@@ -92,6 +92,7 @@ def test_libreoffice_counts_the_pairs_and_gives_the_verdict_the_template_caches(
     pairs, verdict = rows[CF + 4][7], rows[CF + 5][7]
     assert sheet[f"H{CF + 5}"].value == "=" + template.pairs_formula("tblCompare") and pairs == "11"
     paired = [cached.cell(CF, c).value for c in range(8, 12)]
-    assert verdict == template.verdict_text(paired, 11) and verdict.endswith(
-        "only 11 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
+    assert verdict == template.verdict_text(paired, 11, 1, 0) and verdict.endswith(
+        "only 11 pairs were compared, too few for this verdict to be trusted (compare 50 or more); left out: 1 row "
+        "where only A has a candidate (a blank candidate is not scored as a miss)"
     )
