@@ -56,6 +56,7 @@ EMBEDDED = (
     "table/layout.py",
     "table/merged.py",
     "table/excel_tables.py",
+    "table/formatted.py",
     "table/formulas.py",
     "table/header_rows.py",
     "table/letters.py",

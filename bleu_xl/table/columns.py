@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
 from .excel_tables import rows_below_table
+from .formatted import formatted_numbers_note
 from .formulas import check_cached
 from .header_rows import (
     CANDIDATE_NAMES,
@@ -329,6 +330,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if shared is None and layout.reference_cols:
         layout.notes += _blank_references(sheet, layout, options.fill_down)
     layout.notes += _row_notes(sheet, layout, options.skip_hidden) + past_header_notes(sheet, layout)
+    layout.notes += formatted_numbers_note(sheet, layout, data)
     return layout
 
 

@@ -3,6 +3,7 @@ sheets, Excel Tables, and a reader that panics, is interrupted or aborts."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import signal
@@ -460,3 +461,34 @@ def test_rows_below_the_excel_table_of_the_header_row_are_left_out(tmp_path: Pat
         "A",
     )
     assert [json.loads(line)["Approved translation"] for line in alone.stdout.splitlines()] == ["livraison", "commande"]
+
+
+def test_numbers_shown_in_a_format_of_their_own_are_named_when_scored(tmp_path: Path) -> None:
+    """A candidate cell showing 20% is scored as 0.2 (other words than the sheet shows), a date as its ISO date:
+    documented, and now said in a note naming the first. Numbers in General, and formatted cells outside the
+    columns scored, are not named."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Copy"
+    sheet.append(["Reference", "Candidate", "Clicks"])
+    sheet.append(["Save 20% today", 0.2, 0.5])
+    sheet.append(["Order by 01/03/2026", dt.datetime(2026, 3, 1), 0.25])
+    sheet.append(["Price 1 299,50 €", 1299.5, 0.75])
+    sheet.append(["Value 3", 3, 1])
+    for row, number_format in ((2, "0%"), (3, "dd/mm/yyyy"), (4, '#,##0.00 "€"')):
+        sheet.cell(row, 2).number_format = number_format
+    for row in range(2, 6):
+        sheet.cell(row, 3).number_format = "0%"
+    path = tmp_path / "formats.xlsx"
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert (
+        "bleu-xl: note: 3 cells scored hold numbers or dates that the sheet shows in a format of its own (B2 is "
+        "scored as '0.2'): scored as Excel's General format writes them, not as shown; to score what the sheet "
+        "shows, enter them as text"
+    ) in result.stderr.splitlines()
+    plain = tmp_path / "plain.xlsx"
+    sheet.delete_rows(2, 3)
+    book.save(plain)
+    assert "format of its own" not in run("score", str(plain), "-o", "-", "--format", "jsonl").stderr
