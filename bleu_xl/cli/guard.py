@@ -102,7 +102,8 @@ def user_text(name: str, value: Any, flags: dict[str, str] = FLAGS) -> Any:
         return os.fsencode(value).decode("utf-8")
     except (UnicodeError, ValueError):
         spelt = flag_spelling(flags)(Setting(name))
-        raise Failure(f"{printable(value)!r} is not UTF-8 text; check {spelt}") from None
+        # Quoted by hand: printable() already shows each byte escaped (\xe9), which a repr would escape again.
+        raise Failure(f"'{printable(value)}' is not UTF-8 text; check {spelt}") from None
 
 
 def guard(flags: dict[str, str] = FLAGS) -> Callable[[Any], Any]:
