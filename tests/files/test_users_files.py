@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from bleu_xl import score
 from bleu_xl.cli import main
+from bleu_xl.core.errors import render
 from bleu_xl.files.read import text as text_reader
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError
 from tests.helpers import refused
@@ -441,6 +442,39 @@ def test_a_csv_in_an_east_asian_or_thai_code_page_is_refused_not_misread(
     assert f"--encoding {codec}" in message and message.endswith("(the encoding it was saved in)")
     done = CliRunner().invoke(main, ["score", str(path), "--encoding", codec, "-o", "-", "--format", "jsonl", "-q"])
     assert json.loads(done.stdout.splitlines()[0])["BLEU-2"] == score(reference, candidate).bleu
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "first"),
+    [
+        ("iPhone用ケース,Tシャツ半額\nAmazonで購入,iPhone用ケース\n", "cp932", "cp932"),  # brand names beside
+        ("はい,いいえ\n", "cp932", "cp932"),  # short: its Western reading has few odd characters
+        ("iPhone手机壳,小米Redmi新品\n", "gbk", "gbk"),  # not the Thai reading of the same bytes
+    ],
+)
+def test_east_asian_text_with_latin_words_or_short_is_refused_too(text: str, codec: str, first: str) -> None:
+    data = f"Reference,Candidate\n{text}".encode(codec)
+    with pytest.raises(InputError) as caught:
+        text_reader.decode_text(data)
+    assert render(caught.value.parts).startswith(f"not UTF-8, and it reads as {first} (")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bake at 180 °C for 20 min,Bake 20 min at 180 °C\nKeep below 4 °C,Store under 4 °C\n",
+        "Take 5 µg daily,Daily dose 5 µg\nMax 10 µA,10 µA at most\n",
+        "Él dijo 20 °C,Él dijo que hace 20 °C\n",
+        "Lagern bei 8 °C, kühl,Kühl lagern: 8 °C\n",
+        "Temperature 72 °F,72 °F today\n",
+    ],
+)
+def test_western_units_and_accents_are_read_in_the_usual_code_page(text: str) -> None:
+    """°C, µg, Él: a double-byte code page reads each such byte with the letter after it as one character, of its
+    script: no word of it stands beside another, as a Japanese or Korean word's characters do."""
+    for codec in ("cp1252", "mac_roman"):
+        data = f"Reference,Candidate\n{text}".encode(codec)
+        assert text_reader.decode_text(data)[1] in ("cp1252", "mac_roman")
 
 
 def test_western_text_is_still_read_in_the_usual_code_page() -> None:

@@ -25,10 +25,12 @@ WIDE_CODE_PAGES = ("cp932", "gbk", "cp949", "big5", "cp874")
 OWN_SCRIPT_SHARE = 0.9
 #: The bytes read to judge: a line break is never part of a character in these code pages, so the cut is clean.
 SAMPLE_BYTES = 1 << 20
-#: The share of a reading's characters past ASCII that may stand beside a Latin letter.
-LATIN_NEIGHBOURS_SHARE = 0.25
+#: The share of a reading's characters past ASCII that must stand beside another: text of these scripts is words
+#: of several such characters (用ケース, 이번), where Western text read so has one among ASCII letters for each accent
+#: or symbol (180 °C read as UHC is 180 캜, a double-byte code page taking the letter after it; L'été read as cp874
+#: is L'้t้).
+RUNS_SHARE = 0.5
 _WORD = re.compile(r"[^\x00-\x7f]+")
-_BESIDE_LATIN = re.compile(r"(?<=[A-Za-z])[^\x00-\x7f]|[^\x00-\x7f](?=[A-Za-z])")
 _PUNCTUATION = frozenset("…‘’“”•–—·×÷°±§¶©®™€")
 
 
@@ -52,7 +54,9 @@ def _own_script(ch: str) -> bool:
 _OWN_LETTERS = {
     "cp932": (lambda ch: 0x3040 <= ord(ch) <= 0x30FF, 0.1),
     "cp949": (lambda ch: 0xAC00 <= ord(ch) <= 0xD7A3, 0.9),
-    "cp874": (lambda ch: 0x0E00 <= ord(ch) <= 0x0E7F, 0.9),
+    # Thai letters and marks, not its digits and rare signs (๐-๙, ๚, ๛, ฯ), which Thai text seldom holds and which
+    # cp874 makes of a sixth of other code pages' bytes.
+    "cp874": (lambda ch: 0x0E01 <= ord(ch) <= 0x0E4E and ch != "\u0e2f", 0.98),
 }
 
 
@@ -68,9 +72,7 @@ def _reading(data: bytes, codec: str) -> tuple[bool, str] | None:
         return None
     if sum(map(_own_script, wide)) < OWN_SCRIPT_SHARE * len(wide):
         return None
-    # Western text read so has its script's characters inside Latin words (L'été as cp874 is L'้t้): text of the
-    # script has them in words of their own, with a Latin letter beside one now and then (Tシャツ, iPhone用).
-    if len(_BESIDE_LATIN.findall(text)) > LATIN_NEIGHBOURS_SHARE * len(wide):
+    if sum(len(run) for run in _WORD.findall(text) if len(run) > 1) < RUNS_SHARE * len(wide):
         return None
     found = _WORD.search(text)
     if found is None:
@@ -86,7 +88,10 @@ def refuse_wide_code_page(data: bytes, codec: str, shown: str) -> None:
     found = [(page, reading) for page in WIDE_CODE_PAGES if (reading := _reading(head, page)) is not None]
     if not found:
         return
-    readings = [(page, word) for page, (_, word) in sorted(found, key=lambda item: not item[1][0])]
+    # Its own letters first (Japanese with kana, Korean all Hangul); Thai last: a single-byte code page reads any
+    # bytes as letters of its script, double-byte text too.
+    order = sorted(found, key=lambda item: (not item[1][0], item[0] == "cp874"))
+    readings = [(page, word) for page, (_, word) in order]
     named: list[Part] = []
     for page, _ in readings[:3]:
         named += [" or " if named else "", Setting("encoding", page)]
