@@ -6155,7 +6155,8 @@ def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
 """,
     'table/excel_tables.py': """\
 \"\"\"An Excel Table (Insert > Table) as the column rules read it: when the header row is a Table's, its rows are the
-data, and the rows below it, another table's or notes, are left out (each said in a note).\"\"\"
+data, with the rows typed right below it (a Table not stretched over rows added later); the rows past a blank row
+after them (a second table, a glossary, notes) are left out. Each is said in a note.\"\"\"
 
 from __future__ import annotations
 
@@ -6176,24 +6177,52 @@ def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:
 
 
 def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list[tuple[Part, ...]]]:
-    \"\"\"The rows below the Excel Table whose header row is the layout's: not its rows (a second table, a glossary,
-    notes), left out; and a note naming those that hold anything, with the setting that scores them alone.\"\"\"
+    \"\"\"The rows left out below the Excel Table whose header row is the layout's, and the notes: rows typed right
+    below the Table are read as its own (each an added row the Table was not stretched over); past the first blank
+    row after them, rows are no longer the Table's, and those that hold anything are named.\"\"\"
     table = header_table(sheet, layout)
-    if table is None or table.cells.bottom + 1 >= len(sheet.rows):
+    if table is None:
         return frozenset(), []
-    below = range(table.cells.bottom + 1, len(sheet.rows))
-    filled = [r for r in below if any(v is not None and v != "" for v in sheet.rows[r])]
-    if not filled:
-        return frozenset(below), []
-    first, last = filled[0] + 1, filled[-1] + 1
-    rows = f"row {first}" if first == last else f"rows {first} to {last}"
+    left, right = table.cells.left, table.cells.right
+
+    def filled(r: int) -> bool:
+        return any(v is not None and v != "" for v in sheet.rows[r][left : right + 1])
+
     name = f"the Excel Table {table.name!r} ({table.cells})" if table.name else f"the Excel Table {table.cells}"
-    note = (
-        f"{rows}, below {name} whose header row this is, are not its rows: left out (to score them alone, give ",
-        Setting("header_row", first),
-        ")",
-    )
-    return frozenset(below), [note]
+    notes: list[tuple[Part, ...]] = []
+    end = table.cells.bottom + 1
+    past = end
+    while past < len(sheet.rows) and filled(past):
+        past += 1
+    if past > end:
+        notes.append(
+            (
+                f"{_rows(end + 1, past)}, right below {name}, {_are(end + 1, past)} read as its rows: stretch the "
+                "Table over them (Table Design > Resize Table)",
+            )
+        )
+    below = range(past, len(sheet.rows))
+    named = [r for r in below if filled(r)]
+    if named:
+        notes.append(
+            (
+                f"{_rows(named[0] + 1, named[-1] + 1)}, below {name} and a blank row, "
+                f"{'is not one of its rows' if named[0] == named[-1] else 'are not its rows'}: left out (to score "
+                "them alone, give ",
+                Setting("header_row"),
+                " with their header row)",
+            )
+        )
+    return frozenset(below), notes
+
+
+def _rows(first: int, last: int) -> str:
+    \"\"\"Rows as Excel numbers them, ``last`` included: ``row 5`` or ``rows 5 to 7``.\"\"\"
+    return f"row {first}" if first == last else f"rows {first} to {last}"
+
+
+def _are(first: int, last: int) -> str:
+    return "is" if first == last else "are"
 """,
     'table/formatted.py': """\
 \"\"\"Numbers and dates among the cells scored that the sheet shows in a format of their own (20%, 1 299,50 €,

@@ -443,8 +443,8 @@ def test_rows_below_the_excel_table_of_the_header_row_are_left_out(tmp_path: Pat
         "Free shipping on all orders",
     ]
     assert (
-        "bleu-xl: note: rows 5 to 7, below the Excel Table 'Copy' (A1:B3) whose header row this is, are not its "
-        "rows: left out (to score them alone, give --header-row 5)"
+        "bleu-xl: note: rows 5 to 7, below the Excel Table 'Copy' (A1:B3) and a blank row, are not its rows: left "
+        "out (to score them alone, give --header-row with their header row)"
     ) in result.stderr.splitlines()
     alone = run(
         "score",
@@ -492,3 +492,32 @@ def test_numbers_shown_in_a_format_of_their_own_are_named_when_scored(tmp_path: 
     sheet.delete_rows(2, 3)
     book.save(plain)
     assert "format of its own" not in run("score", str(plain), "-o", "-", "--format", "jsonl").stderr
+
+
+def test_rows_typed_right_below_an_excel_table_are_its_rows(tmp_path: Path) -> None:
+    """openpyxl appends, or LibreOffice, leave a Table's range where it was over rows added below it: they are the
+    Table's rows as the user sees them, read with a note, and only rows past a blank row are left out."""
+    from openpyxl.worksheet.table import Table
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (
+        ["Reference", "Candidate"],
+        *([f"Free delivery on order {i}", f"Free shipping on order {i}"] for i in range(5)),
+        [],
+        ["a note about this sheet"],
+    ):
+        sheet.append(row)
+    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
+    path = tmp_path / "appended.xlsx"
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 5
+    notes = [line for line in result.stderr.splitlines() if "note:" in line]
+    assert notes == [
+        "bleu-xl: note: rows 4 to 6, right below the Excel Table 'Copy' (A1:B3), are read as its rows: stretch the "
+        "Table over them (Table Design > Resize Table)",
+        "bleu-xl: note: row 8, below the Excel Table 'Copy' (A1:B3) and a blank row, is not one of its rows: left out "
+        "(to score them alone, give --header-row with their header row)",
+    ]
