@@ -122,18 +122,14 @@ def pair_up(reference: Any, candidate: Any) -> tuple[list[Pair], tuple[int, int]
 
     - equal shapes pair cell by cell, and a single cell pairs with every cell of the other;
     - a reference range wider than a single-column candidate holds several references: each row is the
-      reference set of that row's candidate, or a single row is the reference set of every candidate; a single
-      row as long as the candidate column is refused, since it reads as much as that column transposed.
+      reference set of that row's candidate, or a single row is the reference set of every candidate (also one
+      as long as the candidate column: references typed across for candidates typed down are paired by
+      TRANSPOSE).
     """
     refs, cands = as_grid(reference), as_grid(candidate)
     (rr, rc), (cr, cc) = (len(refs), len(refs[0])), (len(cands), len(cands[0]))  # as_grid: never empty
     cand_cells = [cell_text(v) for row in cands for v in row]
     if cc == 1 and rc > 1 and rr in (1, cr):
-        if rr == 1 and rc == cr:  # a row of references as long as the column: transposed, or all for each?
-            raise CellProblem(
-                f"{rc} references in a row, {cr} candidates in a column: give TRANSPOSE(references) for one "
-                f"each, or one candidate a cell for all {rc}"
-            )
         sets = [reference_set(row) for row in refs]
         return [Pair(sets[i if rr > 1 else 0], c) for i, c in enumerate(cand_cells)], (cr, 1)
     ref_cells = [reference_set([v]) for row in refs for v in row]

@@ -133,7 +133,7 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2", (col("a", "b", "c"), col("a", "b", "c", "d"))),  # shapes differ
     ("BLEU2_P1", (CAT_REFS, col("the the the the the the the", "le chat"))),  # several references per row
     ("BLEU2", ([CAT_REFS[0]], col("the the the the the the the", "there is a cat", "a cat"))),  # one row for all
-    ("BLEU2", ([["a b", "c d", "e f"]], col("a b", "c d", "e f"))),  # a row as long as the column: refused
+    ("BLEU2", ([["a b", "c d", "e f"]], col("a b", "c d", "e f"))),  # a row as long as the column: shared
     ("BLEU2", (2026.0, "2026")),  # numbers and booleans as Excel shows them
     ("BLEU2", ("TRUE", True)),
     ("BLEU2_DETAIL", (REF, INTACTO, OMITTED)),

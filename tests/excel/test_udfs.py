@@ -249,16 +249,16 @@ def test_one_reference_row_for_every_candidate(call) -> None:
     assert out == [[score(list(refs[0]), c[0]).bleu] for c in cands]
 
 
-def test_a_reference_row_as_long_as_the_candidate_column_is_refused(call) -> None:
-    """Three references typed across for three candidates down: each candidate was scored against all three,
-    every score 1.0 where each matched its own. The layout reads two ways: the cell says so, and how to say which."""
+def test_a_reference_row_as_long_as_the_candidate_column_serves_every_candidate(call) -> None:
+    """Three approved references typed across serve each of three candidates, as they serve two or four: a
+    refusal there made the column's scores depend on how many candidates it has. To pair references typed across
+    with candidates typed down, TRANSPOSE them."""
     refs = (("free delivery", "shop now", "new collection"),)
-    out = call("BLEU2", refs, col("free delivery", "shop now", "new collection"))
-    assert out == (
-        "#VALUE! 3 references in a row, 3 candidates in a column: give TRANSPOSE(references) for one each, or one "
-        "candidate a cell for all 3"
-    )
-    assert call("BLEU2", refs, "shop now") == 1.0  # one candidate: all three are its references
+    cands = col("free delivery", "shop now today", "a new collection")
+    assert call("BLEU2", refs, cands) == [[score(list(refs[0]), c[0]).bleu] for c in cands]
+    assert call("BLEU2", (("free delivery", None, None),), cands) == [
+        [score("free delivery", c[0]).bleu] for c in cands
+    ]
 
 
 def test_stand_in_range_objects(call) -> None:
