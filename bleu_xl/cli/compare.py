@@ -191,7 +191,8 @@ def compare_command(
     draws = f"{result.samples} resamples" if result.test == "bs" else f"{result.samples} randomization trials"
     echo(
         f"difference ({comparison.b_name} - {comparison.a_name}) {result.difference:+.4f}, {result.p_text} "
-        f"({comparison.used} pairs, {comparison.skipped} skipped, {draws}, seed {seed})"
+        f"({comparison.used} pair{'s' if comparison.used != 1 else ''}, {comparison.skipped} skipped, {draws}, "
+        f"seed {seed})"
     )
     echo(comparison.verdict)
     echo(f"signature {comparison.signature}")  # the settings compared by, one line to copy whole

@@ -49,6 +49,7 @@ __all__ = [
     "PairedResult",
     "Resampling",
     "TooFewResamples",
+    "all_alike",
     "bootstrap_ci",
     "check_paired_draws",
     "one_sided_text",
@@ -232,6 +233,12 @@ def statistics_columns(metric: Metric[Any, Any, Any], stats: Sequence[Any]) -> l
     return [list(column) for column in zip(*map(metric.as_numbers, stats))]
 
 
+def all_alike(columns: Sequence[Sequence[float]]) -> bool:
+    """Whether the pairs whose statistics ``columns`` holds are one pair, or pairs all alike: then every resample
+    is the corpus itself."""
+    return all(min(column) == max(column) for column in columns)
+
+
 def score_of_sums(metric: Metric[Any, Any, Any], sums: Sequence[float]) -> float:
     """The corpus score of statistics added up column by column."""
     return float(metric.score_from_stats(metric.from_numbers(sums)))
@@ -327,11 +334,11 @@ class Resampling:
         """:meth:`interval` of the pairs' statistics (each pair's ``metric.pair_stats``)."""
         check_interval_draws(self.samples, self.level)
         columns = statistics_columns(self.metric, stats)
+        # One pair, or pairs all alike: every resample is the corpus itself, and an interval of no width would read
+        # as a certain score. (Pairs unlike that all score alike, ten perfect ones, are a real answer: [1, 1].)
+        if all_alike(columns):
+            raise BleuError("one pair, or pairs all alike: every resample is the same, so there is no interval")
         resampled = [score_of_sums(self.metric, drawn) for drawn in sums.resampled(columns, self.samples, self.seed)]
-        # One pair, or a few alike: every resample is the corpus itself, and an interval of no width would read as a
-        # certain score. As the paired test, from FEW_PAIRS pairs such an interval is the bootstrap's answer.
-        if max(resampled) == min(resampled) and len(stats) < FEW_PAIRS:
-            raise BleuError("every resample gives the same score (too few distinct pairs): no interval to give")
         return self._interval(score_of_sums(self.metric, [sum(column) for column in columns]), resampled)
 
     def paired(
@@ -375,10 +382,14 @@ class Resampling:
         mean = math.fsum(diffs) / self.samples
         c = sum(1 for d in diffs if d - mean >= observed)
         p_value = (c + 1) / (self.samples + 1)
-        # An interval needs as many resamples as leave each tail one (a paired test takes fewer): none without them.
+        # An interval needs as many resamples as leave each tail one (a paired test takes fewer), and pairs unlike
+        # each other (one pair, or pairs all alike, would give one of no width): none without them.
         intervals: tuple[Interval | None, Interval | None] = (None, None)
         if self.samples >= interval_draws(self.level):
-            intervals = self._interval(score_a, resampled_a), self._interval(score_b, resampled_b)
+            intervals = (
+                None if all_alike(columns_a) else self._interval(score_a, resampled_a),
+                None if all_alike(columns_b) else self._interval(score_b, resampled_b),
+            )
         return PairedResult(
             score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better, pairs=len(stats_a)
         )

@@ -121,7 +121,7 @@ def test_bootstrap_gives_the_reference_numbers_for_a_seed() -> None:
     assert (ci.score, ci.low, ci.high) == (0.47489083103376784, 0.44791780316580726, 0.5059586119120456)
     ordered = sorted(_resampled_scores(G_REFS, G_A, 300, 5, max_n=4, smoothing="none"))
     assert ordered.index(ci.low) >= 15 and len(ordered) - 1 - ordered[::-1].index(ci.high) <= 300 - 16
-    with pytest.raises(BleuError, match="every resample gives the same score"):  # one pair: each resample is it
+    with pytest.raises(BleuError, match=r"^one pair, or pairs all alike"):  # one pair: each resample is it
         bootstrap_ci(G_REFS[:1], G_A[:1], samples=50, seed=3)
 
 
@@ -240,15 +240,21 @@ def test_a_paired_test_whose_resamples_never_vary_is_refused_not_called_signific
         paired_test(["a b"] * 49, ["a b"] * 49, ["x"] * 49, samples=99)  # too few pairs to say anything
 
 
-def test_an_interval_whose_resamples_never_vary_is_refused_below_fifty_pairs() -> None:
-    # One pair, or pairs all alike: every resample is the corpus, and an interval of no width reads as certain.
-    with pytest.raises(BleuError, match="every resample gives the same score"):
-        bootstrap_ci(["a b c"], ["a b d"])
-    with pytest.raises(BleuError, match="every resample gives the same score"):
+def test_an_interval_of_one_pair_or_pairs_all_alike_is_refused() -> None:
+    # Every resample is the corpus itself, and an interval of no width reads as a certain score: at any count.
+    for refs, cands in ((["a b c"], ["a b d"]), (["a b c"] * 60, ["a b d"] * 60)):
+        with pytest.raises(BleuError, match=r"^one pair, or pairs all alike: every resample is the same"):
+            bootstrap_ci(refs, cands)
+    with pytest.raises(BleuError, match=r"^one pair, or pairs all alike"):
         Resampling(Chrf()).interval(["a b c"] * 49, ["a b d"] * 49)
-    assert bootstrap_ci(["a b c"] * 50, ["a b d"] * 50).low == bootstrap_ci(["a b c"] * 50, ["a b d"] * 50).high
+    # Pairs unlike that all score 1 are a real answer, [1, 1]; pairs unlike, an interval of some width.
+    perfect = [f"free delivery on order {i} " + "x " * i for i in range(10)]
+    assert (bootstrap_ci(perfect, perfect).low, bootstrap_ci(perfect, perfect).high) == (1.0, 1.0)
     two = bootstrap_ci(["a b c", "x y z"], ["a b c", "x q"])
     assert two.low < two.high
+    # The paired test gives no interval for such a side, as compare prints none.
+    result = Resampling(samples=100).paired(["a b c"] * 60, ["a b d"] * 60, ["a b c"] * 30 + ["x"] * 30)
+    assert result.interval_a is None and result.interval_b is not None
 
 
 def test_many_pairs_alike_where_one_side_wins_every_time_are_a_clear_verdict() -> None:

@@ -74,7 +74,7 @@ def test_a_paired_test_whose_resamples_never_vary_is_an_error_cell() -> None:
 
 def test_an_interval_whose_resamples_never_vary_is_an_error_cell() -> None:
     # One pair (or pairs alike): an interval of no width would read as a certain score.
-    assert cells.ci_cells([["le chat"]], [["le chien"]], 0.95, 1000).message.startswith("every resample gives")
+    assert cells.ci_cells([["le chat"]], [["le chien"]], 0.95, 1000).message.startswith("one pair, or pairs all alike")
 
 
 def test_a_paired_test_of_fewer_than_20_resamples_is_an_error_cell_that_gives_the_minimum() -> None:
