@@ -422,9 +422,11 @@ def verdict_text(paired: Sequence[Any], pairs: int, only_a: int = 0, only_b: int
 
 
 def one_sided_counts(table: str) -> tuple[str, str]:
-    """The rows of ``table`` left out of the paired test because only A has a candidate (B blank), and only B."""
+    """The rows of ``table`` left out of the paired test because only A has a candidate, and only B: one side
+    scored, the other's BLEU-2 blank, as BLEU2 leaves it for a blank candidate (one of spaces too); an error there
+    (a lookup's #N/A) is no blank, and counts for nothing rather than making the count an error."""
     return tuple(  # type: ignore[return-value]
-        f'SUMPRODUCT(ISNUMBER({table}[BLEU-2 {scored}])*({table}[Candidate {blank}]=""))'
+        f'SUMPRODUCT(ISNUMBER({table}[BLEU-2 {scored}])*IFERROR({table}[BLEU-2 {blank}]="",FALSE))'
         for scored, blank in (("A", "B"), ("B", "A"))
     )
 

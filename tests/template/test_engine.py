@@ -237,17 +237,19 @@ def test_the_verdict_names_rows_where_only_one_side_has_a_candidate(tmp_path: Pa
     rows = [(ref, a, b) for ref, a, b in template_data.COMPARE]
     rows[0] = (rows[0][0], rows[0][1], "")
     rows[1] = (rows[1][0], "", rows[1][2])
-    rows[2] = (rows[2][0], rows[2][1], "")
-    path = _with_compare_rows(tmp_path, rows)
-    values = recalculate(path, tmp_path)
-    paired = list(values[f"COMPARE!H{CF}:K{CF}"][0])
-    pairs = values[f"COMPARE!H{CF + 5}"][0][0]
-    verdict = values[f"COMPARE!H{CF + 6}"][0][0]
-    assert verdict == template.verdict_text(paired, int(pairs), 2, 1)
-    assert verdict.endswith(
-        "; left out: 2 rows where only A has a candidate and 1 row where only B has a candidate (a blank candidate is "
-        "not scored as a miss)"
-    )
+    rows[2] = (rows[2][0], rows[2][1], "   ")  # spaces: a blank candidate to the functions
+    rows[3] = (rows[3][0], "#N/A", "")  # a lookup's error beside a blank: neither side counted, nor an error
+    for lite in (False, True):
+        path = _with_compare_rows(tmp_path, rows)
+        values = recalculate(path, tmp_path, lite=lite)
+        paired = list(values[f"COMPARE!H{CF}:K{CF}"][0])
+        pairs = values[f"COMPARE!H{CF + 5}"][0][0]
+        verdict = values[f"COMPARE!H{CF + 6}"][0][0]
+        assert verdict == template.verdict_text(paired, int(pairs), 2, 1), lite
+        assert verdict.endswith(
+            "; left out: 2 rows where only A has a candidate and 1 row where only B has a candidate (a blank candidate "
+            "is not scored as a miss)"
+        )
 
 
 def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
