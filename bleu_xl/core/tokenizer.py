@@ -26,7 +26,7 @@ __all__ = [
 
 #: Code point ranges (inclusive) removed before any other rule: Unicode's default-ignorable code points (its
 #: Default_Ignorable_Code_Point property: characters drawn as nothing, such as the soft hyphen that Word and web
-#: pages hide inside words, zero-width spaces and joiners, direction marks, and variation selectors, which choose
+#: pages hide inside words, the zero-width joiner, direction marks, and variation selectors, which choose
 #: how a character is drawn, not which one it is: \u2764\ufe0f is the heart drawn as an emoji), and the keycap mark
 #: of emoji keycaps (1\ufe0f\u20e3 is the digit 1 drawn on a key). Left in, a mark among them begins a token (an
 #: invisible word no plain copy of the text has) and any other splits the word it sits in.
@@ -37,7 +37,9 @@ INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x115F, 0x1160),  # Hangul fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels
     (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
-    (0x200B, 0x200F),  # zero-width space, non-joiner and joiner, direction marks
+    # Not the zero-width space and non-joiner (U+200B, U+200C): they part words, as Unicode's word boundaries take
+    # them, and in Persian the non-joiner stands where a space may (می‌خواهم, می خواهم).
+    (0x200D, 0x200F),  # zero-width joiner, direction marks
     (0x202A, 0x202E),  # direction embeddings and overrides
     (0x2060, 0x206F),  # word joiner, invisible operators, direction isolates
     (0x20E3, 0x20E3),  # combining enclosing keycap (not default-ignorable: drawn as the key around a digit)

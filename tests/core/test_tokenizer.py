@@ -150,12 +150,10 @@ def test_full_width_examples(text: str, tokens: list[str]) -> None:
         ("\U0001f44d\U0001f3fd ok", ["ok"]),  # a skin tone is a symbol, as the emoji it follows
         ("\U0001f469\u200d\U0001f4bb dev", ["dev"]),  # a joiner between emoji
         ("free deli\xadvery", ["free", "delivery"]),  # Word's soft hyphen, hidden inside a word
-        (
-            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
-            ["\u0645\u06cc\u062e\u0648\u0627\u0647\u0645"],
-        ),  # Persian non-joiner
+        # The Persian non-joiner parts words where a space may stand: as the space does (not removed).
+        ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", ["\u0645\u06cc", "\u062e\u0648\u0627\u0647\u0645"]),
         ("\u0915\u094d\u200d\u0937", ["\u0915\u094d\u0937"]),  # a joiner inside a Hindi word
-        ("zero\u200bwidth", ["zerowidth"]),  # drawn as one word
+        ("zero\u200bwidth", ["zero", "width"]),  # the zero-width space parts words (not removed)
         ("\u200fשלום\u200e 2026", ["שלום", "2026"]),  # direction marks
         ("\ufeffbom inside", ["bom", "inside"]),
         ("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f flag", ["flag"]),  # tag characters
