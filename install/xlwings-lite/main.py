@@ -3527,7 +3527,7 @@ class Explanation:
         an order the candidate is too short to have is named as left out of the score, with the reason.\"\"\"
         parts = []
         left = self.left_out()
-        for report in self.orders:
+        for report in self.orders if not self.identical else ():  # a reference's own text misses nothing
             if report.n == 1:
                 if report.missing:
                     parts.append(f"missing: {_listing(report.missing)}")
@@ -3536,6 +3536,13 @@ class Explanation:
             elif report.missing and report.n not in left and self.candidate_tokens:
                 # a left-out order's misses do not count, nor the higher orders of an empty candidate
                 parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
+        if not parts and not self.identical:
+            # Every word is a reference's: say which longer n-grams none holds (today order), if any.
+            parts = [
+                f"extra {order_name(report.n)}: {_listing(report.extra)}"
+                for report in self.orders[1:]
+                if report.extra and report.n not in left and self.candidate_tokens
+            ]
         if not parts:
             parts.append("exact match" if self.identical else "every n-gram matches, though no reference reads so")
         if left:

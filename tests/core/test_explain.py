@@ -49,3 +49,12 @@ def test_a_score_of_one_is_an_exact_match_only_when_the_tokens_are_a_references(
         assert not explanation.identical
         assert explanation.summary() == "every n-gram matches, though no reference reads so"
     assert explain(["c d e", "A b, c!"], "a b c").identical
+
+
+def test_with_several_references_a_reference_text_is_an_exact_match_and_stray_bigrams_are_named() -> None:
+    # Identical to the second reference: its misses against the first of the same length are no misses.
+    same = explain(["Free shipping on all orders", "Free delivery on every order"], "Free delivery on every order")
+    assert same.identical and same.summary() == "exact match"
+    # Every word is a reference's, but "today order" is in none: not "every n-gram matches".
+    stray = explain(["Order now", "Free shipping today"], "Free shipping today order now")
+    assert stray.score.bleu < 1 and stray.summary() == "extra bigrams: today order"
