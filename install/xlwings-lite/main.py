@@ -3034,8 +3034,8 @@ TER_VERSION = "ter-1"
 #: TER's settings, all switches off by default (sacrebleu's ``TER()``).
 TER_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 DEFAULT_TOKENIZER = TerTokenizer()
-#: The most tokens (words and punctuation marks) TER aligns in one text: a sentence or a paragraph, not a page (its
-#: search for shifts takes time that grows faster than the square of the tokens; see the module's docstring).
+#: The most words (as TER splits a text) TER aligns in one text: a sentence or a paragraph, not a page (its search
+#: for shifts takes time that grows faster than the square of the words; see the module's docstring).
 MAX_WORDS = 200
 
 
@@ -3046,9 +3046,10 @@ class TerTooLong(BleuError):
 def _check_length(words: Sequence[str], side: str) -> None:
     if len(words) > MAX_WORDS:
         raise TerTooLong(
-            # Tokens, not words: TER splits punctuation off (Yes. is two). Short: the message fills a cell.
-            f"the {side} has {len(words):,} tokens (words and punctuation marks): TER aligns at most {MAX_WORDS}; "
-            "split it into sentences"
+            # As TER splits it: at spaces, and with normalized at punctuation too (Yes. is two words then). Short: the
+            # message fills a cell.
+            f"the {side} has {len(words):,} words as TER splits it: TER aligns at most {MAX_WORDS}; split it into "
+            "sentences"
         )
 
 

@@ -244,7 +244,7 @@ def test_pair_says_why_ter_is_not_scored_or_misleads() -> None:
     the note every other face gives, spelt as flags; a setting that does nothing alone is refused first."""
     long = run("pair", "a short reference", " ".join(["word"] * 201))
     assert long.exit_code == 0 and "BLEU-2 = " in long.stdout
-    assert long.stdout.splitlines()[-1].startswith("TER: not scored: the candidate has 201 tokens")
+    assert long.stdout.splitlines()[-1].startswith("TER: not scored: the candidate has 201 words as TER splits it")
     assert json.loads(run("pair", "a", " ".join(["w"] * 201), "--json").stdout)["ter"]["ter"] is None
     unspaced = run("pair", "立即购买", "马上购买").stdout
     assert "note: written without spaces between words (Chinese or Japanese)" in unspaced

@@ -408,7 +408,7 @@ def test_a_text_past_the_words_ter_aligns_is_refused_on_either_side() -> None:
         ("w1", past, "candidate"),
         ([fits, past], "w1", "reference"),
     ):
-        with pytest.raises(TerTooLong, match=f"^the {side} has {MAX_WORDS + 1} tokens"):
+        with pytest.raises(TerTooLong, match=f"^the {side} has {MAX_WORDS + 1} words as TER splits it"):
             ter(reference, candidate)
     assert issubclass(TerTooLong, BleuError)
     edited = " ".join(word if i % 10 else "x" for i, word in enumerate(words))

@@ -150,7 +150,7 @@ def test_a_text_longer_than_ter_aligns_is_an_error_of_its_cell() -> None:
     for reference, candidate, side in ((long, "mot", "reference"), ("mot", long, "candidate")):
         result = cells.ter_cells(reference, candidate)
         assert isinstance(result, CellError) and result.code == "#VALUE!"
-        said = f"the {side} has {MAX_WORDS + 1} tokens (words and punctuation marks): TER aligns at most {MAX_WORDS};"
+        said = f"the {side} has {MAX_WORDS + 1} words as TER splits it: TER aligns at most {MAX_WORDS};"
         assert result.message.startswith(said)
     assert cells.ter_cells([["mot"], ["mot"]], [["mot"], [long]])[0] == [0.0]
     assert cells.ter_cells(" ".join(["mot"] * MAX_WORDS), "mot") == pytest.approx(1 - 1 / MAX_WORDS)
