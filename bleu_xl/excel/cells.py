@@ -313,9 +313,8 @@ def filled_rows(metric: Metric[Any, Any, Any], references: Any, *candidate_range
     the references prepared for ``metric`` (through the cache).
 
     Rows with a blank side are left out, the same way for every candidate range, whatever the other side holds (a
-    lookup filled down gives #N/A beside the rows not used yet, which the function of one pair leaves blank too);
-    an error cell of a row kept is returned as the result; a reference the metric cannot use (BLEU: no words) is
-    reported with its pair number.
+    lookup filled down gives #N/A beside the rows not used yet); an error cell of a row kept is returned as the
+    result; a reference the metric cannot use (BLEU: no words) is reported with its pair number.
     """
     # The ranges as given: pairing would spread a single candidate cell over every reference.
     shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]

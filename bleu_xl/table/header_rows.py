@@ -334,7 +334,10 @@ def totals_label(text: str) -> bool:
     """Whether a cell's text is a totals row's label (``Total``, ``Summe:``, ``Count``, ``Number of variants``), as
     the rules fold it."""
     label = fold(text).rstrip(":").strip()
-    return label in TOTALS_LABELS or (len(label) <= 40 and label.startswith(TOTALS_PREFIXES))
+    if label in TOTALS_LABELS:
+        return True
+    # A label that begins so, with no number of its own (Total 42 against 42 is a pair: a question and its answer).
+    return len(label) <= 40 and label.startswith(TOTALS_PREFIXES) and not any(ch.isdigit() for ch in label)
 
 
 def past_header_notes(sheet: Sheet, layout: Layout) -> list[tuple[Part, ...]]:

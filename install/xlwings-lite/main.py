@@ -674,6 +674,10 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
         # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
         if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
             raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
+        try:
+            len(value)
+        except TypeError:  # sized by its type, not this one: a numpy array of no dimension
+            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not one value") from None
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if len(candidates) == 0:  # not "not candidates": a numpy array's truth is ambiguous
@@ -4787,9 +4791,8 @@ def filled_rows(metric: Metric[Any, Any, Any], references: Any, *candidate_range
     the references prepared for ``metric`` (through the cache).
 
     Rows with a blank side are left out, the same way for every candidate range, whatever the other side holds (a
-    lookup filled down gives #N/A beside the rows not used yet, which the function of one pair leaves blank too);
-    an error cell of a row kept is returned as the result; a reference the metric cannot use (BLEU: no words) is
-    reported with its pair number.
+    lookup filled down gives #N/A beside the rows not used yet); an error cell of a row kept is returned as the
+    result; a reference the metric cannot use (BLEU: no words) is reported with its pair number.
     \"\"\"
     # The ranges as given: pairing would spread a single candidate cell over every reference.
     shapes = [(len(grid), len(grid[0])) for grid in map(as_grid, (references, *candidate_ranges))]
@@ -6685,7 +6688,10 @@ def totals_label(text: str) -> bool:
     \"\"\"Whether a cell's text is a totals row's label (``Total``, ``Summe:``, ``Count``, ``Number of variants``), as
     the rules fold it.\"\"\"
     label = fold(text).rstrip(":").strip()
-    return label in TOTALS_LABELS or (len(label) <= 40 and label.startswith(TOTALS_PREFIXES))
+    if label in TOTALS_LABELS:
+        return True
+    # A label that begins so, with no number of its own (Total 42 against 42 is a pair: a question and its answer).
+    return len(label) <= 40 and label.startswith(TOTALS_PREFIXES) and not any(ch.isdigit() for ch in label)
 
 
 def past_header_notes(sheet: Sheet, layout: Layout) -> list[tuple[Part, ...]]:

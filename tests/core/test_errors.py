@@ -100,3 +100,10 @@ def test_numpy_arrays_are_corpora_like_lists() -> None:
     with pytest.raises(BleuError, match="no pairs to score"):
         bleu_xl.corpus_score(numpy.array([]), numpy.array([]))
     assert bleu_xl.bootstrap_ci(numpy.array(refs), numpy.array(cands)) == bleu_xl.bootstrap_ci(refs, cands)
+
+
+def test_a_numpy_array_of_no_dimension_is_a_bleu_type_error() -> None:
+    import numpy
+
+    with pytest.raises(BleuTypeError, match="must be a sequence"):
+        bleu_xl.corpus_score(numpy.array("x"), numpy.array("y"))

@@ -702,7 +702,14 @@ def test_a_last_row_labelled_total_that_is_a_pair_is_scored() -> None:
     so is a row whose candidate is a text, and one whose label has no totals word."""
     rows = [["Field", "Reference", "Candidate"], ["Vendor", "ACME", "ACME"], ["Total", "118.00", "118.00"]]
     assert not layout_of(rows).skipped
-    for last in (["Total", "Three candidates"], ["Sum up", 3], ["Counting sheep", 3], ["The total", 3]):
+    for last in (
+        ["Total", "Three candidates"],
+        ["Sum up", 3],
+        ["Counting sheep", 3],
+        ["The total", 3],
+        ["Total 42", 42],  # a label with a number of its own: a question and its answer
+        ["Number of stores: 12", 12],
+    ):
         assert not layout_of([["Reference", "Candidate"], [REF, CAND], last]).skipped
     rows = [["Reference", "Candidate"], [REF, CAND], ["Total", 3], [REF, OTHER]]
     assert not layout_of(rows).skipped  # not the last row: a row like others

@@ -154,6 +154,10 @@ def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> Non
         # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
         if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
             raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
+        try:
+            len(value)
+        except TypeError:  # sized by its type, not this one: a numpy array of no dimension
+            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not one value") from None
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if len(candidates) == 0:  # not "not candidates": a numpy array's truth is ambiguous
