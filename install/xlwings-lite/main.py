@@ -6264,6 +6264,18 @@ __all__ = ["formatted_numbers_note"]
 _SHOWN_OTHERWISE = (int, float, dt.date, dt.time, dt.timedelta)  # datetime is a date
 
 
+#: Formats that show a whole number as General does: 0 (built-in 1, or typed), and text (@, built-in 49).
+_WHOLE_AS_GENERAL = frozenset([GENERAL, 1, "0", 49, "@"])
+
+
+def _as_general(code: int | str, value: object) -> bool:
+    \"\"\"Whether a number in format ``code`` shows as General writes it (a year in format 0, a number in text format).\"\"\"
+    if code == GENERAL:
+        return True
+    whole = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    return code in _WHOLE_AS_GENERAL and (whole or code in (49, "@"))
+
+
 def formatted_numbers_note(sheet: Sheet, layout: Layout, rows: Sequence[int]) -> list[tuple[Part, ...]]:
     \"\"\"The note on the candidates and references of ``rows`` that are numbers or dates in a number format other
     than General; none when there are none (a column of text has no format to look up: most cost nothing).\"\"\"
@@ -6276,7 +6288,11 @@ def formatted_numbers_note(sheet: Sheet, layout: Layout, rows: Sequence[int]) ->
         row = sheet.rows[r]
         for c in cols:
             value = row[c] if c < len(row) else None
-            if isinstance(value, _SHOWN_OTHERWISE) and not isinstance(value, bool) and formats.at(r, c) != GENERAL:
+            if (
+                isinstance(value, _SHOWN_OTHERWISE)
+                and not isinstance(value, bool)
+                and not _as_general(formats.at(r, c), value)
+            ):
                 count += 1
                 first = first or (f"{column_letter(c)}{r + 1}", cell_text(value))
     if first is None:

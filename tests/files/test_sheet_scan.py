@@ -160,7 +160,17 @@ def test_a_row_of_no_height_is_hidden(tmp_path: Path) -> None:
     cells = "".join(
         f'<row r="{r}"{attrs}>{parts.text_cell(f"A{r}", parts.REF)}{parts.text_cell(f"B{r}", parts.CAND)}</row>'
         for r, attrs in enumerate(
-            ["", ' ht="0" customHeight="1"', ' ht="0.0"', ' ht="15"', ' ht=".0"', ' ht="0.5"', ' ht="x"'], 1
+            [
+                "",
+                ' ht="0" customHeight="1"',
+                ' ht="0.0" customHeight="true"',
+                ' ht="15" customHeight="1"',
+                ' ht=".0" customHeight="1"',
+                ' ht="0.5" customHeight="1"',
+                ' ht="x" customHeight="1"',
+                ' ht="0"',  # a height the application may work out again: LibreOffice shows the row
+            ],
+            1,
         )
     )
     assert scan_of(tmp_path, "", sheet=parts.sheet_xml(cells)).hidden_rows == {1, 2, 4}

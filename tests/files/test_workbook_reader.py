@@ -406,11 +406,14 @@ def test_merged_cells_that_overlap_are_refused(tmp_path: Path) -> None:
     rows = header_rows() + "".join(
         f'<row r="{r}">{text_cell(f"A{r}", "le chat")}{text_cell(f"B{r}", "le chien")}</row>' for r in range(2, 6)
     )
-    merges = '<mergeCells count="2"><mergeCell ref="A2:B5"/><mergeCell ref="A3:B5"/></mergeCells>'
-    book = raw_xlsx(
-        tmp_path / "overlap.xlsx", sheet_xml(rows).replace(b"</sheetData>", b"</sheetData>" + merges.encode())
-    )
-    assert refused(book).endswith("merged cells of sheet 'Copy' overlap, which no application saves")
+    # A large overlap, and a small one (A2:A3 inside A2:B3), which counting the cells covered did not find.
+    for pair in (
+        '<mergeCell ref="A2:B5"/><mergeCell ref="A3:B5"/>',
+        '<mergeCell ref="A2:B3"/><mergeCell ref="A2:A3"/>',
+    ):
+        merges = f'<mergeCells count="2">{pair}</mergeCells>'.encode()
+        book = raw_xlsx(tmp_path / "overlap.xlsx", sheet_xml(rows).replace(b"</sheetData>", b"</sheetData>" + merges))
+        assert refused(book).endswith("merged cells of sheet 'Copy' overlap, which no application saves")
 
 
 def test_rows_below_the_excel_table_of_the_header_row_are_left_out(tmp_path: Path) -> None:
@@ -490,6 +493,10 @@ def test_numbers_shown_in_a_format_of_their_own_are_named_when_scored(tmp_path: 
     ) in result.stderr.splitlines()
     plain = tmp_path / "plain.xlsx"
     sheet.delete_rows(2, 3)
+    sheet.cell(3, 1).value, sheet.cell(3, 2).value = "Founded 1998", 1998
+    sheet.cell(3, 2).number_format = "0"  # a year in format 0 shows as General writes it
+    sheet.cell(4, 1).value, sheet.cell(4, 2).value = "Code 42", 42
+    sheet.cell(4, 2).number_format = "@"
     book.save(plain)
     assert "format of its own" not in run("score", str(plain), "-o", "-", "--format", "jsonl").stderr
 

@@ -232,7 +232,7 @@ class _SheetHandlers:
                         raise Refused(f"has a row number bleu-xl cannot read ({ref[:40]!r})")
                     row_index = int(significant) - 1 if len(significant) <= 7 else EXCEL_MAX_ROWS
                 row_digits = str(row_index + 1)  # a cell reference ending so is in this row
-                if (attrs.get("hidden") in ("1", "true") or _no_height(attrs.get("ht"))) and row_index < EXCEL_MAX_ROWS:
+                if (attrs.get("hidden") in ("1", "true") or _no_height(attrs)) and row_index < EXCEL_MAX_ROWS:
                     hidden_rows.add(row_index)  # a row of no height is as hidden as Excel shows it
                 return
             if name is _SHEET_DATA:
@@ -417,9 +417,13 @@ class _FormatRuns:
         return self.formats
 
 
-def _no_height(value: str | None) -> bool:
-    """Whether a ``<row>``'s ``ht`` is a height of 0 (``0``, ``0.0``): Excel shows such a row as hidden."""
+def _no_height(attrs: dict[str, str]) -> bool:
+    """Whether a ``<row>`` was given a height of 0 (``ht="0"`` with ``customHeight``): Excel shows it as hidden (a
+    height without customHeight is one the application may work out again; LibreOffice does)."""
+    value = attrs.get("ht")
     if value is None or value[:1] not in ("0", "."):  # most rows have no ht, or one that is no 0
+        return False
+    if attrs.get("customHeight") not in ("1", "true"):
         return False
     try:
         return float(value) == 0

@@ -260,24 +260,29 @@ class Workbook:
 
 def _blank_covered(file: Path, name: str, rows: list[list[Any]], merged: list[CellRange]) -> list[str]:
     """Blank the cells that merged ranges cover (all but each range's first), as every spreadsheet shows them: Excel
-    empties them when it merges, LibreOffice can keep their text, hidden. Returns those that held a value. Ranges
-    that overlap (no application saves them, and their cells would be blanked again and again) are refused."""
+    empties them when it merges, LibreOffice can keep their text, hidden. Returns those that held a value, in
+    sheet order. Ranges that overlap over the cells read (no application saves them; a cell would be the first of
+    one and hidden by another) are refused."""
+    if not merged:
+        return []
     width = max(map(len, rows), default=0)
-    area = sum(
-        max(0, min(cells.bottom + 1, len(rows)) - cells.top) * max(0, min(cells.right + 1, width) - cells.left)
-        for cells in merged
-    )
-    if area > len(rows) * width:
-        raise InputError(f"{file}: refused: merged cells of sheet {name!r} overlap, which no application saves")
-    held = []
+    taken = bytearray(len(rows) * width)  # the cells some range covers: at most the sheet's cell budget
+    held: list[tuple[int, int]] = []
     for cells in merged:
+        right = min(cells.right + 1, width)
         for r in range(cells.top, min(cells.bottom + 1, len(rows))):
+            start, stop = r * width + cells.left, r * width + right
+            if start >= stop:
+                continue
+            if taken.find(1, start, stop) != -1:
+                raise InputError(f"{file}: refused: merged cells of sheet {name!r} overlap, which no application saves")
+            taken[start:stop] = b"\x01" * (stop - start)
             row = rows[r]
-            for c in range(cells.left if r > cells.top else cells.left + 1, min(cells.right + 1, len(row))):
+            for c in range(cells.left if r > cells.top else cells.left + 1, min(right, len(row))):
                 if row[c] is not None and row[c] != "":
-                    held.append(f"{column_letter(c)}{r + 1}")
+                    held.append((r, c))
                     row[c] = ""
-    return held
+    return [f"{column_letter(c)}{r + 1}" for r, c in sorted(held)]
 
 
 def _covered_notes(held: list[str]) -> list[tuple[Part, ...]]:
