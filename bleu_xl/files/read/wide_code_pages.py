@@ -3,9 +3,10 @@
 Excel saves "CSV (Comma delimited)" in the system's ANSI code page: Shift-JIS (cp932) on Japanese Windows, GBK
 (cp936) on Simplified Chinese, UHC (cp949) on Korean, Big5 (cp950) on Traditional Chinese, cp874 on Thai. Read in
 a Western code page, such a file is text of accented letters and symbols (``全品送料`` as ``ëSïiëó``), every score
-wrong. Where the Western reading is clearly not text, each of these code pages that reads the file wholly as text
-of its own script is named, with a word as it reads it: the user knows which is theirs, and two of them can read
-the same bytes (Shift-JIS bytes are also valid GBK), so none is chosen for them.
+wrong. Where the Western reading holds an odd character, each of these code pages that reads the file wholly as
+text of its own script, in words of several characters, is named with a word as it reads it: the user knows which
+is theirs, and two of them can read the same bytes (Shift-JIS bytes are also valid GBK), so none is chosen for
+them.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ def refuse_wide_code_page(data: bytes, codec: str, shown: str) -> None:
     found = [(page, reading) for page in WIDE_CODE_PAGES if (reading := _reading(head, page)) is not None]
     if not found:
         return
-    # Its own letters first (Japanese with kana, Korean all Hangul); Thai last: a single-byte code page reads any
-    # bytes as letters of its script, double-byte text too.
+    # Readings with their own letters first (Japanese with kana, Korean all Hangul, Thai without rare signs), and
+    # among equals Thai last: a single-byte code page reads any bytes as letters of its script, double-byte text too.
     order = sorted(found, key=lambda item: (not item[1][0], item[0] == "cp874"))
     readings = [(page, word) for page, (_, word) in order]
     named: list[Part] = []
