@@ -37,8 +37,8 @@ INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x115F, 0x1160),  # Hangul fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels
     (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
-    # Not the zero-width space and non-joiner (U+200B, U+200C): they part words, as Unicode's word boundaries take
-    # them, and in Persian the non-joiner stands where a space may (می‌خواهم, می خواهم).
+    # Not the zero-width space and non-joiner (U+200B, U+200C): they part words. The space is a word boundary in
+    # Unicode's rules, and in Persian the non-joiner stands where a space may (می‌خواهم, می خواهم).
     (0x200D, 0x200F),  # zero-width joiner, direction marks
     (0x202A, 0x202E),  # direction embeddings and overrides
     (0x2060, 0x206F),  # word joiner, invisible operators, direction isolates

@@ -61,6 +61,21 @@ _OWN_LETTERS = {
 }
 
 
+#: In Thai text read as cp874, the share of characters that are consonants, and that of characters in runs of at
+#: least three: a Western text read so has its accents as vowel signs and digits in runs of one or two (ção as
+#: ็ใo), its punctuation (– — “ ” …) as itself, and no consonant but for capitals.
+THAI_CONSONANTS_SHARE = 0.4
+THAI_WORDS_SHARE = 0.5
+
+
+def _thai_words(text: str, wide: list[str]) -> bool:
+    """Whether cp874's reading ``text`` (its characters past ASCII: ``wide``) is Thai words: consonants enough, and
+    most characters in runs of three or more."""
+    consonants = sum(1 for ch in wide if 0x0E01 <= ord(ch) <= 0x0E2E)
+    in_words = sum(len(run) for run in _WORD.findall(text) if len(run) >= 3)
+    return consonants >= THAI_CONSONANTS_SHARE * len(wide) and in_words >= THAI_WORDS_SHARE * len(wide)
+
+
 def _reading(data: bytes, codec: str) -> tuple[bool, str] | None:
     """A word as ``codec`` reads ``data``, when it reads all of it, with no control character, as its script's
     text (first: whether the reading holds the letters :data:`_OWN_LETTERS` expects); else ``None``."""
@@ -74,6 +89,8 @@ def _reading(data: bytes, codec: str) -> tuple[bool, str] | None:
     if sum(map(_own_script, wide)) < OWN_SCRIPT_SHARE * len(wide):
         return None
     if sum(len(run) for run in _WORD.findall(text) if len(run) > 1) < RUNS_SHARE * len(wide):
+        return None
+    if codec == "cp874" and not _thai_words(text, wide):
         return None
     found = _WORD.search(text)
     if found is None:
