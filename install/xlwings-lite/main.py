@@ -6176,7 +6176,8 @@ def _holds_text(sheet: Sheet, layout: Layout, col: int) -> bool:
     'table/excel_tables.py': """\
 \"\"\"An Excel Table (Insert > Table) as the column rules read it: when the header row is a Table's, its rows are the
 data, with the rows typed right below it (a Table not stretched over rows added later); the rows past a blank row
-after them (a second table, a glossary, notes) are left out. Each is said in a note.\"\"\"
+after them, or another Table's, or those below its totals row (a second table, a glossary, notes) are left out.
+Each is said in a note.\"\"\"
 
 from __future__ import annotations
 
@@ -6198,8 +6199,9 @@ def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:
 
 def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list[tuple[Part, ...]]]:
     \"\"\"The rows left out below the Excel Table whose header row is the layout's, and the notes: rows typed right
-    below the Table are read as its own (each an added row the Table was not stretched over); past the first blank
-    row after them, rows are no longer the Table's, and those that hold anything are named.\"\"\"
+    below the Table are read as its own (each an added row the Table was not stretched over); past them (a blank
+    row, another Table, or the Table's totals row) rows are no longer the Table's, and those that hold anything are
+    named.\"\"\"
     table = header_table(sheet, layout)
     if table is None:
         return frozenset(), []
@@ -6211,8 +6213,16 @@ def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list
     name = f"the Excel Table {table.name!r} ({table.cells})" if table.name else f"the Excel Table {table.cells}"
     notes: list[tuple[Part, ...]] = []
     end = table.cells.bottom + 1
+    others = [t.cells for t in sheet.tables if t is not table]
+
+    def added(r: int) -> bool:
+        \"\"\"A row typed right below the Table as one of its own: not another Table's (a glossary right below), nor
+        below its totals row, which no row is added under.\"\"\"
+        in_other = any(cells.top <= r <= cells.bottom for cells in others)
+        return filled(r) and not in_other and table.cells.bottom not in sheet.totals_rows
+
     past = end
-    while past < len(sheet.rows) and filled(past):
+    while past < len(sheet.rows) and added(past):
         past += 1
     if past > end:
         notes.append(
@@ -6226,7 +6236,7 @@ def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list
     if named:
         notes.append(
             (
-                f"{_rows(named[0] + 1, named[-1] + 1)}, below {name} and a blank row, "
+                f"{_rows(named[0] + 1, named[-1] + 1)}, below {name}, "
                 f"{'is not one of its rows' if named[0] == named[-1] else 'are not its rows'}: left out (to score "
                 "them alone, give ",
                 Setting("header_row"),

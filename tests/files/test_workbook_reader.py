@@ -446,8 +446,8 @@ def test_rows_below_the_excel_table_of_the_header_row_are_left_out(tmp_path: Pat
         "Free shipping on all orders",
     ]
     assert (
-        "bleu-xl: note: rows 5 to 7, below the Excel Table 'Copy' (A1:B3) and a blank row, are not its rows: left "
-        "out (to score them alone, give --header-row with their header row)"
+        "bleu-xl: note: rows 5 to 7, below the Excel Table 'Copy' (A1:B3), are not its rows: left out (to score them "
+        "alone, give --header-row with their header row)"
     ) in result.stderr.splitlines()
     alone = run(
         "score",
@@ -525,6 +525,31 @@ def test_rows_typed_right_below_an_excel_table_are_its_rows(tmp_path: Path) -> N
     assert notes == [
         "bleu-xl: note: rows 4 to 6, right below the Excel Table 'Copy' (A1:B3), are read as its rows: stretch the "
         "Table over them (Table Design > Resize Table)",
-        "bleu-xl: note: row 8, below the Excel Table 'Copy' (A1:B3) and a blank row, is not one of its rows: left out "
-        "(to score them alone, give --header-row with their header row)",
+        "bleu-xl: note: row 8, below the Excel Table 'Copy' (A1:B3), is not one of its rows: left out (to score them "
+        "alone, give --header-row with their header row)",
     ]
+
+
+def test_a_second_excel_table_right_below_the_first_is_not_its_rows(tmp_path: Path) -> None:
+    """A glossary Table placed right under the copy's, no blank row between: another Table's rows are not rows
+    added to the first, and are left out; so are rows under a Table's totals row."""
+    from openpyxl.worksheet.table import Table
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (
+        ["Reference", "Candidate"],
+        ["Free delivery on every order", "Free shipping on every order"],
+        ["Shop the new collection", "Shop the collection"],
+        ["Term", "Translation"],
+        ["delivery", "livraison"],
+    ):
+        sheet.append(row)
+    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
+    sheet.add_table(Table(displayName="Gloss", ref="A4:B5"))
+    path = tmp_path / "adjacent.xlsx"
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 2
+    assert "bleu-xl: note: rows 4 to 5, below the Excel Table 'Copy' (A1:B3), are not its rows" in result.stderr
