@@ -305,12 +305,18 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
     if not (type(value) in (int, float) or (type(value) is str and _NUMBER_TEXT.fullmatch(value.strip()))):
         return None
     references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
+    # A label that holds the candidate's own number is a question and its answer (Total 42 against 42), a pair.
+    number = re.compile(rf"(?<![\w.,]){re.escape(str(cell_text(value)))}(?!\w|[.,]\d)")
+
+    def label(text: str) -> bool:
+        return totals_label(text) and not number.search(text)
+
     if any(references):
-        labels = [text for text in references if text and totals_label(text)]
+        labels = [text for text in references if text and label(text)]
         if len(labels) != len(references) - references.count(""):
             return None
     else:
-        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and totals_label(text)]
+        labels = [text for c, v in enumerate(row) if c != cand and (text := header_text(v)) and label(text)]
     if not labels:
         return None
     return last, (
@@ -334,10 +340,7 @@ def totals_label(text: str) -> bool:
     """Whether a cell's text is a totals row's label (``Total``, ``Summe:``, ``Count``, ``Number of variants``), as
     the rules fold it."""
     label = fold(text).rstrip(":").strip()
-    if label in TOTALS_LABELS:
-        return True
-    # A label that begins so, with no number of its own (Total 42 against 42 is a pair: a question and its answer).
-    return len(label) <= 40 and label.startswith(TOTALS_PREFIXES) and not any(ch.isdigit() for ch in label)
+    return label in TOTALS_LABELS or (len(label) <= 40 and label.startswith(TOTALS_PREFIXES))
 
 
 def past_header_notes(sheet: Sheet, layout: Layout) -> list[tuple[Part, ...]]:

@@ -685,7 +685,20 @@ def test_a_totals_row_typed_by_hand_is_not_a_candidate(count: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "label", ["Count", "Number of variants", "Anzahl", "Nombre", "Nombre de variantes", "Número:", "Total FR", "件数"]
+    "label",
+    [
+        "Count",
+        "Number of variants",
+        "Anzahl",
+        "Nombre",
+        "Nombre de variantes",
+        "Número:",
+        "Total FR",
+        "件数",
+        "Total 2024",  # a number of its own that is not the count: still a label
+        "Total Q1",
+        "Number of variants (v2)",
+    ],
 )
 def test_a_count_of_the_candidates_typed_by_hand_is_not_a_candidate(label: str) -> None:
     """=COUNTA(C2:C5) under the candidates, labelled as a count rather than a total: its number was scored against
