@@ -250,7 +250,12 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
 
     layout = Layout(index, cand, headers=headers)
     layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
-    below_table, table_notes = rows_below_table(sheet, layout)  # the header row is an Excel Table's: only its rows
+
+    def totals_below(skipped: frozenset[int]) -> int | None:
+        found = typed_totals_row(sheet, layout, [r for r in layout.data_rows(len(rows)) if r not in skipped])
+        return found[0] if found else None
+
+    below_table, table_notes = rows_below_table(sheet, layout, totals_below)  # an Excel Table's header row: its rows
     layout.skipped, layout.notes = layout.skipped | below_table, [*layout.notes, *table_notes]
     data = layout.data_rows(len(rows))
     if reference_text is not None:

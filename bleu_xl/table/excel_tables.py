@@ -5,6 +5,8 @@ Each is said in a note."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core.errors import Part, Setting
 from .layout import Layout
 from .sheet import ExcelTable, Sheet
@@ -21,11 +23,14 @@ def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:
     return None
 
 
-def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list[tuple[Part, ...]]]:
+def rows_below_table(
+    sheet: Sheet, layout: Layout, totals_row: Callable[[frozenset[int]], int | None] = lambda _: None
+) -> tuple[frozenset[int], list[tuple[Part, ...]]]:
     """The rows left out below the Excel Table whose header row is the layout's, and the notes: rows typed right
     below the Table are read as its own (each an added row the Table was not stretched over); past them (a blank
     row, another Table, or the Table's totals row) rows are no longer the Table's, and those that hold anything are
-    named."""
+    named. ``totals_row`` gives the totals row typed by hand among the data rows, once these are left out: typed
+    right below the Table, it is named as a totals row alone, not as a row added to the Table too."""
     table = header_table(sheet, layout)
     if table is None:
         return frozenset(), []
@@ -48,14 +53,15 @@ def rows_below_table(sheet: Sheet, layout: Layout) -> tuple[frozenset[int], list
     past = end
     while past < len(sheet.rows) and added(past):
         past += 1
-    if past > end:
+    below = range(past, len(sheet.rows))
+    shown = past - 1 if past > end and totals_row(frozenset(below)) == past - 1 else past
+    if shown > end:
         notes.append(
             (
-                f"{_rows(end + 1, past)}, right below {name}, {_are(end + 1, past)} read as its rows: stretch the "
+                f"{_rows(end + 1, shown)}, right below {name}, {_are(end + 1, shown)} read as its rows: stretch the "
                 "Table over them (Table Design > Resize Table)",
             )
         )
-    below = range(past, len(sheet.rows))
     named = [r for r in below if filled(r)]
     if named:
         notes.append(

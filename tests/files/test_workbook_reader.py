@@ -553,3 +553,28 @@ def test_a_second_excel_table_right_below_the_first_is_not_its_rows(tmp_path: Pa
     assert result.exit_code == 0, result.stderr
     assert len(result.stdout.splitlines()) == 2
     assert "bleu-xl: note: rows 4 to 5, below the Excel Table 'Copy' (A1:B3), are not its rows" in result.stderr
+
+
+def test_a_count_typed_right_below_an_excel_table_is_named_once(tmp_path: Path) -> None:
+    """=COUNTA under a Table's candidates, in the row right below it: a totals row, said once (not also as a row
+    added to the Table)."""
+    from openpyxl.worksheet.table import Table
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (
+        ["Reference", "Candidate"],
+        ["Free delivery on every order", "Free shipping on every order"],
+        ["Shop the new collection", "Shop the collection"],
+        ["Count", 2],
+    ):
+        sheet.append(row)
+    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
+    path = tmp_path / "count.xlsx"
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if "note:" in line] == [
+        "bleu-xl: note: row 4 ('Count' and a number as its candidate) is a totals row: it is not a candidate, and is "
+        "not scored"
+    ]
