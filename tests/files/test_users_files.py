@@ -450,7 +450,7 @@ def test_a_csv_in_an_east_asian_or_thai_code_page_is_refused_not_misread(
         ("iPhone用ケース,Tシャツ半額\nAmazonで購入,iPhone用ケース\n", "cp932", "cp932"),  # brand names beside
         ("はい,いいえ\n", "cp932", "cp932"),  # short: its Western reading has few odd characters
         ("iPhone手机壳,小米Redmi新品\n", "gbk", "gbk"),  # not the Thai reading of the same bytes
-        ("東京,大阪\n", "cp932", "cp949"),  # which reads better as Arabic than as Latin: named among these, not cp1256
+        ("เอาไว้ใช้,ใช่\nไม่ใช่,ไม่มี\n", "cp874", "cp874"),  # short Thai of few consonants
     ],
 )
 def test_east_asian_text_with_latin_words_or_short_is_refused_too(text: str, codec: str, first: str) -> None:

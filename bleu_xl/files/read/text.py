@@ -247,9 +247,11 @@ def _single_byte_code_page(data: bytes) -> str:
         names = " nor ".join(single_byte_code_pages())
         raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
     best = min(readings, key=lambda reading: reading.cost)  # the first of equals: the usual one
-    if best.cost >= ODD:  # one odd character: a short text of those code pages reads as little else
-        refuse_wide_code_page(data, best.codec, best.sample)  # first: Shift-JIS can read better as Arabic than Latin
+    # The other Windows code pages first: a Cyrillic or Greek word of even length is valid GBK too, and reads as
+    # well in its own page as Shift-JIS's 東京 reads in Arabic (named cp1256 then: left so, the rarer case).
     _refuse_other_code_page(best, readings[0], high, sample, words)
+    if best.cost >= ODD:  # one odd character: a short text of those code pages reads as little else
+        refuse_wide_code_page(data, best.codec, best.sample)
     if best.codec != single_byte_code_pages()[0]:
         for rival in readings:
             if rival.high != best.high and rival.cost - best.cost < ODD:

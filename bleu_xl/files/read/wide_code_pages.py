@@ -64,7 +64,7 @@ _OWN_LETTERS = {
 #: In Thai text read as cp874, the share of characters that are consonants, and that of characters in runs of at
 #: least three: a Western text read so has its accents as vowel signs and digits in runs of one or two (ção as
 #: ็ใo), its punctuation (– — “ ” …) as itself, and no consonant but for capitals.
-THAI_CONSONANTS_SHARE = 0.4
+THAI_CONSONANTS_SHARE = 0.25  # เอาไว้ใช้: vowels written before their consonants, tone marks
 THAI_WORDS_SHARE = 0.5
 
 
