@@ -54,10 +54,12 @@ class CellRange(NamedTuple):
 
 
 class ExcelTable(NamedTuple):
-    """An Excel Table of a sheet (Insert > Table): its name and its cells, header row and totals row included."""
+    """An Excel Table of a sheet (Insert > Table): its name, its cells (header row and totals row included) and
+    whether it has a totals row."""
 
     name: str
     cells: CellRange
+    totals: bool = False
 
 
 #: The General number format (a built-in format's id).

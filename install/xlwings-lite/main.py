@@ -5614,10 +5614,12 @@ class CellRange(NamedTuple):
 
 
 class ExcelTable(NamedTuple):
-    \"\"\"An Excel Table of a sheet (Insert > Table): its name and its cells, header row and totals row included.\"\"\"
+    \"\"\"An Excel Table of a sheet (Insert > Table): its name, its cells (header row and totals row included) and
+    whether it has a totals row.\"\"\"
 
     name: str
     cells: CellRange
+    totals: bool = False
 
 
 #: The General number format (a built-in format's id).
@@ -6218,13 +6220,14 @@ def rows_below_table(
     name = f"the Excel Table {table.name!r} ({table.cells})" if table.name else f"the Excel Table {table.cells}"
     notes: list[tuple[Part, ...]] = []
     end = table.cells.bottom + 1
-    others = [t.cells for t in sheet.tables if t is not table]
+    # Other Tables in the Table's columns (a glossary right below; not one beside it, in other columns).
+    others = [t.cells for t in sheet.tables if t is not table and t.cells.left <= right and t.cells.right >= left]
 
     def added(r: int) -> bool:
-        \"\"\"A row typed right below the Table as one of its own: not another Table's (a glossary right below), nor
-        below its totals row, which no row is added under.\"\"\"
+        \"\"\"A row typed right below the Table as one of its own: not another Table's, nor under the Table's totals
+        row, which no row is added below.\"\"\"
         in_other = any(cells.top <= r <= cells.bottom for cells in others)
-        return filled(r) and not in_other and table.cells.bottom not in sheet.totals_rows
+        return filled(r) and not in_other and not table.totals
 
     past = end
     while past < len(sheet.rows) and added(past):

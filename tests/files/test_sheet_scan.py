@@ -199,7 +199,7 @@ def test_the_totals_rows_of_the_sheets_tables(tmp_path: Path) -> None:
         },
     )
     assert scan.totals_rows == {3}
-    assert scan.tables == [ExcelTable("T1", CellRange(0, 0, 3, 1)), ExcelTable("T1", CellRange(0, 3, 2, 4))]
+    assert scan.tables == [ExcelTable("T1", CellRange(0, 0, 3, 1), True), ExcelTable("T1", CellRange(0, 3, 2, 4))]
 
 
 def test_merged_ranges_are_the_ones_the_reader_reads(tmp_path: Path) -> None:

@@ -578,3 +578,22 @@ def test_a_count_typed_right_below_an_excel_table_is_named_once(tmp_path: Path) 
         "bleu-xl: note: row 4 ('Count' and a number as its candidate) is a totals row: it is not a candidate, and is "
         "not scored"
     ]
+
+
+def test_a_table_beside_the_excel_table_does_not_end_its_added_rows(tmp_path: Path) -> None:
+    """A lookup Table in other columns, taller than the copy's: rows typed right below the copy's Table are still
+    its rows (only a Table in its own columns ends them)."""
+    from openpyxl.worksheet.table import Table
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Reference", "Candidate", None, "Code", "Label"])
+    for i in range(5):
+        sheet.append([f"Free delivery on order {i}", f"Free shipping on order {i}", None, f"C{i}", f"label {i}"])
+    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
+    sheet.add_table(Table(displayName="Lookup", ref="D1:E6"))
+    path = tmp_path / "beside.xlsx"
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl", "--candidate-col", "Candidate")
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 5
