@@ -8,6 +8,7 @@ differently, the rules refuse it and name the settings that say which it is.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -306,10 +307,14 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
         return None
     references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
     # A label that holds the candidate's own number is a question and its answer (Total 42 against 42), a pair.
-    number = re.compile(rf"(?<![\w.,]){re.escape(str(cell_text(value)))}(?!\w|[.,]\d)")
+    answers = _numbers_in(str(cell_text(value)))
 
     def label(text: str) -> bool:
-        return totals_label(text) and not number.search(text)
+        return totals_label(text) and not any(
+            math.isclose(found, answer) or math.isclose(found, answer * 100)  # 42% against 0.42
+            for found in _numbers_in(text)
+            for answer in answers
+        )
 
     if any(references):
         labels = [text for text in references if text and label(text)]
@@ -334,6 +339,24 @@ def reference_taken(layout: Layout) -> str:
         if header and known_name(header, REFERENCE_NAMES)
         else ""
     )
+
+
+#: A number as a label writes it: digits, with thousands separators or a decimal part (1,234; 12 000; 42,50), not
+#: inside a word (v2, Q1).
+_NUMBER = re.compile(r"(?<!\w)\d+(?:[.,\u00a0\u202f' ]\d+)*")
+
+
+def _numbers_in(text: str) -> set[float]:
+    """The numbers a text may mean: each as whole digits (1,234 is 1234), and with its last separator as the
+    decimal point (42,50 is 42.5)."""
+    found: set[float] = set()
+    for match in _NUMBER.finditer(text):
+        token = match.group()
+        found.add(float(re.sub(r"\D", "", token)))
+        head = max(token.rfind("."), token.rfind(","))
+        if head > 0:
+            found.add(float(re.sub(r"\D", "", token[:head]) + "." + token[head + 1 :]))
+    return found
 
 
 def totals_label(text: str) -> bool:

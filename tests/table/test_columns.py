@@ -720,8 +720,13 @@ def test_a_last_row_labelled_total_that_is_a_pair_is_scored() -> None:
         ["Sum up", 3],
         ["Counting sheep", 3],
         ["The total", 3],
-        ["Total 42", 42],  # a label with a number of its own: a question and its answer
+        ["Total 42", 42],  # a label that holds the candidate's number: a question and its answer
         ["Number of stores: 12", 12],
+        ["Total 1,234", 1234],  # the same number, written otherwise
+        ["Total 42.00", 42],
+        ["Total $42.50", 42.5],
+        ["Total 12 000", 12000],
+        ["Total 42%", 0.42],
     ):
         assert not layout_of([["Reference", "Candidate"], [REF, CAND], last]).skipped
     rows = [["Reference", "Candidate"], [REF, CAND], ["Total", 3], [REF, OTHER]]
