@@ -307,14 +307,10 @@ def typed_totals_row(sheet: Sheet, layout: Layout, data: Sequence[int]) -> tuple
         return None
     references = [header_text(row[c]) if c < len(row) else "" for c in layout.reference_cols]
     # A label that holds the candidate's own number is a question and its answer (Total 42 against 42), a pair.
-    answers = _numbers_in(str(cell_text(value)))
+    answer = float(value) if type(value) in (int, float) else min(_numbers_in(value) or {math.nan})
 
     def label(text: str) -> bool:
-        return totals_label(text) and not any(
-            math.isclose(found, answer) or math.isclose(found, answer * 100)  # 42% against 0.42
-            for found in _numbers_in(text)
-            for answer in answers
-        )
+        return totals_label(text) and not any(math.isclose(found, answer) for found in _numbers_in(text))
 
     if any(references):
         labels = [text for text in references if text and label(text)]
@@ -341,21 +337,19 @@ def reference_taken(layout: Layout) -> str:
     )
 
 
-#: A number as a label writes it: digits, with thousands separators or a decimal part (1,234; 12 000; 42,50), not
-#: inside a word (v2, Q1).
-_NUMBER = re.compile(r"(?<!\w)\d+(?:[.,\u00a0\u202f' ]\d+)*")
+#: A number as a label writes it: digits in groups of three (1,234; 12 000; 1'234) or not, with a decimal part
+#: (42.50, 42,50), not inside a word or another number (v2, Q1, v1.5), and a % after it if it is one.
+_NUMBER = re.compile(
+    r"(?<![\w.,])(?P<whole>\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+|\d+)(?:[.,](?P<part>\d+))?(?![\w]|[.,]\d)(?P<pct>\s?%)?"
+)
 
 
 def _numbers_in(text: str) -> set[float]:
-    """The numbers a text may mean: each as whole digits (1,234 is 1234), and with its last separator as the
-    decimal point (42,50 is 42.5)."""
+    """The numbers a label writes, a percentage as a fraction (42% is 0.42)."""
     found: set[float] = set()
     for match in _NUMBER.finditer(text):
-        token = match.group()
-        found.add(float(re.sub(r"\D", "", token)))
-        head = max(token.rfind("."), token.rfind(","))
-        if head > 0:
-            found.add(float(re.sub(r"\D", "", token[:head]) + "." + token[head + 1 :]))
+        number = float(re.sub(r"\D", "", match["whole"]) + "." + (match["part"] or "0"))
+        found.add(number / 100 if match["pct"] else number)
     return found
 
 

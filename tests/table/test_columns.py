@@ -698,6 +698,10 @@ def test_a_totals_row_typed_by_hand_is_not_a_candidate(count: object) -> None:
         "Total 2024",  # a number of its own that is not the count: still a label
         "Total Q1",
         "Number of variants (v2)",
+        "Total for v1.5",
+        "Total of 300 words",  # 300 is not 3%: no % after it
+        "Total as of 31.12 2024",  # a space after the decimal part: no internal error
+        "Total 1,234 567",
     ],
 )
 def test_a_count_of_the_candidates_typed_by_hand_is_not_a_candidate(label: str) -> None:
