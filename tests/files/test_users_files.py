@@ -500,3 +500,13 @@ def test_western_text_is_still_read_in_the_usual_code_page() -> None:
 def test_empty_lines_at_the_end_of_a_csv_are_no_rows() -> None:
     rows = text_reader.parse_text(b"\r\nReference;Candidate\r\nle chat;le chat\r\n\r\n;\r\n  \r\n", None)[0]
     assert rows == [[], ["Reference", "Candidate"], ["le chat", "le chat"]]  # the first empty line is row 1
+
+
+def test_a_short_text_read_as_another_windows_page_names_the_east_asian_page_too() -> None:
+    """ไปไหน in cp874 reads as Arabic in cp1256 too, and Привет in cp1251 as Chinese in GBK: the message names the
+    other Windows page first and then the East Asian or Thai one, with a word each; the user knows theirs."""
+    with pytest.raises(InputError) as caught:
+        text_reader.decode_text("Reference,Candidate\r\nไปไหน,ไป\r\n".encode("cp874"))
+    message = render(caught.value.parts)
+    assert "cp1256 (" in message and "cp874 ('ไปไหน')" in message
+    assert message.endswith("encoding='cp874' (the encoding it was saved in)")

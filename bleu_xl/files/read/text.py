@@ -26,7 +26,7 @@ from typing import Any
 from ...core.errors import Part, Setting
 from ...table.sheet import EXCEL_MAX_ROWS, InputError
 from .limits import MAX_CELLS, MAX_TEXT_BYTES
-from .wide_code_pages import refuse_wide_code_page
+from .wide_code_pages import refuse_wide_code_page, wide_readings
 
 __all__ = ["DELIMITERS", "decode_text", "parse_text", "plausibility", "sniff_delimiter", "text_codec"]
 
@@ -247,10 +247,11 @@ def _single_byte_code_page(data: bytes) -> str:
         names = " nor ".join(single_byte_code_pages())
         raise InputError(f"neither UTF-8 nor UTF-16 nor {names} text; give ", Setting("encoding"))
     best = min(readings, key=lambda reading: reading.cost)  # the first of equals: the usual one
-    # The other Windows code pages first: a Cyrillic or Greek word of even length is valid GBK too, and reads as
-    # well in its own page as Shift-JIS's 東京 reads in Arabic (named cp1256 then: left so, the rarer case).
-    _refuse_other_code_page(best, readings[0], high, sample, words)
-    if best.cost >= ODD:  # one odd character: a short text of those code pages reads as little else
+    # One odd character: a short text of those code pages reads as little else. The other Windows code pages are
+    # named first, these after: a Cyrillic or Greek word of even length is valid GBK too.
+    wide = wide_readings(data) if best.cost >= ODD else []
+    _refuse_other_code_page(best, readings[0], high, sample, words, wide)
+    if wide:
         refuse_wide_code_page(data, best.codec, best.sample)
     if best.codec != single_byte_code_pages()[0]:
         for rival in readings:
@@ -271,12 +272,16 @@ def _single_byte_code_page(data: bytes) -> str:
 OTHER_CODE_PAGES = ("cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257")
 
 
-def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample: bytes, words: list[bytes]) -> None:
+def _refuse_other_code_page(
+    best: _Reading, usual: _Reading, high: bytes, sample: bytes, words: list[bytes], wide: list[tuple[str, str]]
+) -> None:
     """Refuse a file whose best reading in the usual code pages (``best``) is clearly worse than its reading in
     another Windows code page: a Polish ``każde`` read as Windows-1252 is ``ka¿de``, and a Russian word turns into
     accented Latin letters, each of them scored as it was misread. A letter both code pages hold (Š) counts alike
     in both readings. The message shows a word that the two read differently, in the usual code page (``usual``)
-    and in each better one (within an odd character of the best)."""
+    and in each better one (within an odd character of the best), then the East Asian or Thai code pages that read
+    the file as their script's text (``wide``: a short Thai or Japanese text can read as Arabic too, and a short
+    Russian one as Chinese: the user knows which is theirs)."""
     if best.cost < 2 * ODD:
         return
     usual_pages = {codecs.lookup(page).name for page in single_byte_code_pages()}
@@ -298,6 +303,9 @@ def _refuse_other_code_page(best: _Reading, usual: _Reading, high: bytes, sample
         word = next((w for w in words if w.decode(reading.codec) != w.decode(usual.codec)), words[0])
         word = word.strip(b" ,;\t\"'\r\n")
         shown.append(f"{reading.codec} ({word.decode(reading.codec)[:40]!r}, not {word.decode(usual.codec)[:40]!r})")
+    for page, word in wide[:2]:
+        named += [" or ", Setting("encoding", page)]
+        shown.append(f"{page} ({word!r})")
     raise InputError(
         f"not UTF-8, and it reads as {' or '.join(shown)} rather than as {usual.codec}; give ",
         *named,

@@ -18,7 +18,7 @@ from ...core.errors import Part, Setting
 from ...core.tokenizer import is_cjk, is_sea
 from ...table.sheet import InputError
 
-__all__ = ["WIDE_CODE_PAGES", "refuse_wide_code_page"]
+__all__ = ["WIDE_CODE_PAGES", "refuse_wide_code_page", "wide_readings"]
 
 #: The code pages, as the user gives them with the encoding setting.
 WIDE_CODE_PAGES = ("cp932", "gbk", "cp949", "big5", "cp874")
@@ -99,21 +99,27 @@ def _reading(data: bytes, codec: str) -> tuple[bool, str] | None:
     return letter is not None and sum(map(letter, wide)) >= share * len(wide), found.group()[:20]
 
 
-def refuse_wide_code_page(data: bytes, codec: str, shown: str) -> None:
-    """Refuse ``data``, read clearly badly in the single-byte ``codec`` (``shown``: a word as it reads it), when one
-    of :data:`WIDE_CODE_PAGES` reads it as text of its script; the message names each that does."""
+def wide_readings(data: bytes) -> list[tuple[str, str]]:
+    """Each of :data:`WIDE_CODE_PAGES` that reads ``data`` as text of its script, with a word as it reads it, the
+    likeliest first (at most three)."""
     head = data if len(data) <= SAMPLE_BYTES else data[: data.rfind(b"\n", 0, SAMPLE_BYTES) + 1] or data
     found = [(page, reading) for page in WIDE_CODE_PAGES if (reading := _reading(head, page)) is not None]
-    if not found:
-        return
     # Readings with their own letters first (Japanese with kana, Korean all Hangul, Thai without rare signs), and
     # among equals Thai last: a single-byte code page reads any bytes as letters of its script, double-byte text too.
     order = sorted(found, key=lambda item: (not item[1][0], item[0] == "cp874"))
-    readings = [(page, word) for page, (_, word) in order]
+    return [(page, word) for page, (_, word) in order][:3]
+
+
+def refuse_wide_code_page(data: bytes, codec: str, shown: str) -> None:
+    """Refuse ``data``, read badly in the single-byte ``codec`` (``shown``: a word as it reads it), when one of
+    :data:`WIDE_CODE_PAGES` reads it as text of its script; the message names each that does."""
+    readings = wide_readings(data)
+    if not readings:
+        return
     named: list[Part] = []
-    for page, _ in readings[:3]:
+    for page, _ in readings:
         named += [" or " if named else "", Setting("encoding", page)]
-    words = " or ".join(f"{page} ({word!r})" for page, word in readings[:3])
+    words = " or ".join(f"{page} ({word!r})" for page, word in readings)
     raise InputError(
         f"not UTF-8, and it reads as {words} rather than as {codec} ({shown.strip()[:20]!r}); give ",
         *named,
