@@ -209,16 +209,21 @@ def xlsx(
     sheet: str = "Copy",
     hidden: Sequence[str] = (),
     formats: dict[str, str] | None = None,
+    tables: dict[str, str] | None = None,
 ) -> Path:
-    """A one-sheet workbook as openpyxl writes it, with the columns ``hidden`` (letters) hidden and number formats
-    given by cell (``{"A2": "0.00"}``)."""
+    """A one-sheet workbook as openpyxl writes it, with the columns ``hidden`` (letters) hidden, number formats
+    given by cell (``{"A2": "0.00"}``) and Excel Tables by name (``{"Copy": "A1:B3"}``)."""
     xlsx_sheets(path, [(sheet, rows, "visible")])
-    if hidden or formats:
+    if hidden or formats or tables:
+        from openpyxl.worksheet.table import Table
+
         book = openpyxl.load_workbook(path)
         for letter in hidden:
             book[sheet].column_dimensions[letter].hidden = True
         for ref, number_format in (formats or {}).items():
             book[sheet][ref].number_format = number_format
+        for name, ref in (tables or {}).items():
+            book[sheet].add_table(Table(displayName=name, ref=ref))
         book.save(path)
     return path
 

@@ -420,25 +420,19 @@ def test_rows_below_the_excel_table_of_the_header_row_are_left_out(tmp_path: Pat
     """A glossary as a second Excel Table below the copy: its header row and terms were scored as candidates, with
     no note. When the header row is a Table's, its rows are the data; those below it are left out with a note that
     names them and the header row that scores them alone."""
-    from openpyxl.worksheet.table import Table
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.title = "Copy"
-    for row in (
-        ["Reference", "Candidate"],
-        ["Free delivery on every order", "Free delivery on every order"],
-        ["Free delivery on every order", "Free shipping on all orders"],
-        [],
-        ["Glossary term", "Approved translation"],
-        ["delivery", "livraison"],
-        ["order", "commande"],
-    ):
-        sheet.append(row)
-    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
-    sheet.add_table(Table(displayName="Glossary", ref="A5:B7"))
-    path = tmp_path / "tables.xlsx"
-    book.save(path)
+    path = xlsx(
+        tmp_path / "tables.xlsx",
+        [
+            ["Reference", "Candidate"],
+            ["Free delivery on every order", "Free delivery on every order"],
+            ["Free delivery on every order", "Free shipping on all orders"],
+            [],
+            ["Glossary term", "Approved translation"],
+            ["delivery", "livraison"],
+            ["order", "commande"],
+        ],
+        tables={"Copy": "A1:B3", "Glossary": "A5:B7"},
+    )
     result = run("score", str(path), "-o", "-", "--format", "jsonl")
     assert result.exit_code == 0, result.stderr
     assert [json.loads(line)["Candidate"] for line in result.stdout.splitlines()] == [
@@ -504,20 +498,16 @@ def test_numbers_shown_in_a_format_of_their_own_are_named_when_scored(tmp_path: 
 def test_rows_typed_right_below_an_excel_table_are_its_rows(tmp_path: Path) -> None:
     """openpyxl appends, or LibreOffice, leave a Table's range where it was over rows added below it: they are the
     Table's rows as the user sees them, read with a note, and only rows past a blank row are left out."""
-    from openpyxl.worksheet.table import Table
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in (
-        ["Reference", "Candidate"],
-        *([f"Free delivery on order {i}", f"Free shipping on order {i}"] for i in range(5)),
-        [],
-        ["a note about this sheet"],
-    ):
-        sheet.append(row)
-    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
-    path = tmp_path / "appended.xlsx"
-    book.save(path)
+    path = xlsx(
+        tmp_path / "appended.xlsx",
+        [
+            ["Reference", "Candidate"],
+            *([f"Free delivery on order {i}", f"Free shipping on order {i}"] for i in range(5)),
+            [],
+            ["a note about this sheet"],
+        ],
+        tables={"Copy": "A1:B3"},
+    )
     result = run("score", str(path), "-o", "-", "--format", "jsonl")
     assert result.exit_code == 0, result.stderr
     assert len(result.stdout.splitlines()) == 5
@@ -533,22 +523,17 @@ def test_rows_typed_right_below_an_excel_table_are_its_rows(tmp_path: Path) -> N
 def test_a_second_excel_table_right_below_the_first_is_not_its_rows(tmp_path: Path) -> None:
     """A glossary Table placed right under the copy's, no blank row between: another Table's rows are not rows
     added to the first, and are left out; so are rows under a Table's totals row."""
-    from openpyxl.worksheet.table import Table
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in (
-        ["Reference", "Candidate"],
-        ["Free delivery on every order", "Free shipping on every order"],
-        ["Shop the new collection", "Shop the collection"],
-        ["Term", "Translation"],
-        ["delivery", "livraison"],
-    ):
-        sheet.append(row)
-    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
-    sheet.add_table(Table(displayName="Gloss", ref="A4:B5"))
-    path = tmp_path / "adjacent.xlsx"
-    book.save(path)
+    path = xlsx(
+        tmp_path / "adjacent.xlsx",
+        [
+            ["Reference", "Candidate"],
+            ["Free delivery on every order", "Free shipping on every order"],
+            ["Shop the new collection", "Shop the collection"],
+            ["Term", "Translation"],
+            ["delivery", "livraison"],
+        ],
+        tables={"Copy": "A1:B3", "Gloss": "A4:B5"},
+    )
     result = run("score", str(path), "-o", "-", "--format", "jsonl")
     assert result.exit_code == 0, result.stderr
     assert len(result.stdout.splitlines()) == 2
@@ -558,20 +543,16 @@ def test_a_second_excel_table_right_below_the_first_is_not_its_rows(tmp_path: Pa
 def test_a_count_typed_right_below_an_excel_table_is_named_once(tmp_path: Path) -> None:
     """=COUNTA under a Table's candidates, in the row right below it: a totals row, said once (not also as a row
     added to the Table)."""
-    from openpyxl.worksheet.table import Table
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in (
-        ["Reference", "Candidate"],
-        ["Free delivery on every order", "Free shipping on every order"],
-        ["Shop the new collection", "Shop the collection"],
-        ["Count", 2],
-    ):
-        sheet.append(row)
-    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
-    path = tmp_path / "count.xlsx"
-    book.save(path)
+    path = xlsx(
+        tmp_path / "count.xlsx",
+        [
+            ["Reference", "Candidate"],
+            ["Free delivery on every order", "Free shipping on every order"],
+            ["Shop the new collection", "Shop the collection"],
+            ["Count", 2],
+        ],
+        tables={"Copy": "A1:B3"},
+    )
     result = run("score", str(path), "-o", "-", "--format", "jsonl")
     assert result.exit_code == 0, result.stderr
     assert [line for line in result.stderr.splitlines() if "note:" in line] == [
@@ -583,17 +564,17 @@ def test_a_count_typed_right_below_an_excel_table_is_named_once(tmp_path: Path) 
 def test_a_table_beside_the_excel_table_does_not_end_its_added_rows(tmp_path: Path) -> None:
     """A lookup Table in other columns, taller than the copy's: rows typed right below the copy's Table are still
     its rows (only a Table in its own columns ends them)."""
-    from openpyxl.worksheet.table import Table
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    sheet.append(["Reference", "Candidate", None, "Code", "Label"])
-    for i in range(5):
-        sheet.append([f"Free delivery on order {i}", f"Free shipping on order {i}", None, f"C{i}", f"label {i}"])
-    sheet.add_table(Table(displayName="Copy", ref="A1:B3"))
-    sheet.add_table(Table(displayName="Lookup", ref="D1:E6"))
-    path = tmp_path / "beside.xlsx"
-    book.save(path)
+    path = xlsx(
+        tmp_path / "beside.xlsx",
+        [
+            ["Reference", "Candidate", None, "Code", "Label"],
+            *(
+                [f"Free delivery on order {i}", f"Free shipping on order {i}", None, f"C{i}", f"label {i}"]
+                for i in range(5)
+            ),
+        ],
+        tables={"Copy": "A1:B3", "Lookup": "D1:E6"},
+    )
     result = run("score", str(path), "-o", "-", "--format", "jsonl", "--candidate-col", "Candidate")
     assert result.exit_code == 0, result.stderr
     assert len(result.stdout.splitlines()) == 5
