@@ -252,7 +252,7 @@ def _single_byte_code_page(data: bytes) -> str:
     wide = wide_readings(data) if best.cost >= ODD else []
     _refuse_other_code_page(best, readings[0], high, sample, words, wide)
     if wide:
-        refuse_wide_code_page(data, best.codec, best.sample)
+        refuse_wide_code_page(wide, best.codec, best.sample)
     if best.codec != single_byte_code_pages()[0]:
         for rival in readings:
             if rival.high != best.high and rival.cost - best.cost < ODD:

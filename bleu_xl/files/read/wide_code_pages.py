@@ -110,12 +110,9 @@ def wide_readings(data: bytes) -> list[tuple[str, str]]:
     return [(page, word) for page, (_, word) in order][:3]
 
 
-def refuse_wide_code_page(data: bytes, codec: str, shown: str) -> None:
-    """Refuse ``data``, read badly in the single-byte ``codec`` (``shown``: a word as it reads it), when one of
-    :data:`WIDE_CODE_PAGES` reads it as text of its script; the message names each that does."""
-    readings = wide_readings(data)
-    if not readings:
-        return
+def refuse_wide_code_page(readings: list[tuple[str, str]], codec: str, shown: str) -> None:
+    """Refuse a file read badly in the single-byte ``codec`` (``shown``: a word as it reads it) that some of
+    :data:`WIDE_CODE_PAGES` read as text of their script (``readings``, :func:`wide_readings`), naming each."""
     named: list[Part] = []
     for page, _ in readings:
         named += [" or " if named else "", Setting("encoding", page)]
