@@ -549,7 +549,8 @@ def _tables(sheet: Any) -> list[TableArea]:
         area = area_of(table.range.address)
         totals = table.totals_row_range
         if area is not None:
-            found.append(TableArea(area, area_of(totals.address).top if totals is not None else None))
+            top = area_of(totals.address).top if totals is not None else None
+            found.append(TableArea(area, top, table.name))
     return found
 
 

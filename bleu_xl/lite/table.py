@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, CellRange, ExcelTable, InputError, Sheet, column_index
 
 __all__ = [
     "SOURCE_LABEL",
@@ -68,10 +68,11 @@ class Area:
 
 @dataclass(frozen=True)
 class TableArea:
-    """Where an Excel Table lies on its sheet: all of it, and its totals row when it shows one (0-based)."""
+    """Where an Excel Table lies on its sheet: all of it, and its totals row when it shows one (0-based); its name."""
 
     area: Area
     totals_row: int | None = None
+    name: str = ""
 
 
 def area_of(address: str) -> Area | None:
@@ -226,7 +227,7 @@ def sheet_of(
 ) -> Sheet:
     """The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet) and inside
     ``ours`` (what earlier runs wrote: their headers, ``r`` and ``c``, are never the user's columns), no empty row
-    below the last one that holds anything, and the totals rows of the Excel Tables."""
+    below the last one that holds anything, and the Excel Tables with their totals rows."""
     rows: list[list[Any]] = []
     for r, row in enumerate(grid):
         if area is not None and not area.top <= r <= area.bottom:
@@ -241,5 +242,10 @@ def sheet_of(
         rows.append(kept)
     while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
         rows.pop()
-    totals = frozenset(table.totals_row for table in tables if table.totals_row is not None)
-    return Sheet(name, rows, [name], totals_rows=totals)
+    totals = frozenset(table.totals_row for table in tables if int(table.totals_row is not None))
+    kept = tuple(
+        ExcelTable(table.name, CellRange(t.top, t.left, t.bottom, t.right), int(table.totals_row is not None))
+        for table in tables
+        for t in (table.area,)
+    )
+    return Sheet(name, rows, [name], totals_rows=totals, tables=kept)

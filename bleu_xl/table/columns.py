@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .excel_tables import rows_below_table
+from .excel_tables import rows_below_table, totals_rows_of
 from .formatted import formatted_numbers_note
 from .formulas import check_cached
 from .header_rows import (
@@ -448,9 +448,9 @@ def _filled(row: list[Any], col: int) -> bool:
 
 
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
-    """The rows below the header row that are not data: the totals rows of the sheet's tables (never candidates),
-    and the hidden ones (by hand or by a filter) when they are left out."""
-    below = {r for r in sheet.totals_rows if r >= layout.data_start} | layout.repeated
+    """The rows below the header row that are not data: the totals rows of the Excel Tables that hold the candidate
+    column (never candidates), and the hidden ones (by hand or by a filter) when they are left out."""
+    below = {r for r in totals_rows_of(sheet, layout.candidate_col) if r >= layout.data_start} | layout.repeated
     if skip_hidden:
         below |= {r for r in sheet.hidden_rows if r >= layout.data_start}
     return frozenset(below)
@@ -498,9 +498,8 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
     """What the user should know about the rows: a totals row that is not scored, hidden rows scored or not."""
     rows, start, notes = sheet.rows, layout.data_start, []
     columns = [layout.candidate_col, *layout.reference_cols]
-    totals = sorted(
-        r for r in sheet.totals_rows if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns)
-    )
+    table_totals = totals_rows_of(sheet, layout.candidate_col)
+    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns))
     if totals:
         listed = ", ".join(str(r + 1) for r in totals)
         notes.append(
@@ -521,7 +520,7 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
         1
         for r in sheet.hidden_rows
         if start <= r < len(rows)
-        and r not in sheet.totals_rows
+        and r not in table_totals
         and r not in layout.repeated
         and _filled(rows[r], layout.candidate_col)
     )

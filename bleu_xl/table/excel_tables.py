@@ -11,7 +11,22 @@ from ..core.errors import Part, Setting
 from .layout import Layout
 from .sheet import ExcelTable, Sheet
 
-__all__ = ["rows_below_table"]
+__all__ = ["rows_below_table", "totals_rows_of"]
+
+
+def totals_rows_of(sheet: Sheet, column: int) -> frozenset[int]:
+    """The totals rows of the Excel Tables that hold ``column``: a Table beside the copy's, in other columns, ends
+    with its totals row on a row of the copy that stays a candidate. A sheet given without its Tables keeps every
+    totals row."""
+    if not sheet.tables:
+        return sheet.totals_rows
+    return frozenset(
+        r
+        for r in sheet.totals_rows
+        for table in sheet.tables
+        if table.cells.bottom - table.totals < r <= table.cells.bottom
+        and table.cells.left <= column <= table.cells.right
+    )
 
 
 def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:

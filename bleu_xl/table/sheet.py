@@ -55,11 +55,11 @@ class CellRange(NamedTuple):
 
 class ExcelTable(NamedTuple):
     """An Excel Table of a sheet (Insert > Table): its name, its cells (header row and totals row included) and
-    whether it has a totals row."""
+    how many totals rows it shows at their foot (Excel shows one or none)."""
 
     name: str
     cells: CellRange
-    totals: bool = False
+    totals: int = 0
 
 
 #: The General number format (a built-in format's id).

@@ -5615,11 +5615,11 @@ class CellRange(NamedTuple):
 
 class ExcelTable(NamedTuple):
     \"\"\"An Excel Table of a sheet (Insert > Table): its name, its cells (header row and totals row included) and
-    whether it has a totals row.\"\"\"
+    how many totals rows it shows at their foot (Excel shows one or none).\"\"\"
 
     name: str
     cells: CellRange
-    totals: bool = False
+    totals: int = 0
 
 
 #: The General number format (a built-in format's id).
@@ -6189,7 +6189,22 @@ from ..core.errors import Part, Setting
 from .layout import Layout
 from .sheet import ExcelTable, Sheet
 
-__all__ = ["rows_below_table"]
+__all__ = ["rows_below_table", "totals_rows_of"]
+
+
+def totals_rows_of(sheet: Sheet, column: int) -> frozenset[int]:
+    \"\"\"The totals rows of the Excel Tables that hold ``column``: a Table beside the copy's, in other columns, ends
+    with its totals row on a row of the copy that stays a candidate. A sheet given without its Tables keeps every
+    totals row.\"\"\"
+    if not sheet.tables:
+        return sheet.totals_rows
+    return frozenset(
+        r
+        for r in sheet.totals_rows
+        for table in sheet.tables
+        if table.cells.bottom - table.totals < r <= table.cells.bottom
+        and table.cells.left <= column <= table.cells.right
+    )
 
 
 def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:
@@ -6923,7 +6938,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
 from ..excel.cell_values import CellError, cell_text
-from .excel_tables import rows_below_table
+from .excel_tables import rows_below_table, totals_rows_of
 from .formatted import formatted_numbers_note
 from .formulas import check_cached
 from .header_rows import (
@@ -7356,9 +7371,9 @@ def _filled(row: list[Any], col: int) -> bool:
 
 
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
-    \"\"\"The rows below the header row that are not data: the totals rows of the sheet's tables (never candidates),
-    and the hidden ones (by hand or by a filter) when they are left out.\"\"\"
-    below = {r for r in sheet.totals_rows if r >= layout.data_start} | layout.repeated
+    \"\"\"The rows below the header row that are not data: the totals rows of the Excel Tables that hold the candidate
+    column (never candidates), and the hidden ones (by hand or by a filter) when they are left out.\"\"\"
+    below = {r for r in totals_rows_of(sheet, layout.candidate_col) if r >= layout.data_start} | layout.repeated
     if skip_hidden:
         below |= {r for r in sheet.hidden_rows if r >= layout.data_start}
     return frozenset(below)
@@ -7406,9 +7421,8 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
     \"\"\"What the user should know about the rows: a totals row that is not scored, hidden rows scored or not.\"\"\"
     rows, start, notes = sheet.rows, layout.data_start, []
     columns = [layout.candidate_col, *layout.reference_cols]
-    totals = sorted(
-        r for r in sheet.totals_rows if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns)
-    )
+    table_totals = totals_rows_of(sheet, layout.candidate_col)
+    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns))
     if totals:
         listed = ", ".join(str(r + 1) for r in totals)
         notes.append(
@@ -7429,7 +7443,7 @@ def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Pa
         1
         for r in sheet.hidden_rows
         if start <= r < len(rows)
-        and r not in sheet.totals_rows
+        and r not in table_totals
         and r not in layout.repeated
         and _filled(rows[r], layout.candidate_col)
     )
@@ -8801,7 +8815,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError, Sheet, column_index
+from ..table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, CellRange, ExcelTable, InputError, Sheet, column_index
 
 __all__ = [
     "SOURCE_LABEL",
@@ -8854,10 +8868,11 @@ class Area:
 
 @dataclass(frozen=True)
 class TableArea:
-    \"\"\"Where an Excel Table lies on its sheet: all of it, and its totals row when it shows one (0-based).\"\"\"
+    \"\"\"Where an Excel Table lies on its sheet: all of it, and its totals row when it shows one (0-based); its name.\"\"\"
 
     area: Area
     totals_row: int | None = None
+    name: str = ""
 
 
 def area_of(address: str) -> Area | None:
@@ -9012,7 +9027,7 @@ def sheet_of(
 ) -> Sheet:
     \"\"\"The table layer's sheet of the cells from A1: blank outside ``area`` (``None``: the whole sheet) and inside
     ``ours`` (what earlier runs wrote: their headers, ``r`` and ``c``, are never the user's columns), no empty row
-    below the last one that holds anything, and the totals rows of the Excel Tables.\"\"\"
+    below the last one that holds anything, and the Excel Tables with their totals rows.\"\"\"
     rows: list[list[Any]] = []
     for r, row in enumerate(grid):
         if area is not None and not area.top <= r <= area.bottom:
@@ -9027,8 +9042,13 @@ def sheet_of(
         rows.append(kept)
     while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
         rows.pop()
-    totals = frozenset(table.totals_row for table in tables if table.totals_row is not None)
-    return Sheet(name, rows, [name], totals_rows=totals)
+    totals = frozenset(table.totals_row for table in tables if int(table.totals_row is not None))
+    kept = tuple(
+        ExcelTable(table.name, CellRange(t.top, t.left, t.bottom, t.right), int(table.totals_row is not None))
+        for table in tables
+        for t in (table.area,)
+    )
+    return Sheet(name, rows, [name], totals_rows=totals, tables=kept)
 """,
     'lite/scoring_script.py': """\
 \"\"\"The xlwings Lite script "Score this table": what ``bleu-xl score`` does, in Excel, at the click of a button.
@@ -9582,7 +9602,8 @@ def _tables(sheet: Any) -> list[TableArea]:
         area = area_of(table.range.address)
         totals = table.totals_row_range
         if area is not None:
-            found.append(TableArea(area, area_of(totals.address).top if totals is not None else None))
+            top = area_of(totals.address).top if totals is not None else None
+            found.append(TableArea(area, top, table.name))
     return found
 
 

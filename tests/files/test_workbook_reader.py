@@ -578,3 +578,29 @@ def test_a_table_beside_the_excel_table_does_not_end_its_added_rows(tmp_path: Pa
     result = run("score", str(path), "-o", "-", "--format", "jsonl", "--candidate-col", "Candidate")
     assert result.exit_code == 0, result.stderr
     assert len(result.stdout.splitlines()) == 5
+
+
+def test_the_totals_row_of_a_table_beside_the_copy_is_not_the_copys(tmp_path: Path) -> None:
+    """A lookup Table in other columns whose totals row falls on a row of the copy: that row is still a candidate;
+    the copy's own Table's totals row is not."""
+    from openpyxl.worksheet.table import Table
+
+    path = xlsx(
+        tmp_path / "side.xlsx",
+        [
+            ["Reference", "Candidate", None, "Code", "Clicks"],
+            *([f"Free delivery on order {i}", f"Free shipping on order {i}", None, f"C{i}", i] for i in range(3)),
+            ["Free delivery on order 3", "Free shipping on order 3", None, "Total", 3],
+            ["Free delivery on order 4", "Free shipping on order 4"],
+            ["Free delivery on order 5", "Free shipping on order 5"],
+            ["Total", "Free shipping"],
+        ],
+    )
+    book = openpyxl.load_workbook(path)
+    book["Copy"].add_table(Table(displayName="Lookup", ref="D1:E5", totalsRowCount=1))
+    book["Copy"].add_table(Table(displayName="Copy", ref="A1:B8", totalsRowCount=1))
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl", "--candidate-col", "Candidate")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line)["Candidate"][-1] for line in result.stdout.splitlines()] == list("012345")
+    assert "bleu-xl: note: row 8, the totals row of an Excel table, is not a candidate" in result.stderr

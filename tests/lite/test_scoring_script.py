@@ -598,3 +598,22 @@ def test_the_corpus_line_says_how_many_candidates_it_covers() -> None:
     assert "corpus BLEU-2 1.0000 (over 2 of 3 candidates)   reference: Reference" in plan.lines
     whole = plan_scores("Copy", [grid[0], grid[1], grid[3]], metric=METRICS["BLEU-2"])
     assert "corpus BLEU-2 1.0000   reference: Reference" in whole.lines
+
+
+def test_the_totals_row_of_a_table_beside_the_copy_stays_a_candidate() -> None:
+    """A lookup Table in D:E whose totals row falls on a row of the copy (A:B): the copy's row is scored, as the
+    command line does; the totals row of a Table over the candidates is not."""
+    grid = [
+        ["Reference", "Candidate", "", "Code", "Clicks"],
+        ["free delivery", "free delivery", "", "C1", 1],
+        ["free delivery", "delivery free", "", "Total", 1],
+        ["free gift", "a free gift", "", "", ""],
+    ]
+    beside = TableArea(Area(0, 3, 2, 4), totals_row=2, name="Lookup")
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], tables=[beside])
+    assert not any("totals row" in line for line in plan.lines)
+    assert columns_of(plan)["BLEU-2"] == [bleu_xl.score(*pair).bleu for pair in (r[:2] for r in grid[1:])]
+    over = TableArea(Area(0, 0, 3, 1), totals_row=3, name="Copy")
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], tables=[beside, over])
+    assert "bleu-xl: note: row 4, the totals row of an Excel table, is not a candidate" in plan.lines
+    assert columns_of(plan)["BLEU-2"][:2] == [1.0, bleu_xl.score("free delivery", "delivery free").bleu]

@@ -506,5 +506,5 @@ def _tables(package: Package, sheet: str, table_ids: list[str]) -> tuple[set[int
         if number:
             totals.update(range(max(top, bottom - number + 1), bottom + 1))
         cells = CellRange(min(top, bottom), min(left, right), max(top, bottom), max(left, right))
-        tables.append(ExcelTable(name[:255], cells, number > 0))
+        tables.append(ExcelTable(name[:255], cells, min(number, cells.bottom - cells.top + 1)))
     return totals, tables
