@@ -617,3 +617,22 @@ def test_the_totals_row_of_a_table_beside_the_copy_stays_a_candidate() -> None:
     plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], tables=[beside, over])
     assert "bleu-xl: note: row 4, the totals row of an Excel table, is not a candidate" in plan.lines
     assert columns_of(plan)["BLEU-2"][:2] == [1.0, bleu_xl.score("free delivery", "delivery free").bleu]
+
+
+def test_the_whole_sheet_read_bounds_an_excel_tables_rows_as_the_command_line_does() -> None:
+    """The copy's Table in A1:B3, a row typed right below it, a blank row, then a glossary: the Table's rows and the
+    row added below are scored, the glossary is left out with the command line's note."""
+    grid = [
+        ["Reference", "Candidate"],
+        ["free delivery", "free delivery"],
+        ["free delivery", "delivery free"],
+        ["free gift", "a free gift"],
+        ["", ""],
+        ["Term", "Translation"],
+        ["delivery", "livraison"],
+    ]
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], tables=[TableArea(Area(0, 0, 2, 1), name="Copy")])
+    scored = [bleu_xl.score(ref, cand).bleu for ref, cand in grid[1:4]]
+    assert columns_of(plan)["BLEU-2"][:3] == scored
+    assert not any(isinstance(v, float) for v in columns_of(plan)["BLEU-2"][3:])
+    assert any("below the Excel Table 'Copy' (A1:B3)" in line for line in plan.lines), plan.lines
