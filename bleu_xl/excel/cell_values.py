@@ -222,9 +222,9 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
     return int(value)
 
 
-def parse_max_n(value: Any) -> int:
-    """The longest n-gram, 1 to 9; blank or omitted gives 2."""
-    return parse_whole(value, 2, "max_n", 1, MAX_ORDER)
+def parse_max_n(value: Any, default: int = 2) -> int:
+    """The longest n-gram, 1 to 9; blank or omitted gives ``default`` (BLEU-2's 2, BLEU-N's 4)."""
+    return parse_whole(value, default, "max_n", 1, MAX_ORDER)
 
 
 def parse_char_order(value: Any) -> int:

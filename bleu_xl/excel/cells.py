@@ -52,6 +52,7 @@ __all__ = [
     "PreviousReference",
     "ReferenceCache",
     "bleu_cells",
+    "bleu_n_cells",
     "chrf_cells",
     "chrf_corpus_cells",
     "chrf_signature_cell",
@@ -347,9 +348,10 @@ def corpus_value(metric: Metric[Any, Any, Any], references: Any, candidates: Any
     return float(metric.score_from_stats(metric.sum_stats(metric.pair_stats(refs, cand) for refs, cand in rows)))
 
 
-def bleu_metric(max_n: Any = 2, smoothing: Any = "add1") -> Bleu:
-    """BLEU's settings as typed in cells: max_n 1 to 9 (2), smoothing add1 or none (add1)."""
-    return Bleu(parse_max_n(max_n), parse_smoothing(smoothing))
+def bleu_metric(max_n: Any = 2, smoothing: Any = "add1", *, blank_max_n: int = 2) -> Bleu:
+    """BLEU's settings as typed in cells: max_n 1 to 9 (``blank_max_n`` when blank: a function's own default),
+    smoothing add1 or none (add1)."""
+    return Bleu(parse_max_n(max_n, blank_max_n), parse_smoothing(smoothing))
 
 
 def chrf_metric(char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Chrf:
@@ -376,6 +378,12 @@ def ter_metric(
 def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
     """One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges."""
     return pair_cells(bleu_metric(max_n, smoothing), reference, candidate, MEASURES[measure])
+
+
+@excel_safe
+def bleu_n_cells(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
+    """One BLEU-N per pair, shaped like the input ranges: BLEU-4 when max_n is omitted or blank."""
+    return pair_cells(bleu_metric(max_n, smoothing, blank_max_n=4), reference, candidate, MEASURES["bleu"])
 
 
 @excel_safe

@@ -110,10 +110,6 @@ def _measure(measure: str) -> Callable[[Any, Any], Any]:
     return call
 
 
-def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
-    return cells.bleu_cells(reference, candidate, "bleu", max_n, smoothing)
-
-
 FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "BLEU2",
@@ -175,7 +171,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1; orders longer than the "
         "candidate are left out.",
         (REFERENCE, CANDIDATE, Argument("max_n", "Optional: the longest n-gram, 1 to 9 (default 4).", 4), SMOOTHING),
-        _bleu_n,
+        cells.bleu_n_cells,
     ),
     ExcelFunction(
         "BLEU2_SIGNATURE",

@@ -4420,9 +4420,9 @@ def parse_whole(value: Any, default: int, name: str, low: int = 1, high: int | N
     return int(value)
 
 
-def parse_max_n(value: Any) -> int:
-    \"\"\"The longest n-gram, 1 to 9; blank or omitted gives 2.\"\"\"
-    return parse_whole(value, 2, "max_n", 1, MAX_ORDER)
+def parse_max_n(value: Any, default: int = 2) -> int:
+    \"\"\"The longest n-gram, 1 to 9; blank or omitted gives ``default`` (BLEU-2's 2, BLEU-N's 4).\"\"\"
+    return parse_whole(value, default, "max_n", 1, MAX_ORDER)
 
 
 def parse_char_order(value: Any) -> int:
@@ -4530,6 +4530,7 @@ __all__ = [
     "PreviousReference",
     "ReferenceCache",
     "bleu_cells",
+    "bleu_n_cells",
     "chrf_cells",
     "chrf_corpus_cells",
     "chrf_signature_cell",
@@ -4825,9 +4826,10 @@ def corpus_value(metric: Metric[Any, Any, Any], references: Any, candidates: Any
     return float(metric.score_from_stats(metric.sum_stats(metric.pair_stats(refs, cand) for refs, cand in rows)))
 
 
-def bleu_metric(max_n: Any = 2, smoothing: Any = "add1") -> Bleu:
-    \"\"\"BLEU's settings as typed in cells: max_n 1 to 9 (2), smoothing add1 or none (add1).\"\"\"
-    return Bleu(parse_max_n(max_n), parse_smoothing(smoothing))
+def bleu_metric(max_n: Any = 2, smoothing: Any = "add1", *, blank_max_n: int = 2) -> Bleu:
+    \"\"\"BLEU's settings as typed in cells: max_n 1 to 9 (``blank_max_n`` when blank: a function's own default),
+    smoothing add1 or none (add1).\"\"\"
+    return Bleu(parse_max_n(max_n, blank_max_n), parse_smoothing(smoothing))
 
 
 def chrf_metric(char_order: Any = 6, word_order: Any = 0, beta: Any = 2) -> Chrf:
@@ -4854,6 +4856,12 @@ def ter_metric(
 def bleu_cells(reference: Any, candidate: Any, measure: str = "bleu", max_n: Any = 2, smoothing: Any = "add1") -> Any:
     \"\"\"One value per pair: BLEU (or p1, p2, BP), shaped like the input ranges.\"\"\"
     return pair_cells(bleu_metric(max_n, smoothing), reference, candidate, MEASURES[measure])
+
+
+@excel_safe
+def bleu_n_cells(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
+    \"\"\"One BLEU-N per pair, shaped like the input ranges: BLEU-4 when max_n is omitted or blank.\"\"\"
+    return pair_cells(bleu_metric(max_n, smoothing, blank_max_n=4), reference, candidate, MEASURES["bleu"])
 
 
 @excel_safe
@@ -5162,10 +5170,6 @@ def _measure(measure: str) -> Callable[[Any, Any], Any]:
     return call
 
 
-def _bleu_n(reference: Any, candidate: Any, max_n: Any = 4, smoothing: Any = "add1") -> Any:
-    return cells.bleu_cells(reference, candidate, "bleu", max_n, smoothing)
-
-
 FUNCTIONS: tuple[ExcelFunction, ...] = (
     ExcelFunction(
         "BLEU2",
@@ -5227,7 +5231,7 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
         "BLEU-N (BLEU-4 by default) of the candidate against the reference, from 0 to 1; orders longer than the "
         "candidate are left out.",
         (REFERENCE, CANDIDATE, Argument("max_n", "Optional: the longest n-gram, 1 to 9 (default 4).", 4), SMOOTHING),
-        _bleu_n,
+        cells.bleu_n_cells,
     ),
     ExcelFunction(
         "BLEU2_SIGNATURE",

@@ -1,5 +1,6 @@
-"""Scoring 0.2 in the cells: short copy and Thai, an order left out as a blank cell, Thai clusters and the new
-signature, through xlwings' classic CallUDF path and through xlwings' office.js call path (CPython and Pyodide)."""
+"""Scoring 0.2 in the cells: short copy and Thai, an order left out as a blank cell, Thai clusters, the new
+signature and BLEU's default order for a blank max_n, through xlwings' classic CallUDF path and through xlwings'
+office.js call path (CPython and Pyodide)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ THAI_UNRELATED = "ลดราคา"
 SIGNATURE = "bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"
 LEFT_OUT = "bigrams left out of the score: the candidate has only 1 word"
 OMITTED = object()
+WEEK, NEXT_WEEK = "free delivery on every order this week", "free delivery on every order next week"
 
 # The definition's examples (reference, candidate, BLEU-2 as arithmetic on the counts); "5" is a number cell.
 TABLE: list[tuple[Any, Any, float]] = [
@@ -47,6 +49,9 @@ def col(*values: Any) -> list[list[Any]]:
 CASES: list[tuple[str, tuple[Any, ...], Any]] = [
     *(("BLEU2", (ref, cand), expected) for ref, cand, expected in TABLE),
     ("BLEU2", ("Shop now", col("Shop", "Buy now", None)), [[math.exp(-1)], [0.5], [""]]),
+    # BLEU's max_n blank (a blank cell, or "" from a formula) is its own default, 4, as when it is left out.
+    *(("BLEU", (WEEK, NEXT_WEEK, blank, OMITTED), 0.6434588841607617) for blank in (OMITTED, None, "")),
+    ("BLEU", (WEEK, NEXT_WEEK, 2, OMITTED), 0.7559289460184544),
     ("BLEU2_P1", ("Shop now", "Shop"), 1.0),
     ("BLEU2_P2", ("Shop now", "Shop"), ""),  # an order left out: a blank cell
     ("BLEU2_P2", ("Shop now", "!!!"), ""),  # an empty candidate's orders too
