@@ -197,6 +197,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             CANDIDATES,
             Argument("level", "Optional: the interval's confidence level (default 0.95).", 0.95),
             SAMPLES,
+            Argument(
+                "paired_with",
+                "Optional: the other candidates of a BLEU2_PAIRED test; rows where they are blank are left out, as "
+                "the test leaves them.",
+                None,
+                is_range=True,
+            ),
         ),
         cells.ci_cells,
     ),

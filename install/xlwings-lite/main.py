@@ -4902,12 +4902,14 @@ def explain_cells(reference: Any, candidate: Any) -> Any:
 
 
 @excel_safe
-def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000) -> Any:
-    \"\"\"Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high.\"\"\"
-    rows = filled_rows(BLEU_2, references, candidates)
+def ci_cells(references: Any, candidates: Any, level: Any = 0.95, samples: Any = 1000, paired_with: Any = None) -> Any:
+    \"\"\"Corpus BLEU-2 with its bootstrap interval, as a row: low, score, high. With ``paired_with`` (the other side
+    of a paired test), only the rows where both sides are filled, the pairs :func:`paired_cells` compares.\"\"\"
+    others = () if paired_with is None else (paired_with,)
+    rows = filled_rows(BLEU_2, references, candidates, *others)
     if not rows:
         return BLANK
-    prepared, cands = zip(*rows)
+    prepared, cands = zip(*(row[:2] for row in rows))
     chosen = parse_level(level)  # an interval takes as many resamples as leave each tail one of its own
     resampling = Resampling(BLEU_2, level=chosen, samples=parse_samples(samples, interval_draws(chosen)))
     interval = resampling.interval(prepared, cands)
@@ -5257,6 +5259,13 @@ FUNCTIONS: tuple[ExcelFunction, ...] = (
             CANDIDATES,
             Argument("level", "Optional: the interval's confidence level (default 0.95).", 0.95),
             SAMPLES,
+            Argument(
+                "paired_with",
+                "Optional: the other candidates of a BLEU2_PAIRED test; rows where they are blank are left out, as "
+                "the test leaves them.",
+                None,
+                is_range=True,
+            ),
         ),
         cells.ci_cells,
     ),

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bleu_xl import score
+from bleu_xl import corpus_score, score
 from bleu_xl.excel.cell_values import CellError
 from bleu_xl.excel.functions import FUNCTIONS
 from bleu_xl.lite import bundle as lite
@@ -81,6 +81,7 @@ CAT_REFS = [["the cat is on the mat", "there is a cat on the mat"], ["le chat", 
 COMPARE_REFS = [[REF], [REF], ["le chat noir dort"], [None]]
 COMPARE_A = [[INTACTO], [SHORT], ["le chat dort"], ["skipped: no reference"]]
 COMPARE_B = [[REF], [INTACTO], ["le chat noir dort"], ["skipped"]]
+COMPARE_B_GAP = [[REF], [None], ["le chat noir dort"], ["skipped"]]  # B not written for the second row
 
 
 def col(*values: Any) -> list[list[Any]]:
@@ -159,8 +160,10 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2_SIGNATURE", (4, "none", 2)),
     ("BLEU2_EXPLAIN", (REF, INTACTO)),
     ("BLEU2_EXPLAIN", (REF, col(INTACTO, None))),
-    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, OMITTED, 200)),
-    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, 0.9, OMITTED)),
+    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, OMITTED, 200, OMITTED)),
+    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, 0.9, OMITTED, OMITTED)),
+    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, OMITTED, 200, COMPARE_B_GAP)),  # the rows a paired test compares
+    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, OMITTED, OMITTED, col(REF, REF))),  # shapes differ
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, 200)),
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, OMITTED)),
     # An error cell given as a setting is the result, never the setting's default.
@@ -169,7 +172,7 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("BLEU2_DETAIL", (REF, INTACTO, ErrorCell("#DIV/0!", as_object=True))),
     ("BLEU2_SIGNATURE", (OMITTED, NA, OMITTED)),
     ("BLEU2_TOKENS", ("Le chat noir", ErrorCell("#N/A", as_object=True))),
-    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, NA, OMITTED)),
+    ("BLEU2_CI", (COMPARE_REFS, COMPARE_A, NA, OMITTED, OMITTED)),
     ("BLEU2_PAIRED", (COMPARE_REFS, COMPARE_A, COMPARE_B, ErrorCell("#N/A", as_object=True))),
     *CHRF_CASES,
     *TER_CASES,
@@ -396,15 +399,18 @@ def test_office_js_results_are_the_real_values(cpython_report: dict[str, Any]) -
         "value": [["bleu-xl:0.2.0|n:2|smooth:add1|order:effective|tok:words+cjk+sea|norm:nfkc-casefold|refs:1"]]
     }
     assert case("BLEU2_TOKENS", col("Le Chat!", None, 2026.0), " ") == {"value": [["le chat"], [""], ["2026"]]}
-    low, mid, high = case("BLEU2_CI", COMPARE_REFS, COMPARE_A, OMITTED, 200)["value"][0]
+    low, mid, high = case("BLEU2_CI", COMPARE_REFS, COMPARE_A, OMITTED, 200, OMITTED)["value"][0]
     assert low <= mid <= high
+    # With the other side of a paired test, its rows: where B is blank, A's candidate is left out too.
+    _, mid, _ = case("BLEU2_CI", COMPARE_REFS, COMPARE_A, OMITTED, 200, COMPARE_B_GAP)["value"][0]
+    assert mid == corpus_score([REF, "le chat noir dort"], [INTACTO, "le chat dort"]).bleu
     a, b, difference, p_value = case("BLEU2_PAIRED", COMPARE_REFS, COMPARE_A, COMPARE_B, 200)["value"][0]
     assert difference == pytest.approx(b - a) and 0 < p_value <= 1
     for name, *args in (
         ("BLEU", REF, INTACTO, NA, OMITTED),
         ("BLEU2_SIGNATURE", OMITTED, NA, OMITTED),
         ("BLEU2_TOKENS", "Le chat noir", ErrorCell("#N/A", as_object=True)),
-        ("BLEU2_CI", COMPARE_REFS, COMPARE_A, NA, OMITTED),
+        ("BLEU2_CI", COMPARE_REFS, COMPARE_A, NA, OMITTED, OMITTED),
         ("BLEU2_PAIRED", COMPARE_REFS, COMPARE_A, COMPARE_B, ErrorCell("#N/A", as_object=True)),
     ):
         assert case(name, *args) == {"value": [[na]]}, (name, args)

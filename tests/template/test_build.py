@@ -159,8 +159,10 @@ def test_compare_sheet_formulas_and_cached_values() -> None:
     paired = ws[f"H{CF}"].value
     assert paired.text == "=BLEU2_PAIRED(tblCompare[Reference],tblCompare[Candidate A],tblCompare[Candidate B])"
     assert paired.ref == f"H{CF}:K{CF}"
-    assert ws[f"H{CF + 3}"].value.text == "=BLEU2_CI(tblCompare[Reference],tblCompare[Candidate A])"
-    assert ws[f"H{CF + 4}"].value.text == "=BLEU2_CI(tblCompare[Reference],tblCompare[Candidate B])"
+    for row, side, other in ((CF + 3, "A", "B"), (CF + 4, "B", "A")):  # over the pairs the paired test compares
+        assert ws[f"H{row}"].value.text == (
+            f"=BLEU2_CI(tblCompare[Reference],tblCompare[Candidate {side}],0.95,1000,tblCompare[Candidate {other}])"
+        )
     sheet = load(TEMPLATE, data_only=True)["Compare"]
     result, ci_a, ci_b = compare_expected()
     assert tuple(sheet.cell(CF, c).value for c in range(8, 12)) == cached(

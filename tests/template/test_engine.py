@@ -250,6 +250,10 @@ def test_the_verdict_names_rows_where_only_one_side_has_a_candidate(tmp_path: Pa
             "; left out: 2 rows where only A has a candidate and 1 row where only B has a candidate (a blank candidate "
             "is not scored as a miss)"
         )
+        # Each side's interval is over the same pairs: its score is the paired test's.
+        low_a, score_a, _ = values[f"COMPARE!H{CF + 3}:J{CF + 3}"][0]
+        low_b, score_b, _ = values[f"COMPARE!H{CF + 4}:J{CF + 4}"][0]
+        assert (score_a, score_b) == (paired[0], paired[1]) and low_a <= score_a and low_b <= score_b, lite
 
 
 def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
