@@ -338,7 +338,7 @@ def _sorted_sheet(book: Any, f: dict[str, Any], variants: list[str], scores: lis
 
 def _spill_sheet(book: Any, f: dict[str, Any]) -> None:
     """Candidates in a one-column table, scored by one range formula beside it that grows with the table."""
-    title = "The same variants scored by one range formula (scores and counts, no rank): the fast way for long lists"
+    title = "A list of its own (reference in B2, variants under Candidate) scored by one range formula: no rank"
     ws = _reference_sheet(book, f, "Spill", title)
     width = text_width(RANK_VARIANTS, 40, 80)
     write_table(

@@ -51,8 +51,9 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "The sheets",
                 "Rank: the table of variants, scored and ranked, and the best candidate. Sorted: the same variants, "
-                "best first, and a chart of them. Spill: the scores and counts of every variant from one range "
-                "formula (no rank), the fast way for long lists. Pairs: one reference per candidate, its scores, TER "
+                "best first, and a chart of them. Spill: a list of its own (its reference in B2, its variants under "
+                "Candidate), scored from one range formula (no rank), the fast way for long lists. Pairs: one "
+                "reference per candidate, its scores, TER "
                 "(edits per reference word: lower is better) and the words that changed, and the corpus scores. "
                 "Compare: is set B really better than set A? (paired bootstrap test). xlwings.conf: settings of the "
                 "classic add-in; leave it as it is.",
@@ -130,9 +131,10 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "Les feuilles",
                 "Rank : le tableau des variantes, notées et classées, et le meilleur candidat. Sorted : les mêmes "
-                "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : les scores et les comptes "
-                "de chaque variante en une seule formule de plage (sans rang), la voie rapide pour les longues "
-                "listes. Pairs : une référence par candidat, ses scores, le TER (modifications par mot de la "
+                "variantes, de la meilleure à la moins bonne, et leur graphique. Spill : une liste à part (sa "
+                "référence en B2, ses variantes sous Candidate), notée en une seule formule de plage (sans rang), la "
+                "voie rapide pour les longues listes. Pairs : une référence par candidat, ses scores, le TER "
+                "(modifications par mot de la "
                 "référence : plus bas, c'est mieux) et les mots modifiés, et les scores du corpus. Compare : la "
                 "série B est-elle vraiment meilleure que la série A ? (test bootstrap apparié). xlwings.conf : "
                 "réglages du complément classique, à laisser tels quels.",
@@ -212,8 +214,9 @@ START_HERE: list[tuple[str, list[tuple[str, str]]]] = [
             (
                 "As planilhas",
                 "Rank: a tabela de variantes, pontuadas e classificadas, e o melhor candidato. Sorted: as mesmas "
-                "variantes, da melhor para a pior, e o gráfico delas. Spill: as pontuações e contagens de cada "
-                "variante com uma única fórmula de intervalo (sem posição), o jeito rápido para listas longas. "
+                "variantes, da melhor para a pior, e o gráfico delas. Spill: uma lista à parte (a referência em B2, "
+                "as variantes sob Candidate), pontuada com uma única fórmula de intervalo (sem posição), o jeito "
+                "rápido para listas longas. "
                 "Pairs: uma referência por candidato, as pontuações, o TER (edições por palavra da referência: quanto "
                 "menor, melhor) e as palavras alteradas, e as pontuações do corpus. Compare: o conjunto B é mesmo "
                 "melhor que o conjunto A? (teste bootstrap pareado). xlwings.conf: configurações do suplemento "
