@@ -142,6 +142,10 @@ def compare_table(
     def scores(outcomes: list) -> list[float | None]:
         return [float(o) if isinstance(o, MetricScore) else None for o in outcomes]
 
+    def name(index: int) -> str:
+        return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
+
+    a_name, b_name = name(layout.candidate_col), name(b_index)
     data = layout.data_rows(len(sheet.rows))
     row_numbers = [r + 1 for r in data]
     compared = [isinstance(a, MetricScore) and isinstance(b, MetricScore) for a, b in zip(outcomes_a, outcomes_b)]
@@ -151,11 +155,9 @@ def compare_table(
     ).items():
         found[script] = sorted({*found.get(script, []), *indices})
     notes = [unspaced_note(metric, found, row_numbers)] if found else []
+    left_out = [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)]
+    notes += problem_rows_note(row_numbers, outcomes_a, outcomes_b, left_out)
 
-    def name(index: int) -> str:
-        return (layout.headers[index] if index < len(layout.headers) else "") or column_letter(index)
-
-    a_name, b_name = name(layout.candidate_col), name(b_index)
     return Comparison(
         result,
         len(usable),
@@ -170,11 +172,35 @@ def compare_table(
         metric,
         row_numbers,
         notes,
-        [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)],
+        left_out,
         max((len(pair.references) for pair, used in zip(pairs_a, compared) if used), default=1),
         sum(1 for a, b in zip(outcomes_a, outcomes_b) if isinstance(a, MetricScore) and isinstance(b, Blank)),
         sum(1 for a, b in zip(outcomes_a, outcomes_b) if isinstance(a, Blank) and isinstance(b, MetricScore)),
     )
+
+
+#: How many rows a note names one by one before it counts the rest.
+LISTED_PROBLEMS = 3
+
+
+def problem_rows_note(
+    row_numbers: Sequence[int],
+    outcomes_a: Sequence[Outcome],
+    outcomes_b: Sequence[Outcome],
+    notes: Sequence[str | None],
+) -> list[str]:
+    """The note that names the rows left out of the test for what a cell holds (a reference with no words, an error
+    cell), not for a blank: the count of rows skipped alone would not say why."""
+    found = [
+        (row, note)
+        for row, a, b, note in zip(row_numbers, outcomes_a, outcomes_b, notes)
+        if note is not None and (isinstance(a, CellError) or isinstance(b, CellError))
+    ]
+    if not found:
+        return []
+    named = "; ".join(f"row {row} {note}" for row, note in found[:LISTED_PROBLEMS])
+    more = f" (and {len(found) - LISTED_PROBLEMS:,} more rows)" if len(found) > LISTED_PROBLEMS else ""
+    return [named + more]
 
 
 def left_out_note(a_name: str, a: Outcome, b_name: str, b: Outcome) -> str | None:

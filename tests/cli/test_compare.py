@@ -64,7 +64,7 @@ def test_compare_command(tmp_path: Path) -> None:
     path = _compare_file(tmp_path)
     result = run("compare", str(path), "--a", "Prompt A", "--b", "C", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     expected = paired_test(REFS, CANDS_A, CANDS_B)
     assert data["score_a"] == expected.score_a and data["p_value"] == expected.p_value
     assert data["pairs"] == len(REFS) and data["skipped"] == 1
@@ -247,6 +247,8 @@ def test_a_row_left_out_of_the_test_says_so_in_its_note_in_every_output(tmp_path
     text = run(*compare, "-o", str(tmp_path / "c.csv"))
     assert text.exit_code == 0, text.output
     assert "(3 pairs, 4 skipped, 20 resamples, seed 12345)" in text.stdout
+    # The terminal names the row left out for what it holds (not for a blank), as score names such rows.
+    assert "bleu-xl: note: row 6 left out of the test: reference has no words" in text.stderr
     with (tmp_path / "c.csv").open(encoding="utf-8-sig", newline="") as handle:
         written = list(csv.DictReader(handle))
     assert [row["note"] or None for row in written] == notes
