@@ -86,7 +86,7 @@ def scored_by_the_lite_script(source: Path, target: Path, metric: str = "chrF2")
     from openpyxl.styles import Alignment, PatternFill
     from openpyxl.utils import get_column_letter
 
-    from bleu_xl.lite.scoring_script import BAR_COLOR, HEADER_FILL, METRICS, plan_scores
+    from bleu_xl.lite.scoring_script import HEADER_FILL, METRICS, SCORE_BAR_COLOR, plan_scores
 
     book = openpyxl.load_workbook(source)
     ws = book.worksheets[0]
@@ -113,7 +113,9 @@ def scored_by_the_lite_script(source: Path, target: Path, metric: str = "chrF2")
                 ws.cell(write.row + 1 + offset, write.column + 1).alignment = Alignment(wrap_text=True, vertical="top")
         if write.data_bar:
             first, last = write.row + 2, write.row + len(write.values)
-            bar = DataBarRule(start_type="num", start_value=0, end_type="num", end_value=1, color=BAR_COLOR.lstrip("#"))
+            bar = DataBarRule(
+                start_type="num", start_value=0, end_type="num", end_value=1, color=SCORE_BAR_COLOR.lstrip("#")
+            )
             ws.conditional_formatting.add(f"{letter}{first}:{letter}{last}", bar)
     book.save(target)
     return target

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError, BleuTypeError, Setting
-from .metrics.base import Metric, settle
+from .metrics.base import Metric, check_sequence, settle
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
 
@@ -351,6 +351,8 @@ class Resampling:
     ) -> PairedResult:
         """Paired bootstrap resampling (Koehn 2004, as sacrebleu's paired bootstrap): is B's corpus score really
         different from A's? See the module docstring for the null hypothesis."""
+        check_sequence(candidates_a, "candidates_a")
+        check_sequence(candidates_b, "candidates_b")
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
         stats_a = [stats for stats, _ in self.metric.corpus_stats(references, candidates_a)]

@@ -24,7 +24,7 @@ from typing import Any
 from .bootstrap import PairedResult, check_paired_draws, check_settings, score_of_sums, statistics_columns
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError
-from .metrics.base import Metric, settle
+from .metrics.base import Metric, check_sequence, settle
 from .metrics.bleu import BLEU_2
 
 __all__ = ["Randomization"]
@@ -55,6 +55,8 @@ class Randomization:
         sums: ColumnSums = PLAIN,
     ) -> PairedResult:
         """Is B's corpus score really different from A's? See the module docstring for the null hypothesis."""
+        check_sequence(candidates_a, "candidates_a")
+        check_sequence(candidates_b, "candidates_b")
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
         stats_a = [stats for stats, _ in self.metric.corpus_stats(references, candidates_a)]

@@ -21,7 +21,7 @@ from ..files.write.target import OutputTarget
 from ..table.compare import Comparison, compare_table, paired_test_of
 from ..table.scoring import check_reference_text
 from ..table.sheet import InputError, check_column_given, check_switch
-from .reading import PathLike, ReadTable, check_delimiter_used, read_input_table, read_limits, table_options
+from .reading import PathLike, ReadTable, check_delimiter_used, path_text, read_input_table, read_limits, table_options
 from .score import cut_note
 
 __all__ = ["ComparedFile", "compare_file"]
@@ -101,14 +101,14 @@ def compare_file(
     check_switch(force, "force")
     check_switch(raw, "raw")
     paired_test_of(test, metric, samples, seed)  # its settings are checked before the input is read
-    check_column_given(b_col, "b_col")
+    check_column_given(b_col, "b_col", required=True)
     check_reference_text(reference_text, (metric,), "metric")
-    input_path = str(path)
+    input_path = path_text(path, "path")
     target = None
     if output is not None:
         target = OutputTarget.choose(
             input_path,
-            str(output),
+            path_text(output, "output"),
             output_format=output_format,
             output_encoding=output_encoding,
             delimiter=delimiter,

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.errors import Part, Setting
+from ..core.errors import BleuTypeError, Part, Setting
 from ..files.read.limits import DEFAULT_LIMITS, ReadLimits, parse_size
 from ..files.read.table import display_name, read_table
 from ..files.read.text import text_codec
@@ -15,9 +15,18 @@ from ..files.write.target import OutputTarget, delimiter_named
 from ..table.layout import Layout
 from ..table.sheet import InputError, Sheet, TableOptions
 
-__all__ = ["ReadTable", "check_delimiter_used", "read_input_table", "read_limits", "table_options"]
+__all__ = ["ReadTable", "check_delimiter_used", "path_text", "read_input_table", "read_limits", "table_options"]
 
-PathLike = str | os.PathLike[str]
+PathLike = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+
+
+def path_text(path: PathLike, name: str) -> str:
+    """A path given to a job as the text the rest of it reads: a string, a :class:`~pathlib.Path`, or bytes (as
+    ``os.listdir(b".")`` gives, decoded as the file system does); anything else is a :class:`BleuTypeError`."""
+    try:
+        return os.fsdecode(path)
+    except TypeError:
+        raise BleuTypeError(f"{name} must be a path (a string or a pathlib.Path), not {type(path).__name__}") from None
 
 
 @dataclass(frozen=True)

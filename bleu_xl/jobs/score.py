@@ -22,7 +22,7 @@ from ..files.write.scored_workbook import CutCells
 from ..files.write.target import OutputTarget
 from ..table.scoring import Result, check_reference_text, result_columns, score_table
 from ..table.sheet import check_switch
-from .reading import PathLike, ReadTable, check_delimiter_used, read_input_table, read_limits, table_options
+from .reading import PathLike, ReadTable, check_delimiter_used, path_text, read_input_table, read_limits, table_options
 
 __all__ = ["ScoredFile", "as_metrics", "cut_note", "score_file"]
 
@@ -159,10 +159,10 @@ def score_file(
     check_switch(force, "force")
     check_switch(raw, "raw")
     check_reference_text(reference_text, chosen)  # before the input is read
-    input_path = str(path)
+    input_path = path_text(path, "path")
     target = OutputTarget.choose(
         input_path,
-        None if output is None else str(output),
+        None if output is None else path_text(output, "output"),
         output_format=output_format,
         output_encoding=output_encoding,
         delimiter=delimiter,

@@ -110,7 +110,7 @@ def compare_table(
     paired_test = paired_test_of(test, metric, samples, seed)
     if layout.reference_cell is None:  # given as text, not read from a labelled cell
         check_reference_text(layout.reference_text, (metric,), "metric")
-    check_column_given(b_col, "b_col")
+    check_column_given(b_col, "b_col", required=True)
     # A letter that the header search reads as data (an A/B test's arm) is its column, as for the candidate column;
     # a header row given is the user's word that its texts are headers.
     letter = column_index(b_col)

@@ -188,7 +188,7 @@ class TableOptions:
             raise BleuTypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
         check_column_given(self.candidate_col, "candidate_col")
         for spec in self.reference_cols:
-            check_column_given(spec, "reference_cols")
+            check_column_given(spec, "reference_cols", required=True)
         header_row = self.header_row
         if header_row is not None and (
             isinstance(header_row, bool) or not isinstance(header_row, int) or header_row < 1
@@ -227,11 +227,12 @@ def check_switch(value: object, setting: str) -> None:
         raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 
-def check_column_given(spec: str | None, setting: str) -> None:
+def check_column_given(spec: str | None, setting: str, *, required: bool = False) -> None:
     """Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
-    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them. A column
-    given as a number (``2`` for B) is a ``TypeError`` that says so, rather than one from deep in the column rules."""
-    if spec is not None and not isinstance(spec, str):
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them, unless
+    the column is ``required`` (compare's B, an entry of the reference columns). A column given as a number (``2``
+    for B) is a ``TypeError`` that says so, rather than one from deep in the column rules."""
+    if (spec is not None or required) and not isinstance(spec, str):
         raise BleuTypeError(
             f"{setting} must be a column's letter or header as text ({setting}='B'), not {type(spec).__name__} {spec!r}"
         )

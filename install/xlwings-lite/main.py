@@ -547,6 +547,7 @@ __all__ = [
     "MetricScore",
     "ReferenceLike",
     "check_corpus",
+    "check_sequence",
     "refuse_text",
     "whole_number",
 ]
@@ -666,18 +667,22 @@ def refuse_text(value: object, name: str) -> None:
         raise BleuTypeError(f"{name} must be a sequence of strings, not {kind}")
 
 
+def check_sequence(value: object, name: str) -> None:
+    \"\"\"A :class:`BleuTypeError` unless ``value`` is a sequence of texts: not one string, not a generator (it has
+    no length to check, and would be spent by reading it), not a set (it pairs in no order).\"\"\"
+    refuse_text(value, name)
+    if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
+        raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
+    try:
+        len(value)
+    except TypeError:  # sized by its type, not this one: a numpy array of no dimension
+        raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not one value") from None
+
+
 def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
     \"\"\"The corpus input checks every metric makes: sequences (not one string), of equal length, not empty.\"\"\"
-    refuse_text(references, "references")
-    refuse_text(candidates, "candidates")
-    for value, name in ((references, "references"), (candidates, "candidates")):
-        # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
-        if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
-            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
-        try:
-            len(value)
-        except TypeError:  # sized by its type, not this one: a numpy array of no dimension
-            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not one value") from None
+    check_sequence(references, "references")
+    check_sequence(candidates, "candidates")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if len(candidates) == 0:  # not "not candidates": a numpy array's truth is ambiguous
@@ -3749,7 +3754,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .column_sums import PLAIN, ColumnSums
 from .errors import BleuError, BleuTypeError, Setting
-from .metrics.base import Metric, settle
+from .metrics.base import Metric, check_sequence, settle
 from .metrics.bleu import BLEU_2, Bleu, References
 from .metrics.chrf import Chrf
 
@@ -4071,6 +4076,8 @@ class Resampling:
     ) -> PairedResult:
         \"\"\"Paired bootstrap resampling (Koehn 2004, as sacrebleu's paired bootstrap): is B's corpus score really
         different from A's? See the module docstring for the null hypothesis.\"\"\"
+        check_sequence(candidates_a, "candidates_a")
+        check_sequence(candidates_b, "candidates_b")
         if len(candidates_a) != len(candidates_b):
             raise BleuError(f"{len(candidates_a)} candidates in A but {len(candidates_b)} in B")
         stats_a = [stats for stats, _ in self.metric.corpus_stats(references, candidates_a)]
@@ -5761,7 +5768,7 @@ class TableOptions:
             raise BleuTypeError("reference_cols must be a sequence of column names, not one string (wrap it in a list)")
         check_column_given(self.candidate_col, "candidate_col")
         for spec in self.reference_cols:
-            check_column_given(spec, "reference_cols")
+            check_column_given(spec, "reference_cols", required=True)
         header_row = self.header_row
         if header_row is not None and (
             isinstance(header_row, bool) or not isinstance(header_row, int) or header_row < 1
@@ -5800,11 +5807,12 @@ def check_switch(value: object, setting: str) -> None:
         raise InputError(Setting(setting), f" must be True or False, not {value!r}")
 
 
-def check_column_given(spec: str | None, setting: str) -> None:
+def check_column_given(spec: str | None, setting: str, *, required: bool = False) -> None:
     \"\"\"Refuse a column given as blank text (``--candidate-col ''``): it names no column, and read as not given it
-    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them. A column
-    given as a number (``2`` for B) is a ``TypeError`` that says so, rather than one from deep in the column rules.\"\"\"
-    if spec is not None and not isinstance(spec, str):
+    would let the column rules choose one the user meant to choose. ``None`` is not given, and left to them, unless
+    the column is ``required`` (compare's B, an entry of the reference columns). A column given as a number (``2``
+    for B) is a ``TypeError`` that says so, rather than one from deep in the column rules.\"\"\"
+    if (spec is not None or required) and not isinstance(spec, str):
         raise BleuTypeError(
             f"{setting} must be a column's letter or header as text ({setting}='B'), not {type(spec).__name__} {spec!r}"
         )

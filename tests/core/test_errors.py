@@ -107,3 +107,16 @@ def test_a_numpy_array_of_no_dimension_is_a_bleu_type_error() -> None:
 
     with pytest.raises(BleuTypeError, match="must be a sequence"):
         bleu_xl.corpus_score(numpy.array("x"), numpy.array("y"))
+
+
+def test_a_generator_given_to_a_paired_test_is_a_bleu_type_error() -> None:
+    """A generator has no length to pair it by: the paired tests refuse it as corpus_score does, by its type."""
+    refs, a, b = ["le chat noir", "free delivery"] * 5, ["le chat", "free"] * 5, ["le chat noir", "delivery"] * 5
+    for call in (
+        lambda: bleu_xl.paired_test(refs, (x for x in a), b),
+        lambda: bleu_xl.Randomization().paired(refs, a, (x for x in b)),
+        lambda: bleu_xl.Resampling(bleu_xl.Chrf()).paired(refs, (x for x in a), b),
+    ):
+        with pytest.raises(BleuTypeError, match="must be a sequence"):
+            call()
+    assert bleu_xl.score_many(refs[0], (x for x in a)) == bleu_xl.score_many(refs[0], a)  # one reference: no pairing

@@ -90,3 +90,20 @@ def test_the_template_and_the_lite_bundle_are_written_by_library_calls(tmp_path:
     assert [wrote for _, wrote in first] == [True, True] and [wrote for _, wrote in again] == [False, False]
     assert (tmp_path / "lite" / "main.py").read_text(encoding="utf-8").startswith('"""bleu-xl')
     assert bleu_xl.EXCEL_SETUP_PARTS == ("xlwings-addin", "config", "xlam")
+
+
+def test_columns_given_as_none_and_paths_given_as_bytes(tmp_path: Path) -> None:
+    """None where a column is required (compare's B, a reference column in the list) is a BleuTypeError, not one from
+    deep in the column rules; a path as bytes (as os.listdir(b".") gives it) is read, not reported missing."""
+    path = ab_workbook(tmp_path / "ab.xlsx")
+    for given in ({"b_col": None}, {"b_col": "Prompt B", "reference_cols": [None]}):
+        with pytest.raises(bleu_xl.BleuTypeError, match="must be a column's letter or header as text"):
+            compare_file(path, **{"candidate_col": "Prompt A", **given})
+    with pytest.raises(bleu_xl.BleuTypeError, match="must be a column's letter or header as text"):
+        bleu_xl.score_file(path, reference_cols=[None], output=tmp_path / "o.csv")
+    done = compare_file(bytes(path), candidate_col="Prompt A", b_col="Prompt B", samples=200)
+    assert done.comparison.result == paired_test(REFS, CANDS_A, CANDS_B, samples=200)
+    scored = bleu_xl.score_file(bytes(path), candidate_col="Prompt A", output=bytes(tmp_path / "s.csv"))
+    assert scored.output == str(tmp_path / "s.csv") and (tmp_path / "s.csv").exists()
+    with pytest.raises(bleu_xl.BleuTypeError, match="path must be a path"):
+        bleu_xl.score_file(3)

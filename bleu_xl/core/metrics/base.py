@@ -27,6 +27,7 @@ __all__ = [
     "MetricScore",
     "ReferenceLike",
     "check_corpus",
+    "check_sequence",
     "refuse_text",
     "whole_number",
 ]
@@ -146,18 +147,22 @@ def refuse_text(value: object, name: str) -> None:
         raise BleuTypeError(f"{name} must be a sequence of strings, not {kind}")
 
 
+def check_sequence(value: object, name: str) -> None:
+    """A :class:`BleuTypeError` unless ``value`` is a sequence of texts: not one string, not a generator (it has
+    no length to check, and would be spent by reading it), not a set (it pairs in no order)."""
+    refuse_text(value, name)
+    if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
+        raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
+    try:
+        len(value)
+    except TypeError:  # sized by its type, not this one: a numpy array of no dimension
+        raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not one value") from None
+
+
 def check_corpus(references: Sequence[object], candidates: Sequence[str]) -> None:
     """The corpus input checks every metric makes: sequences (not one string), of equal length, not empty."""
-    refuse_text(references, "references")
-    refuse_text(candidates, "candidates")
-    for value, name in ((references, "references"), (candidates, "candidates")):
-        # A generator has no length to check, and would be spent by reading it; a set pairs in no order.
-        if not isinstance(value, Sized) or isinstance(value, (AbstractSet, Mapping)):
-            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not {type(value).__name__}")
-        try:
-            len(value)
-        except TypeError:  # sized by its type, not this one: a numpy array of no dimension
-            raise BleuTypeError(f"{name} must be a sequence (a list or a tuple), not one value") from None
+    check_sequence(references, "references")
+    check_sequence(candidates, "candidates")
     if len(references) != len(candidates):
         raise BleuError(f"{len(references)} references but {len(candidates)} candidates")
     if len(candidates) == 0:  # not "not candidates": a numpy array's truth is ambiguous
