@@ -60,7 +60,7 @@ __all__ = [
 
 SIGNIFICANCE = 0.05
 #: A paired bootstrap of fewer pairs calls equally good systems different far more often than its nominal 5%
-#: (benchmarks/equal_systems.py): its verdict says that it is not to be trusted.
+#: (benchmarks/equal_systems.py): its verdict never says the difference is real.
 FEW_PAIRS = 50
 
 
@@ -106,7 +106,7 @@ class PairedResult:
     #: The metric's direction (TER's is lower): which side of the difference is the better one.
     higher_is_better: bool = True
     test: str = "bs"
-    #: How many pairs the test compared: a bootstrap verdict on fewer than FEW_PAIRS says it is not to be trusted.
+    #: How many pairs the test compared: a bootstrap verdict on fewer than FEW_PAIRS says only which side scores higher.
     pairs: int = field(kw_only=True)
 
     @property
@@ -163,9 +163,12 @@ def few_pairs(test: str, pairs: int) -> bool:
 
 
 def too_few_text(pairs: int) -> str:
-    """What a verdict adds when its pairs are too few for it to be trusted."""
+    """What a verdict adds when its pairs are too few for the paired bootstrap to tell."""
     compared = "1 pair was" if pairs == 1 else f"{pairs} pairs were"
-    return f"; only {compared} compared, too few for this verdict to be trusted (compare {FEW_PAIRS} or more)"
+    return (
+        f"; only {compared} compared, too few for the paired bootstrap to tell a real difference from chance "
+        f"(compare {FEW_PAIRS} or more)"
+    )
 
 
 def one_sided_text(a_name: str, only_a: int, b_name: str, only_b: int) -> str:
@@ -191,18 +194,24 @@ def verdict(
     test: str = "bs",
 ) -> str:
     """The reading of a paired test's difference (B - A) and p-value over ``pairs`` pairs, for the command, Python
-    and the template; a metric where lower is better (TER) says so, and a paired bootstrap of too few pairs says
-    that the verdict is not to be trusted (:func:`few_pairs`)."""
-    return _reading(difference, p_value, a, b, higher_is_better) + (
-        too_few_text(pairs) if few_pairs(test, pairs) else ""
-    )
+    and the template; a metric where lower is better (TER) says so. A paired bootstrap of too few pairs
+    (:func:`few_pairs`) says which side scores better and its p-value, never that the difference is real or chance:
+    on 2 or 3 pairs it calls equal systems different about half the time, whatever p-value it prints."""
+    few = few_pairs(test, pairs)
+    return _reading(difference, p_value, a, b, higher_is_better, few) + (too_few_text(pairs) if few else "")
 
 
-def _reading(difference: float, p_value: float, a: str, b: str, higher_is_better: bool) -> str:
+def _reading(difference: float, p_value: float, a: str, b: str, higher_is_better: bool, few: bool = False) -> str:
     p = p_text(p_value)
     if difference == 0:
         return f"{a} and {b} score the same ({p})"
     better, worse = (b, a) if (difference > 0) == higher_is_better else (a, b)
+    if few:
+        return (
+            f"{better} scores higher than {worse}, {p}"
+            if higher_is_better
+            else (f"{better} scores lower than {worse} (lower is better), {p}")
+        )
     if p_value < SIGNIFICANCE:
         direction = "" if higher_is_better else " (it scores lower, and lower is better)"
         return f"{better} is better than {worse}{direction}; the difference is unlikely to be chance, {p}"

@@ -50,7 +50,7 @@ COMPARE_RESULT_WIDTH = 11
 def verdict_text(paired: Sequence[Any], pairs: int, only_a: int = 0, only_b: int = 0) -> str:
     """What the Compare sheet's verdict formula gives (its cached value), from the cells BLEU2_PAIRED fills:
     four numbers (score A, score B, B - A, p-value), or one text ("" or an error text) and blanks; from the
-    number of pairs compared (its paired bootstrap's verdict on too few says it is not to be trusted); and from
+    number of pairs compared (on too few the verdict says only which side scores higher); and from
     the rows left out because only A, or only B, has a candidate (the verdict names them)."""
     values = list(paired)
     if len(values) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
@@ -86,7 +86,8 @@ def verdict_formula(
 ) -> str:
     """The verdict as a formula of BLEU2_PAIRED's cells (``paired``, four wide, ``first`` its first cell), of its
     difference and p-value cells, and of the cell that counts the pairs compared (``pairs``): on fewer than
-    FEW_PAIRS it adds that the verdict is not to be trusted, and it names the rows left out because only one side has
+    FEW_PAIRS it says which side scores higher, never that the difference is real, and that the pairs are too few
+    to tell; it names the rows left out because only one side has
     a candidate (``only_a``, ``only_b``: their counts, :func:`one_sided_counts`). No verdict unless all four are
     numbers: BLEU2_PAIRED gives one text (blank or an error) when it cannot test. FIXED, not TEXT(…,"0.000"), whose
     format string means something else under a French or Portuguese locale."""
@@ -96,12 +97,14 @@ def verdict_formula(
     # too_few_text as a formula: "; only 12 pairs were compared, too few for ...", "1 pair was" for one.
     lead, rest = too_few_text(2).split("2 pairs were")
     hedge = f'IF({pairs}<{FEW_PAIRS},"{lead}"&{pairs}&IF({pairs}=1," pair was"," pairs were")&"{rest}","")'
+    higher = f'IF({diff}>0,"B scores higher than A","A scores higher than B")'
     return (
         f'IF(COUNT({paired})<4,IF(ISTEXT({first}),IF({first}="","","No verdict: "&{first}),""),'
         f'IF({diff}=0,"A and B score the same ("&{p_shown}&")",'
+        f'IF({pairs}<{FEW_PAIRS},{higher}&", "&{p_shown},'
         f'IF({p}<{SIGNIFICANCE},IF({diff}>0,"B is better than A","A is better than B")&"; the difference is '
-        f'unlikely to be chance, "&{p_shown},IF({diff}>0,"B scores higher than A","A scores higher than B")&", '
-        f'but the difference may well be chance, "&{p_shown}))&{hedge}&{one_sided_formula(only_a, only_b)})'
+        f'unlikely to be chance, "&{p_shown},{higher}&", but the difference may well be chance, "&{p_shown})))'
+        f"&{hedge}&{one_sided_formula(only_a, only_b)})"
     )
 
 

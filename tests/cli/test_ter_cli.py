@@ -88,7 +88,7 @@ def test_asian_support_without_normalized_or_no_punct_is_refused_in_one_line(tmp
 
 def test_compare_runs_the_paired_test_on_ter(tmp_path: Path) -> None:
     words = ["quickly", "today", "safely", "in one piece", "at the door", "before noon"]
-    refs = [f"the parcel {w} arrived on time and well packed" for w in words] * 4
+    refs = [f"the parcel {w} arrived on time and well packed" for w in words] * 9  # 54: enough to say "better"
     good = [r.replace("well packed", "packed well") if i % 3 else r for i, r in enumerate(refs)]
     bad = [" ".join(reversed(r.split()[: 3 + i % 5])) + " " + r for i, r in enumerate(refs)]
     source = tmp_path / "ab.csv"

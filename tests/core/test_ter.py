@@ -325,7 +325,7 @@ def test_corpus_adds_up_edits_and_lengths() -> None:
 
 
 def test_bootstrap_resamples_ter() -> None:
-    refs = [" ".join(_sentence(random.Random(i), WORDS, 3, 10)) for i in range(40)]
+    refs = [" ".join(_sentence(random.Random(i), WORDS, 3, 10)) for i in range(60)]
     good = [" ".join(_edited(random.Random(i), r.split(), WORDS, 1)) for i, r in enumerate(refs)]
     bad = [" ".join(_edited(random.Random(i), r.split(), WORDS, 6)) for i, r in enumerate(refs)]
     resampling = Resampling(Ter(), samples=200)
@@ -335,6 +335,8 @@ def test_bootstrap_resamples_ter() -> None:
     result = resampling.paired(refs, bad, good)
     assert result.difference < 0 and result.significant
     assert result.verdict("bad", "good").startswith("good is better than bad (it scores lower, and lower is better)")
+    few = resampling.paired(refs[:40], bad[:40], good[:40])  # too few to say better: which scores lower, and p
+    assert few.verdict("bad", "good").startswith(f"good scores lower than bad (lower is better), {few.p_text}; only 40")
 
 
 # --- text TER reads as one word --------------------------------------------------------------------------------------

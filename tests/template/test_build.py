@@ -170,12 +170,12 @@ def test_compare_sheet_formulas_and_cached_values() -> None:
     )
     assert tuple(sheet.cell(CF + 3, c).value for c in range(8, 11)) == cached(ci_a.low, ci_a.score, ci_a.high)
     assert tuple(sheet.cell(CF + 4, c).value for c in range(8, 11)) == cached(ci_b.low, ci_b.score, ci_b.high)
-    # 12 pairs: the bootstrap's verdict says it is not to be trusted, from a cell that counts them
+    # 12 pairs: the bootstrap's verdict says which scores higher and that they are too few, from a cell that counts them
     assert ws[f"G{CF + 5}"].value == "Pairs compared" and sheet[f"H{CF + 5}"].value == len(template_data.COMPARE)
     assert ws[f"H{CF + 5}"].value == "=" + template.pairs_formula("tblCompare")
     assert sheet[f"H{CF + 6}"].value == (
-        "B is better than A; the difference is unlikely to be chance, p < 0.001; only 12 pairs were compared, too few "
-        "for this verdict to be trusted (compare 50 or more)"
+        "B scores higher than A, p < 0.001; only 12 pairs were compared, too few for the paired bootstrap to tell a "
+        "real difference from chance (compare 50 or more)"
     )
     assert result.p_value < 0.001 and result.verdict() == sheet[f"H{CF + 6}"].value
 
@@ -368,6 +368,9 @@ def test_samples_are_tables_with_hand_checked_values(name: str) -> None:
 # --- the verdict -------------------------------------------------------------------------------------------------
 
 
+HEDGE = "too few for the paired bootstrap to tell a real difference from chance (compare 50 or more)"
+
+
 def test_verdict_text() -> None:
     """The p-values themselves are checked in tests/core/test_bootstrap.py."""
 
@@ -382,14 +385,10 @@ def test_verdict_text() -> None:
     assert verdict([0.5, 0.5, 0.0, 1.0]) == "A and B score the same (p = 1.000)"
     assert verdict([""]) == verdict(["", None, None, None]) == ""
     assert verdict(["#VALUE! candidate A has no words"], 3) == "No verdict: #VALUE! candidate A has no words"
-    hedge = "; only 49 pairs were compared, too few for this verdict to be trusted (compare 50 or more)"
-    assert (
-        verdict([0.2, 0.7, 0.5, 0.0], 49)
-        == f"B is better than A; the difference is unlikely to be chance, p < 0.001{hedge}"
-    )
-    assert verdict([0.5, 0.5, 0.0, 1.0], 1).endswith(
-        "(p = 1.000); only 1 pair was compared, too few for this verdict to be trusted (compare 50 or more)"
-    )
+    hedge = f"; only 49 pairs were compared, {HEDGE}"
+    assert verdict([0.2, 0.7, 0.5, 0.0], 49) == f"B scores higher than A, p < 0.001{hedge}"  # never "is better"
+    assert verdict([0.7, 0.2, -0.5, 0.3], 49) == f"A scores higher than B, p = 0.300{hedge}"
+    assert verdict([0.5, 0.5, 0.0, 1.0], 1).endswith(f"(p = 1.000); only 1 pair was compared, {HEDGE}")
 
 
 def test_no_p_value_text_crosses_the_threshold() -> None:

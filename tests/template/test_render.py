@@ -93,6 +93,6 @@ def test_libreoffice_counts_the_pairs_and_gives_the_verdict_the_template_caches(
     assert sheet[f"H{CF + 5}"].value == "=" + template.pairs_formula("tblCompare") and pairs == "11"
     paired = [cached.cell(CF, c).value for c in range(8, 12)]
     assert verdict == template.verdict_text(paired, 11, 1, 0) and verdict.endswith(
-        "only 11 pairs were compared, too few for this verdict to be trusted (compare 50 or more); left out: 1 row "
-        "where only A has a candidate (a blank candidate is not scored as a miss)"
+        "only 11 pairs were compared, too few for the paired bootstrap to tell a real difference from chance "
+        "(compare 50 or more); left out: 1 row where only A has a candidate (a blank candidate is not scored as a miss)"
     )
