@@ -28,6 +28,7 @@ from .header_rows import (
     past_header_notes,
     reference_taken,
     repeated_header_rows,
+    tagged_columns,
     typed_totals_row,
 )
 from .layout import (
@@ -64,17 +65,21 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
+    tagged = tagged_columns(headers, names, visible)  # "Reference (FR)" beside "Reference": which is meant?
     for kind in ("exact", "numbered", "qualified"):
         found = [i for i, k in visible.items() if k == kind]
         if kind == "exact" and len(found) == 1 and numbered:
             # "Reference" beside "Reference 2": several references, as Reference 1 / Reference 2 are; for the
             # candidate, two columns of the same name, which is ambiguous.
             found = sorted(found + numbered)
-            if what == "reference":
+            if what == "reference" and not tagged:
                 return found
-        elif len(found) == 1 or (found and kind == "numbered" and what == "reference"):
+        elif (len(found) == 1 or (found and kind == "numbered" and what == "reference")) and (
+            kind == "qualified" or not tagged  # a tagged one alone is the column; beside another, it is ambiguous
+        ):
             return found
         if found:
+            found = sorted({*found, *tagged})
             listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.errors import Part, Setting
@@ -30,6 +30,7 @@ __all__ = [
     "past_header_notes",
     "reference_taken",
     "repeated_header_rows",
+    "tagged_columns",
     "totals_label",
     "typed_totals_row",
 ]
@@ -102,16 +103,36 @@ def header_under_title(
     return None
 
 
+#: A number after a known name, as people write it: ``2``, ``#2``, ``(2)``, ``[2]``; and joined to it: ``-2``, ``_2``.
+_NAME_NUMBER = re.compile(r"#? ?\d+|[(\[] ?\d+ ?[)\]]")
+_JOINED_NUMBER = re.compile(r"(.+?)[-_#](\d+)")
+
+
 def known_name(header: str, names: frozenset[str]) -> str:
-    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2), ``"qualified"`` for
-    one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
+    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2),
+    ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
     folded = fold(header)
     if folded in names:
         return "exact"
+    joined = _JOINED_NUMBER.fullmatch(folded)
+    if joined and joined.group(1) in names:
+        return "numbered"
     first, _, rest = folded.partition(" ")
     if first not in names or not rest:
         return ""
-    return "numbered" if rest.isdigit() else "qualified"
+    return "numbered" if _NAME_NUMBER.fullmatch(rest) else "qualified"
+
+
+def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
+    """The ``columns`` whose header is a known name tagged with a language, a version or a letter (``Reference
+    (FR)``, ``Candidate v2``, ``Reference B``): beside the plain or numbered name, texts of the same role, of which
+    the one meant is not said."""
+    return [
+        i
+        for i in columns
+        if known_name(headers[i], names) == "qualified"
+        and (((tag := _qualifier(headers[i])).isalpha() and len(tag) == 1) or _TAG.fullmatch(tag))
+    ]
 
 
 def _role(value: Any) -> str:

@@ -6444,7 +6444,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.errors import Part, Setting
@@ -6464,6 +6464,7 @@ __all__ = [
     "past_header_notes",
     "reference_taken",
     "repeated_header_rows",
+    "tagged_columns",
     "totals_label",
     "typed_totals_row",
 ]
@@ -6536,16 +6537,36 @@ def header_under_title(
     return None
 
 
+#: A number after a known name, as people write it: ``2``, ``#2``, ``(2)``, ``[2]``; and joined to it: ``-2``, ``_2``.
+_NAME_NUMBER = re.compile(r"#? ?\\d+|[(\\[] ?\\d+ ?[)\\]]")
+_JOINED_NUMBER = re.compile(r"(.+?)[-_#](\\d+)")
+
+
 def known_name(header: str, names: frozenset[str]) -> str:
-    \"\"\"``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2), ``"qualified"`` for
-    one with another qualifier (Candidate text, Référence approuvée), else ``""``.\"\"\"
+    \"\"\"``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2),
+    ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else ``""``.\"\"\"
     folded = fold(header)
     if folded in names:
         return "exact"
+    joined = _JOINED_NUMBER.fullmatch(folded)
+    if joined and joined.group(1) in names:
+        return "numbered"
     first, _, rest = folded.partition(" ")
     if first not in names or not rest:
         return ""
-    return "numbered" if rest.isdigit() else "qualified"
+    return "numbered" if _NAME_NUMBER.fullmatch(rest) else "qualified"
+
+
+def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
+    \"\"\"The ``columns`` whose header is a known name tagged with a language, a version or a letter (``Reference
+    (FR)``, ``Candidate v2``, ``Reference B``): beside the plain or numbered name, texts of the same role, of which
+    the one meant is not said.\"\"\"
+    return [
+        i
+        for i in columns
+        if known_name(headers[i], names) == "qualified"
+        and (((tag := _qualifier(headers[i])).isalpha() and len(tag) == 1) or _TAG.fullmatch(tag))
+    ]
 
 
 def _role(value: Any) -> str:
@@ -6981,6 +7002,7 @@ from .header_rows import (
     past_header_notes,
     reference_taken,
     repeated_header_rows,
+    tagged_columns,
     typed_totals_row,
 )
 from .layout import (
@@ -7017,17 +7039,21 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
+    tagged = tagged_columns(headers, names, visible)  # "Reference (FR)" beside "Reference": which is meant?
     for kind in ("exact", "numbered", "qualified"):
         found = [i for i, k in visible.items() if k == kind]
         if kind == "exact" and len(found) == 1 and numbered:
             # "Reference" beside "Reference 2": several references, as Reference 1 / Reference 2 are; for the
             # candidate, two columns of the same name, which is ambiguous.
             found = sorted(found + numbered)
-            if what == "reference":
+            if what == "reference" and not tagged:
                 return found
-        elif len(found) == 1 or (found and kind == "numbered" and what == "reference"):
+        elif (len(found) == 1 or (found and kind == "numbered" and what == "reference")) and (
+            kind == "qualified" or not tagged  # a tagged one alone is the column; beside another, it is ambiguous
+        ):
             return found
         if found:
+            found = sorted({*found, *tagged})
             listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",

@@ -65,6 +65,38 @@ def test_an_exact_candidate_header_wins_over_a_qualified_one() -> None:
     assert bleu(rows) == [PAIR] and round(PAIR, 4) == 0.6703
 
 
+@pytest.mark.parametrize("second", ["Reference 2", "Reference (2)", "Reference #2", "Reference-2", "Reference_2"])
+def test_a_numbered_reference_beside_reference_is_a_second_reference_however_numbered(second: str) -> None:
+    rows = [["Reference", "Candidate", second], [REF, CAND, OTHER]]
+    assert layout_of(rows).reference_cols == [0, 2]
+
+
+@pytest.mark.parametrize(
+    "headers, what",
+    [
+        (["Reference", "Reference (FR)", "Candidate"], "reference"),  # English and French: which one is meant?
+        (["Reference", "Reference v2", "Candidate"], "reference"),
+        (["Reference", "Reference B", "Candidate"], "reference"),
+        (["Reference 1", "Reference 2", "Reference [pt-BR]", "Candidate"], "reference"),
+        (["Reference", "Candidate", "Candidate (2)"], "candidate"),
+        (["Reference", "Candidate", "Candidate #2"], "candidate"),
+        (["Reference", "Candidate", "Candidate v2"], "candidate"),
+        (["Reference", "Candidate", "Candidate (FR)"], "candidate"),
+    ],
+)
+def test_a_tagged_name_beside_the_plain_one_is_ambiguous(headers: list[str], what: str) -> None:
+    """A second column of the role tagged with a language, a version or a letter was left out without a word:
+    French candidates were scored against the English reference beside ``Reference (FR)``."""
+    rows = [headers, [REF, CAND, OTHER, OTHER][: len(headers)]]
+    assert f"columns could be the {what}" in render(refusal(rows).parts)
+
+
+def test_a_tagged_name_alone_is_its_column() -> None:
+    rows = [["Reference (FR)", "Candidate (FR)", "Notes"], [REF, CAND, "ok"]]
+    layout = layout_of(rows)
+    assert (layout.candidate_col, layout.reference_cols) == (1, [0])
+
+
 def test_ids_and_notes_beside_a_reference_are_not_references() -> None:
     rows = [["Reference ID", "Reference", "Candidate", "Reference notes"], ["R1", REF, CAND, "approved by legal"]]
     assert layout_of(rows).reference_cols == [1]
