@@ -7943,6 +7943,7 @@ def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
         return
     # No public way before 3.14; taken before shutdown(), which forgets them.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             process.terminate()
@@ -7950,6 +7951,11 @@ def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AssertionError, AttributeError):
             process.join(5)
+    # A worker terminated while it sent a result leaves the pool's thread reading the rest, which no one will send;
+    # Python's exit joins that thread. The workers gone, this process holds the pipe's last writing end (it never
+    # writes there): closed, the read ends, and the thread with it.
+    with contextlib.suppress(OSError, AttributeError):
+        results._writer.close()  # type: ignore[union-attr]
 """,
     'table/unspaced.py': """\
 \"\"\"The rows of a table a metric reads as far fewer words than they hold (TER on text written without spaces between

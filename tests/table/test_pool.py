@@ -110,3 +110,32 @@ def test_a_pool_forked_while_another_thread_holds_a_lock_of_ours_does_not_wait(m
         thread.start()
         thread.join(60)
     assert got == [expected], "the workers waited for a lock no thread of theirs holds"
+
+
+_STUCK_POOL = None  # the pool whose result pipe the worker below writes to (a fork inherits it)
+
+
+def _half_sent(_: int) -> None:
+    """A worker killed while it sends a large result: the length of a message and only its first bytes."""
+    writer = _STUCK_POOL._result_queue._writer  # type: ignore[attr-defined]
+    os.write(writer.fileno(), (1_000_000).to_bytes(4, "big") + b"x" * 10)
+    time.sleep(60)
+
+
+def test_a_worker_killed_while_sending_leaves_no_thread_waiting_for_the_rest() -> None:
+    """The pool's manager thread reads a result as its bytes arrive: a worker terminated half-way left it waiting for
+    the rest for ever, and Python's exit, which joins it, hung after "terminated by SIGTERM". Stopping the pool
+    closes the parent's end of the result pipe, so the read ends."""
+    global _STUCK_POOL
+    from bleu_xl.table import pool as pool_module
+
+    _STUCK_POOL = pool_module._start(1, multiprocessing.get_context("fork"))
+    try:
+        _STUCK_POOL.submit(_half_sent, 0)
+        manager = _STUCK_POOL._executor_manager_thread
+        time.sleep(1.5)  # the worker forked and wrote its half message; the manager is reading it
+        pool_module._stop(_STUCK_POOL, finished=False)
+        manager.join(10)
+        assert not manager.is_alive(), "the pool's manager thread still waits for the rest of a result"
+    finally:
+        _STUCK_POOL = None
