@@ -330,3 +330,12 @@ def test_an_input_with_no_file_name_is_not_a_file(given: str) -> None:
     assert result.exit_code == 2 and result.stderr.strip().endswith(f"{given or repr(given)}: not a file")
     with pytest.raises(bleu_xl.InputError, match=r"not a file$"):
         bleu_xl.score_file(given)
+
+
+def test_a_named_pipe_as_input_points_to_standard_input(tmp_path: Path) -> None:
+    """A pipe can be read once only, and the reader reads a file more than once: it says how to give it."""
+    fifo = tmp_path / "pairs.csv"
+    os.mkfifo(fifo)
+    result = run("score", str(fifo))
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("not a file; to read a pipe, give - and send it to standard input")

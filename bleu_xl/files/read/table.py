@@ -79,6 +79,8 @@ def _kind(path: str, sheet: str | None) -> tuple[str, Path]:
     if not file.exists():
         raise InputError(f"{shown}: no such file")
     if not file.is_file():
+        if file.is_fifo() or file.is_char_device():  # /dev/stdin, a named pipe: read once, as standard input is
+            raise InputError(f"{shown}: not a file; to read a pipe, give - and send it to standard input")
         raise InputError(f"{shown}: not a file")
     if file.name.startswith("~$"):
         raise InputError(f"{shown}: this is the lock file Excel keeps while a workbook is open; score the workbook")
