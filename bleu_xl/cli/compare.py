@@ -178,12 +178,15 @@ def compare_command(
     if quiet:
         return
     name = comparison.metric.name
-    for column, value, interval in (
-        (comparison.a_name, result.score_a, result.interval_a),
-        (comparison.b_name, result.score_b, result.interval_b),
+    for column, value, interval, side in (
+        (comparison.a_name, result.score_a, result.interval_a, "a"),
+        (comparison.b_name, result.score_b, result.interval_b, "b"),
     ):
+        missing = result.no_interval_text(side)
         between = (
-            ""
+            f"  ({missing})"
+            if missing
+            else ""
             if interval is None
             else (f"  ({interval.level_text} interval {interval.low:.4f} to {interval.high:.4f})")
         )

@@ -3833,6 +3833,17 @@ class PairedResult:
     test: str = "bs"
     #: How many pairs the test compared: a bootstrap verdict on fewer than FEW_PAIRS says only which side scores higher.
     pairs: int = field(kw_only=True)
+    #: Whether each side's pairs are all alike (every resample the same): the bootstrap gives that side no interval.
+    alike: tuple[bool, bool] = field(default=(False, False), kw_only=True)
+
+    def no_interval_text(self, side: str) -> str | None:
+        \"\"\"Why side ``"a"`` or ``"b"`` has no interval under the paired bootstrap, in words; ``None`` when it has one
+        or the test gives none (approximate randomization).\"\"\"
+        if self.test != "bs" or (self.interval_a if side == "a" else self.interval_b) is not None:
+            return None
+        if self.alike[side == "b"]:
+            return "no interval: its pairs are all alike, so every resample gives the same score"
+        return f"no interval: {self.samples} resamples are too few for one"
 
     @property
     def difference(self) -> float:
@@ -4127,7 +4138,15 @@ class Resampling:
                 None if all_alike(columns_b) else self._interval(score_b, resampled_b),
             )
         return PairedResult(
-            score_a, score_b, p_value, *intervals, self.samples, self.seed, metric.higher_is_better, pairs=len(stats_a)
+            score_a,
+            score_b,
+            p_value,
+            *intervals,
+            self.samples,
+            self.seed,
+            metric.higher_is_better,
+            pairs=len(stats_a),
+            alike=(all_alike(columns_a), all_alike(columns_b)),
         )
 
     def _interval(self, score: float, resampled: list[float]) -> Interval:

@@ -359,3 +359,23 @@ def test_json_carries_every_note_whatever_q_says(tmp_path: Path) -> None:
     )
     assert [line.removeprefix("bleu-xl: note: ") for line in loud.stderr.splitlines()] == notes[1:]
     assert run(*compare[:-1], "-q").stdout == ""  # -q: no verdict printed (-o writes it)
+
+
+def test_a_side_without_an_interval_says_why(tmp_path: Path) -> None:
+    """A's pairs all alike: every resample gives A the same score, so A has no interval; the text and the workbook
+    say why rather than leave it out in silence."""
+    words = "the cat sat on the mat".split()
+    a = ["the cat sat on the mat"] * 60
+    b = [" ".join(words[: 2 + i % 5]) for i in range(60)]  # cut short by zero to four words
+    path = tmp_path / "alike.csv"
+    rows = zip(["the cat sat on the mat"] * 60, a, b)
+    path.write_text("Reference,A,B\n" + "".join(f"{r},{x},{y}\n" for r, x, y in rows), encoding="utf-8")
+    text = run("compare", str(path), "--a", "A", "--b", "B", "-o", str(tmp_path / "c.xlsx"))
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert lines[0].endswith("(no interval: its pairs are all alike, so every resample gives the same score)")
+    assert "95% interval" in lines[1]
+    summary = {r[0].value: r[1].value for r in openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"].iter_rows()}
+    assert summary["Interval A"].startswith("no interval: its pairs are all alike")
+    few = bleu_xl.compare_file(path, candidate_col="A", b_col="B", samples=20).comparison.result
+    assert few.no_interval_text("b") == "no interval: 20 resamples are too few for one"

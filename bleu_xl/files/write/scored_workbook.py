@@ -401,8 +401,13 @@ def write_comparison_workbook(
         p_format = book.add_format({"num_format": p_value_format(result.p_value)})
         name, a, b = comparison.metric.name, comparison.a_name, comparison.b_name
         scores: list[Fact] = []
-        for column, score, interval in ((a, result.score_a, result.interval_a), (b, result.score_b, result.interval_b)):
+        for column, score, interval, side in (
+            (a, result.score_a, result.interval_a, "a"),
+            (b, result.score_b, result.interval_b, "b"),
+        ):
             scores.append((f"Corpus {name} {column}", score, score_format))
+            if (missing := result.no_interval_text(side)) is not None:
+                scores.append((f"Interval {column}", missing, None))
             if interval is not None:
                 level = f"{interval.level_text} interval"
                 scores.append((f"{level} {column}, low", interval.low, score_format))
