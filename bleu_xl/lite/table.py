@@ -242,7 +242,7 @@ def sheet_of(
         rows.append(kept)
     while rows and all(_blank(value) for value in rows[-1]):  # as a reader gives a sheet: no empty rows below
         rows.pop()
-    totals = frozenset(table.totals_row for table in tables if int(table.totals_row is not None))
+    totals = frozenset(table.totals_row for table in tables if table.totals_row is not None)
     kept = tuple(
         ExcelTable(table.name, CellRange(t.top, t.left, t.bottom, t.right), int(table.totals_row is not None))
         for table in tables
