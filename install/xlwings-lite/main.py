@@ -3931,8 +3931,8 @@ def verdict(
 ) -> str:
     \"\"\"The reading of a paired test's difference (B - A) and p-value over ``pairs`` pairs, for the command, Python
     and the template; a metric where lower is better (TER) says so. A paired bootstrap of too few pairs
-    (:func:`few_pairs`) says which side scores better and its p-value, never that the difference is real or chance:
-    on 2 or 3 pairs it calls equal systems different about half the time, whatever p-value it prints.\"\"\"
+    (:func:`few_pairs`) says which side scores higher (lower, for TER) and its p-value, never that the difference
+    is real: on 2 or 3 pairs it calls equal systems different about half the time, whatever p-value it prints.\"\"\"
     few = few_pairs(test, pairs)
     return _reading(difference, p_value, a, b, higher_is_better, few) + (too_few_text(pairs) if few else "")
 
