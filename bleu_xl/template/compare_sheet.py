@@ -74,7 +74,7 @@ def one_sided_formula(only_a: str, only_b: str) -> str:
     lead, _, rest = one_sided_text("A", 2, "B", 0).partition("2 rows where only A has a candidate")
 
     def side(count: str, name: str) -> str:
-        return f'IF({count}>0,{count}&IF({count}=1," row"," rows")&" where only {name} has a candidate","")'
+        return f'IF({count}>0,FIXED({count},0)&IF({count}=1," row"," rows")&" where only {name} has a candidate","")'
 
     both = f'IF(AND({only_a}>0,{only_b}>0)," and ","")'
     counts = f"{side(only_a, 'A')}&{both}&{side(only_b, 'B')}"

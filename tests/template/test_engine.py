@@ -269,7 +269,7 @@ def test_verdict_formula_in_the_engine(tmp_path: Path) -> None:
             got = func(row[0], np.array([row], dtype=object), diff, p, pairs)
             assert got == template.verdict_text(row, pairs), (diff, p, pairs)
     one_sided = formulas.Parser().ast("=" + template.one_sided_formula("A1", "B1"))[1].compile()
-    for only_a, only_b in ((0, 0), (1, 0), (0, 1), (2, 1), (1, 30)):
+    for only_a, only_b in ((0, 0), (1, 0), (0, 1), (2, 1), (1, 30), (1234, 0)):  # 1,234 as compare writes it
         assert one_sided(only_a, only_b) == one_sided_text("A", only_a, "B", only_b), (only_a, only_b)
     blank = np.array([[sh.EMPTY] * 4], dtype=object)
     assert func(sh.EMPTY, blank, sh.EMPTY, sh.EMPTY, 0) == ""
