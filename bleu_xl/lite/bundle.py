@@ -60,6 +60,7 @@ EMBEDDED = (
     "table/formulas.py",
     "table/header_rows.py",
     "table/letters.py",
+    "table/row_notes.py",
     "table/columns.py",
     "table/packed.py",
     "table/pool.py",

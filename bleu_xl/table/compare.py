@@ -13,6 +13,7 @@ from ..core.errors import BleuError, Part, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..core.randomization import Randomization
 from ..excel.cell_values import Blank, CellError
+from .excel_tables import totals_rows_of
 from .layout import Layout, resolve_column
 from .letters import letters_meant, search_rows
 from .scoring import Outcome, check_reference_text, pairs_of, score_chunk
@@ -127,6 +128,10 @@ def compare_table(
         )
     if b_index in layout.reference_cols:
         raise InputError(Setting("b_col"), f" names a reference column ({column_letter(b_index)})")
+    # B's own Excel Table ends with its totals row: a "Total" there is no candidate (A's and the references' are
+    # left out already).
+    b_totals = sorted(r for r in totals_rows_of(sheet, [b_index]) if r >= layout.data_start and r not in layout.skipped)
+    layout.skipped |= frozenset(b_totals)
     pairs_a, pairs_b = pairs_of(sheet, layout), pairs_of(sheet, layout, b_index)
     (outcomes_a,), (outcomes_b,) = score_chunk(pairs_a, (metric,)), score_chunk(pairs_b, (metric,))
     usable = [
@@ -157,6 +162,7 @@ def compare_table(
     notes = [unspaced_note(metric, found, row_numbers)] if found else []
     left_out = [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)]
     notes += problem_rows_note(row_numbers, outcomes_a, outcomes_b, left_out)
+    notes += [f"row {r + 1}, the totals row of an Excel table, is not a candidate" for r in b_totals]
 
     return Comparison(
         result,

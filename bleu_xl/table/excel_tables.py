@@ -5,7 +5,7 @@ Each is said in a note."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..core.errors import Part, Setting
 from .layout import Layout
@@ -14,18 +14,19 @@ from .sheet import ExcelTable, Sheet
 __all__ = ["rows_below_table", "totals_rows_of"]
 
 
-def totals_rows_of(sheet: Sheet, column: int) -> frozenset[int]:
-    """The totals rows of the Excel Tables that hold ``column``: a Table beside the copy's, in other columns, ends
-    with its totals row on a row of the copy that stays a candidate. A sheet given without its Tables keeps every
-    totals row."""
+def totals_rows_of(sheet: Sheet, columns: Iterable[int]) -> frozenset[int]:
+    """The totals rows of the Excel Tables that hold any of ``columns`` (the candidates', the references', compare's
+    B): a Table beside them, in other columns, ends with its totals row on a row that stays a pair. A sheet given
+    without its Tables keeps every totals row."""
     if not sheet.tables:
         return sheet.totals_rows
+    used = set(columns)
     return frozenset(
         r
         for r in sheet.totals_rows
         for table in sheet.tables
         if table.cells.bottom - table.totals < r <= table.cells.bottom
-        and table.cells.left <= column <= table.cells.right
+        and any(table.cells.left <= c <= table.cells.right for c in used)
     )
 
 

@@ -6232,7 +6232,7 @@ Each is said in a note.\"\"\"
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..core.errors import Part, Setting
 from .layout import Layout
@@ -6241,18 +6241,19 @@ from .sheet import ExcelTable, Sheet
 __all__ = ["rows_below_table", "totals_rows_of"]
 
 
-def totals_rows_of(sheet: Sheet, column: int) -> frozenset[int]:
-    \"\"\"The totals rows of the Excel Tables that hold ``column``: a Table beside the copy's, in other columns, ends
-    with its totals row on a row of the copy that stays a candidate. A sheet given without its Tables keeps every
-    totals row.\"\"\"
+def totals_rows_of(sheet: Sheet, columns: Iterable[int]) -> frozenset[int]:
+    \"\"\"The totals rows of the Excel Tables that hold any of ``columns`` (the candidates', the references', compare's
+    B): a Table beside them, in other columns, ends with its totals row on a row that stays a pair. A sheet given
+    without its Tables keeps every totals row.\"\"\"
     if not sheet.tables:
         return sheet.totals_rows
+    used = set(columns)
     return frozenset(
         r
         for r in sheet.totals_rows
         for table in sheet.tables
         if table.cells.bottom - table.totals < r <= table.cells.bottom
-        and table.cells.left <= column <= table.cells.right
+        and any(table.cells.left <= c <= table.cells.right for c in used)
     )
 
 
@@ -6990,6 +6991,79 @@ def refuse_letter_of_another_column(
             " for the other",
         )
 """,
+    'table/row_notes.py': """\
+\"\"\"The notes the column rules give about rows: a totals row of an Excel Table left out, rows that repeat the header
+row, hidden rows scored or left out, and a hidden row that holds the reference typed once.\"\"\"
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import Part, Setting
+from ..excel.cell_values import cell_text
+from .excel_tables import totals_rows_of
+from .layout import Layout
+from .merged import LISTED_CELLS
+from .sheet import Sheet
+
+__all__ = ["row_notes"]
+
+
+def _filled(row: list[Any], col: int) -> bool:
+    return col < len(row) and cell_text(row[col]) is not None
+
+
+def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:
+    \"\"\"What the user should know about the rows: a totals row that is not scored, hidden rows scored or not.\"\"\"
+    rows, start, notes = sheet.rows, layout.data_start, []
+    columns = [layout.candidate_col, *layout.reference_cols]
+    table_totals = totals_rows_of(sheet, columns)
+    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns))
+    if totals:
+        listed = ", ".join(str(r + 1) for r in totals)
+        notes.append(
+            (f"row {listed}, the totals row of an Excel table, is not a candidate",)
+            if len(totals) == 1
+            else (f"rows {listed}, the totals rows of Excel tables, are not candidates",)
+        )
+    if layout.repeated:
+        listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
+        more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
+        named = ", ".join(layout.name(c) for c in columns)
+        notes.append(
+            (f"row {listed} repeats the header row ({named}): it is not a candidate, and is not scored",)
+            if len(layout.repeated) == 1
+            else (f"rows {listed}{more} repeat the header row ({named}): they are not candidates, and are not scored",)
+        )
+    hidden = sum(
+        1
+        for r in sheet.hidden_rows
+        if start <= r < len(rows)
+        and r not in table_totals
+        and r not in layout.repeated
+        and _filled(rows[r], layout.candidate_col)
+    )
+    if hidden:
+        counted = f"{hidden:,} hidden {'row' if hidden == 1 else 'rows'}"
+        if skip_hidden:
+            notes.append((f"{counted} left out (hidden by hand or by a filter)",))
+        else:
+            notes.append(
+                (
+                    f"{counted} scored (hidden by hand or by a filter; ",
+                    Setting("skip_hidden"),
+                    " leaves them out)",
+                )
+            )
+    if layout.shared_row is not None and layout.shared_row in layout.skipped:
+        notes.append(
+            (
+                f"row {layout.shared_row + 1} is hidden and left out, but {layout.shared_cells()}, the reference "
+                "typed once, still serves every candidate",
+            )
+        )
+    return notes
+""",
     'table/columns.py': """\
 \"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
 :class:`~.layout.Layout` found).
@@ -7045,6 +7119,7 @@ from .letters import (
     search_rows,
 )
 from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
+from .row_notes import row_notes
 from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
 
 __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
@@ -7281,6 +7356,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))
+    if layout.reference_cols:  # a Table over a reference column ends with its totals row too: "Total" is no reference
+        layout.skipped |= _rows_left_out(sheet, layout, options.skip_hidden)
+        data = layout.data_rows(len(rows))
     if (totals := typed_totals_row(sheet, layout, data)) is not None:
         layout.typed_totals, data = frozenset({totals[0]}), [r for r in data if r != totals[0]]
         layout.skipped, layout.notes = layout.skipped | layout.typed_totals, [*layout.notes, totals[1]]
@@ -7332,7 +7410,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     layout.notes += merge_notes
     if shared is None and layout.reference_cols:
         layout.notes += _blank_references(sheet, layout, options.fill_down)
-    layout.notes += _row_notes(sheet, layout, options.skip_hidden) + past_header_notes(sheet, layout)
+    layout.notes += row_notes(sheet, layout, options.skip_hidden) + past_header_notes(sheet, layout)
     layout.notes += formatted_numbers_note(sheet, layout, data)
     return layout
 
@@ -7447,8 +7525,9 @@ def _filled(row: list[Any], col: int) -> bool:
 
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
     \"\"\"The rows below the header row that are not data: the totals rows of the Excel Tables that hold the candidate
-    column (never candidates), and the hidden ones (by hand or by a filter) when they are left out.\"\"\"
-    below = {r for r in totals_rows_of(sheet, layout.candidate_col) if r >= layout.data_start} | layout.repeated
+    column or a reference column (never pairs), and the hidden ones (by hand or by a filter) when they are left out.\"\"\"
+    totals = totals_rows_of(sheet, [layout.candidate_col, *layout.reference_cols])
+    below = {r for r in totals if r >= layout.data_start} | layout.repeated
     if skip_hidden:
         below |= {r for r in sheet.hidden_rows if r >= layout.data_start}
     return frozenset(below)
@@ -7490,58 +7569,6 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
             Setting("reference_text"),
         )
     return found
-
-
-def _row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:
-    \"\"\"What the user should know about the rows: a totals row that is not scored, hidden rows scored or not.\"\"\"
-    rows, start, notes = sheet.rows, layout.data_start, []
-    columns = [layout.candidate_col, *layout.reference_cols]
-    table_totals = totals_rows_of(sheet, layout.candidate_col)
-    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns))
-    if totals:
-        listed = ", ".join(str(r + 1) for r in totals)
-        notes.append(
-            (f"row {listed}, the totals row of an Excel table, is not a candidate",)
-            if len(totals) == 1
-            else (f"rows {listed}, the totals rows of Excel tables, are not candidates",)
-        )
-    if layout.repeated:
-        listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
-        more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
-        named = ", ".join(layout.name(c) for c in columns)
-        notes.append(
-            (f"row {listed} repeats the header row ({named}): it is not a candidate, and is not scored",)
-            if len(layout.repeated) == 1
-            else (f"rows {listed}{more} repeat the header row ({named}): they are not candidates, and are not scored",)
-        )
-    hidden = sum(
-        1
-        for r in sheet.hidden_rows
-        if start <= r < len(rows)
-        and r not in table_totals
-        and r not in layout.repeated
-        and _filled(rows[r], layout.candidate_col)
-    )
-    if hidden:
-        counted = f"{hidden:,} hidden {'row' if hidden == 1 else 'rows'}"
-        if skip_hidden:
-            notes.append((f"{counted} left out (hidden by hand or by a filter)",))
-        else:
-            notes.append(
-                (
-                    f"{counted} scored (hidden by hand or by a filter; ",
-                    Setting("skip_hidden"),
-                    " leaves them out)",
-                )
-            )
-    if layout.shared_row is not None and layout.shared_row in layout.skipped:
-        notes.append(
-            (
-                f"row {layout.shared_row + 1} is hidden and left out, but {layout.shared_cells()}, the reference "
-                "typed once, still serves every candidate",
-            )
-        )
-    return notes
 
 
 def _labelled_reference(rows: list[list[Any]]) -> tuple[str, str] | None:

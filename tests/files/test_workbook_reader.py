@@ -604,3 +604,35 @@ def test_the_totals_row_of_a_table_beside_the_copy_is_not_the_copys(tmp_path: Pa
     assert result.exit_code == 0, result.stderr
     assert [json.loads(line)["Candidate"][-1] for line in result.stdout.splitlines()] == list("012345")
     assert "bleu-xl: note: row 8, the totals row of an Excel table, is not a candidate" in result.stderr
+
+
+def test_the_totals_row_of_a_table_over_a_reference_or_b_is_no_pair(tmp_path: Path) -> None:
+    """The references in a Table of their own, its totals row labelled "Total": that row is not a pair (the label
+    would be scored as a reference); in compare, B's own Table's totals row is no candidate of B."""
+    from openpyxl.worksheet.table import Table
+
+    rows = [
+        ["Reference", "Candidate", "Other"],
+        ["free delivery on every order", "free delivery on all orders", "free delivery on every order"],
+        ["a free gift inside", "free gift inside", "a free gift inside"],
+        ["shop the summer sale", "summer sale now on", "shop the summer sale"],
+        ["Total", "order now ship tomorrow", "Total"],
+    ]
+    path = xlsx(tmp_path / "refs.xlsx", rows)
+    book = openpyxl.load_workbook(path)
+    book["Copy"].add_table(Table(displayName="Refs", ref="A1:A5", totalsRowCount=1))
+    book["Copy"].add_table(Table(displayName="Others", ref="C1:C5", totalsRowCount=1))
+    book.save(path)
+    result = run("score", str(path), "-o", "-", "--format", "jsonl", "--candidate-col", "Candidate")
+    assert result.exit_code == 0, result.stderr
+    assert [json.loads(line)["Reference"] for line in result.stdout.splitlines()] == [r[0] for r in rows[1:4]]
+    assert "bleu-xl: note: row 5, the totals row of an Excel table, is not a candidate" in result.stderr
+    rows[3][2] = "Total"  # B's own Table, C1:C4, ends with its totals row on row 4
+    path = xlsx(tmp_path / "b.xlsx", rows[:4])
+    book = openpyxl.load_workbook(path)
+    book["Copy"].add_table(Table(displayName="Others", ref="C1:C4", totalsRowCount=1))
+    book.save(path)
+    compared = run("compare", str(path), "--a", "Candidate", "--b", "Other")
+    assert compared.exit_code == 0, compared.stderr
+    assert "(2 pairs, 0 skipped," in compared.stdout
+    assert "bleu-xl: note: row 4, the totals row of an Excel table, is not a candidate" in compared.stderr

@@ -636,3 +636,16 @@ def test_the_whole_sheet_read_bounds_an_excel_tables_rows_as_the_command_line_do
     assert columns_of(plan)["BLEU-2"][:3] == scored
     assert not any(isinstance(v, float) for v in columns_of(plan)["BLEU-2"][3:])
     assert any("below the Excel Table 'Copy' (A1:B3)" in line for line in plan.lines), plan.lines
+
+
+def test_the_totals_row_of_a_reference_table_is_no_pair() -> None:
+    """The references in a Table of their own (A1:A4) with a totals row: its "Total" is no reference."""
+    grid = [
+        ["Reference", "Candidate"],
+        ["free delivery", "free delivery"],
+        ["free gift", "a free gift"],
+        ["Total", "order now"],
+    ]
+    plan = plan_scores("S", grid, metric=METRICS["BLEU-2"], tables=[TableArea(Area(0, 0, 3, 0), 3, "Refs")])
+    assert "bleu-xl: note: row 4, the totals row of an Excel table, is not a candidate" in plan.lines
+    assert columns_of(plan)["BLEU-2"][:2] == [1.0, bleu_xl.score("free gift", "a free gift").bleu]
