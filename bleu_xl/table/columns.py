@@ -309,7 +309,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if len(empty) < len(layout.reference_cols):
             layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
             layout.notes += [(f"the reference column {layout.name(c)} is empty: left out",) for c in empty]
-        if len(layout.reference_cols) > 1:  # "Reference 2023" beside "Reference" reads as a second reference
+        if len(layout.reference_cols) > 1:  # said: "Reference 12" beside "Reference" reads as a second reference
             names = ", ".join(layout.name(c) for c in layout.reference_cols)
             layout.notes.append(
                 (

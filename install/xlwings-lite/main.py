@@ -6557,36 +6557,65 @@ def header_under_title(
     return None
 
 
-#: A number after a known name, as people write it: ``2``, ``#2``, ``(2)``, ``[2]``; and joined to it: ``-2``, ``_2``.
-_NAME_NUMBER = re.compile(r"#? ?\\d+|[(\\[] ?\\d+ ?[)\\]]")
-_JOINED_NUMBER = re.compile(r"(.+?)[-_#](\\d+)")
+#: A known name and what follows it: a space, or a mark that joins them (``Reference-2``, ``Reference_FR``,
+#: ``Reference/FR``, ``Reference: 2``), or nothing before a number (``Reference2``).
+_NAME_AND_REST = re.compile(r"([^\\W\\d_]+)(?:\\s*[-\\u2013_/.:#]\\s*|\\s+|(?=\\d))(.+)")
+#: A number after a known name, as people write it: ``2``, ``#2``, ``no. 2``, ``(2)``, ``[#2]``, ``II``.
+_NAME_NUMBER = re.compile(r"(?:#|no\\.?)?\\s*\\d+|[(\\[]\\s*#?\\s*\\d+\\s*[)\\]]|ii|iii|iv|vi|vii|viii|ix")
+#: A year after a known name (``Reference 2024``): a version of the text, not a second one of several.
+_YEAR = re.compile(r"(?<!\\d)(?:19|20)\\d\\d(?!\\d)")
+
+
+def _name_parts(folded: str) -> tuple[str, str]:
+    \"\"\"A folded header as its first word and what follows it (``("reference", "(fr)")``); ``("", "")`` for one
+    word with nothing after it.\"\"\"
+    found = _NAME_AND_REST.fullmatch(folded)
+    return (found.group(1), found.group(2)) if found else ("", "")
 
 
 def known_name(header: str, names: frozenset[str]) -> str:
-    \"\"\"``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2),
-    ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else ``""``.\"\"\"
+    \"\"\"``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2,
+    Reference II), ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else
+    ``""``.\"\"\"
     folded = fold(header)
     if folded in names:
         return "exact"
-    joined = _JOINED_NUMBER.fullmatch(folded)
-    if joined and joined.group(1) in names:
-        return "numbered"
-    first, _, rest = folded.partition(" ")
-    if first not in names or not rest:
+    first, rest = _name_parts(folded)
+    if first not in names:
         return ""
-    return "numbered" if _NAME_NUMBER.fullmatch(rest) else "qualified"
+    return "numbered" if _NAME_NUMBER.fullmatch(rest) and not _YEAR.search(rest) else "qualified"
+
+
+#: Languages as localisation teams tag columns (ISO 639-1), less the codes that are words there (``id``, ``no``,
+#: ``is``, ``am``, ``be``, ``my``, ``so``, ``to``; ``mt``, machine translation), with a region (``pt-br``,
+#: ``zh-hans``) or not; and their names, for the languages most translated into.
+_LANGUAGE_CODES = (
+    "af ar az bg bn bs ca cs cy da de el en es et eu fa fi fr ga gl gu he hi hr hu hy it ja ka kk km kn ko lo lt lv "
+    "mk ml mn mr ms nb ne nl nn pl pt ro ru si sk sl sq sr sv sw ta te th tl tr uk ur uz vi zh zu"
+)
+_LANGUAGE_NAMES = (
+    "english french german spanish italian portuguese dutch swedish danish finnish norwegian polish czech russian "
+    "ukrainian greek turkish arabic hebrew japanese chinese korean thai vietnamese hindi indonesian"
+)
+_TAG_WORD = re.compile(
+    rf"(?:(?:{'|'.join(_LANGUAGE_CODES.split())})(?:[-_][a-z]{{2,4}})?|{'|'.join(_LANGUAGE_NAMES.split())}"
+    r"|v\\d+(?:\\.\\d+)*|[a-z]|(?:19|20)\\d\\d)"
+)
 
 
 def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
-    \"\"\"The ``columns`` whose header is a known name tagged with a language, a version or a letter (``Reference
-    (FR)``, ``Candidate v2``, ``Reference B``): beside the plain or numbered name, texts of the same role, of which
-    the one meant is not said.\"\"\"
-    return [
-        i
-        for i in columns
-        if known_name(headers[i], names) == "qualified"
-        and (((tag := _qualifier(headers[i])).isalpha() and len(tag) == 1) or _TAG.fullmatch(tag))
-    ]
+    \"\"\"The ``columns`` whose header is a known name tagged with a language, a version, a year or a letter (``Reference
+    (FR)``, ``Reference fr-FR``, ``Candidate v2 (FR)``, ``Reference B``): beside the plain or numbered name, texts of
+    the same role, of which the one meant is not said; a year (``Reference 2024``) is a version too. Other words
+    (``(old)``, ``(ID)``, ``notes``) tag nothing.\"\"\"
+    found = []
+    for i in columns:
+        if known_name(headers[i], names) != "qualified":
+            continue
+        words = re.split(r"[\\s()\\[\\]/,]+", _qualifier(headers[i]))
+        if any(words) and all(_TAG_WORD.fullmatch(w) or _NAME_NUMBER.fullmatch(w) for w in words if w):
+            found.append(i)
+    return found
 
 
 def _role(value: Any) -> str:
@@ -6603,13 +6632,13 @@ def _role(value: Any) -> str:
 
 
 #: The number of a numbered name, before its qualifier.
-_NUMBER_FIRST = re.compile(r"^\\d+(?:\\s+|$)")
+_NUMBER_FIRST = re.compile(r"^(?!(?:19|20)\\d\\d(?!\\d))\\d+(?:\\s+|$)")  # not a year: that says which version
 
 
 def _qualifier(value: Any) -> str:
     \"\"\"What a header holding a known name says after the name (``(fr)`` of ``Reference (FR)``; nothing of
     ``Reference 2``): a table's headers share it, a translation's texts do not.\"\"\"
-    rest = fold(header_text(value)).partition(" ")[2]
+    rest = _name_parts(fold(header_text(value)))[1]
     return _NUMBER_FIRST.sub("", rest)  # "Reference 2 (FR)" is "Reference (FR)" numbered
 
 
@@ -7376,7 +7405,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if len(empty) < len(layout.reference_cols):
             layout.reference_cols = [c for c in layout.reference_cols if c not in empty]
             layout.notes += [(f"the reference column {layout.name(c)} is empty: left out",) for c in empty]
-        if len(layout.reference_cols) > 1:  # "Reference 2023" beside "Reference" reads as a second reference
+        if len(layout.reference_cols) > 1:  # said: "Reference 12" beside "Reference" reads as a second reference
             names = ", ".join(layout.name(c) for c in layout.reference_cols)
             layout.notes.append(
                 (

@@ -106,11 +106,11 @@ def test_a_reference_spelt_two_ways_is_one_reference_for_the_ranks(tmp_path: Pat
 
 
 def test_a_second_reference_found_by_its_header_is_named_in_a_note(tmp_path: Path) -> None:
-    path = csv_file(tmp_path / "years.csv", [["Reference", "Reference 2023", "Candidate"], [REF, "Old copy", CAND]])
+    path = csv_file(tmp_path / "two.csv", [["Reference", "Reference 2", "Candidate"], [REF, "Second copy", CAND]])
     result = run("score", str(path), "-o", "-", "-q")
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[1:] == [
-        "bleu-xl: note: 2 reference columns found by their headers (A 'Reference', B 'Reference 2023'): each "
+        "bleu-xl: note: 2 reference columns found by their headers (A 'Reference', B 'Reference 2'): each "
         "candidate is scored against all of them; to use fewer, give them with --reference-col"
     ]
     assert run("score", str(path), "-o", "-", "-q", "--reference-col", "A").stderr.count("\n") == 1

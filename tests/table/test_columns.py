@@ -65,7 +65,13 @@ def test_an_exact_candidate_header_wins_over_a_qualified_one() -> None:
     assert bleu(rows) == [PAIR] and round(PAIR, 4) == 0.6703
 
 
-@pytest.mark.parametrize("second", ["Reference 2", "Reference (2)", "Reference #2", "Reference-2", "Reference_2"])
+@pytest.mark.parametrize(
+    "second",
+    [
+        *("Reference 2", "Reference (2)", "Reference #2", "Reference-2", "Reference_2", "Reference2"),
+        *("Reference – 2", "Reference II", "Reference: 2", "Reference (#2)"),
+    ],
+)
 def test_a_numbered_reference_beside_reference_is_a_second_reference_however_numbered(second: str) -> None:
     rows = [["Reference", "Candidate", second], [REF, CAND, OTHER]]
     assert layout_of(rows).reference_cols == [0, 2]
@@ -82,6 +88,12 @@ def test_a_numbered_reference_beside_reference_is_a_second_reference_however_num
         (["Reference", "Candidate", "Candidate #2"], "candidate"),
         (["Reference", "Candidate", "Candidate v2"], "candidate"),
         (["Reference", "Candidate", "Candidate (FR)"], "candidate"),
+        (["Reference", "Reference FR", "Candidate"], "reference"),
+        (["Reference", "Reference_fr", "Candidate"], "reference"),
+        (["Reference", "Reference (French)", "Candidate"], "reference"),
+        (["Reference", "Candidate", "Candidate v2 (FR)"], "candidate"),
+        (["Reference", "Reference 2024", "Candidate"], "reference"),  # a year: a version, not a second reference
+        (["Reference", "Reference (2024)", "Candidate"], "reference"),
     ],
 )
 def test_a_tagged_name_beside_the_plain_one_is_ambiguous(headers: list[str], what: str) -> None:
@@ -89,6 +101,17 @@ def test_a_tagged_name_beside_the_plain_one_is_ambiguous(headers: list[str], wha
     French candidates were scored against the English reference beside ``Reference (FR)``."""
     rows = [headers, [REF, CAND, OTHER, OTHER][: len(headers)]]
     assert f"columns could be the {what}" in render(refusal(rows).parts)
+
+
+@pytest.mark.parametrize(
+    "other", ["Reference (ID)", "Reference (old)", "Reference (URL)", "Reference_ID", "Reference notes"]
+)
+def test_other_words_beside_the_plain_name_tag_nothing(other: str) -> None:
+    """Words that are no language, version, year or letter (an id, an old copy, a link) leave the plain name its
+    column, as before: refusing them would refuse ordinary sheets."""
+    rows = [["Reference", other, "Candidate", "Candidate (old)", "Candidate (MT)"], [REF, "x", CAND, "y", "z"]]
+    layout = layout_of(rows)
+    assert (layout.candidate_col, layout.reference_cols) == (2, [0])
 
 
 def test_a_tagged_name_alone_is_its_column() -> None:
@@ -130,12 +153,12 @@ def test_reference_beside_reference_2_uses_both_as_references() -> None:
 
 
 def test_several_references_found_by_their_headers_are_named_in_a_note() -> None:
-    # A year reads as a number: "Reference 2023" beside "Reference" is a second reference, and says so.
-    rows = [["Reference", "Reference 2023", "Candidate"], [REF, OTHER, CAND]]
+    # "Reference 2" beside "Reference" is a second reference, and says so (a year, "Reference 2023", is refused).
+    rows = [["Reference", "Reference 2", "Candidate"], [REF, OTHER, CAND]]
     layout = layout_of(rows)
     assert layout.reference_cols == [0, 1]
     assert [render(note) for note in layout.notes] == [
-        "2 reference columns found by their headers (A 'Reference', B 'Reference 2023'): each candidate is scored "
+        "2 reference columns found by their headers (A 'Reference', B 'Reference 2'): each candidate is scored "
         "against all of them; to use fewer, give them with reference_cols"
     ]
     assert bleu(rows) == [pytest.approx(score([REF, OTHER], CAND).bleu)]
