@@ -103,31 +103,34 @@ def header_under_title(
     return None
 
 
-#: A known name and what follows it: a space, or a mark that joins them (``Reference-2``, ``Reference_FR``,
-#: ``Reference/FR``, ``Reference: 2``), or nothing before a number (``Reference2``).
-_NAME_AND_REST = re.compile(r"([^\W\d_]+)(?:\s*[-\u2013_/.:#]\s*|\s+|(?=\d))(.+)")
-#: A number after a known name, as people write it: ``2``, ``#2``, ``no. 2``, ``(2)``, ``[#2]``, ``II``.
-_NAME_NUMBER = re.compile(r"(?:#|no\.?)?\s*\d+|[(\[]\s*#?\s*\d+\s*[)\]]|ii|iii|iv|vi|vii|viii|ix")
+#: A known name joined to its number (``Reference-2``, ``Reference_2``). Nothing else is split off a word:
+#: ``Reference_ID``, ``Reference: brand book`` or ``Reference-free QE`` are no known names.
+_JOINED_NUMBER = re.compile(r"([^\W\d_]+)[-_](\d+)")
+#: A number after a known name, as people write it: ``2``, ``#2``, ``no. 2``, ``(2)``, ``[#2]`` (not Roman
+#: numerals: ``VI`` is Vietnamese too).
+_NAME_NUMBER = re.compile(r"(?:#|no\.?)?\s*\d+|[(\[]\s*#?\s*\d+\s*[)\]]")
 #: A year after a known name (``Reference 2024``): a version of the text, not a second one of several.
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _name_parts(folded: str) -> tuple[str, str]:
-    """A folded header as its first word and what follows it (``("reference", "(fr)")``); ``("", "")`` for one
-    word with nothing after it."""
-    found = _NAME_AND_REST.fullmatch(folded)
-    return (found.group(1), found.group(2)) if found else ("", "")
+    """A folded header as its first word and what follows it after a space (``("reference", "(fr)")``), or a
+    name and the number joined to it (``("reference", "2")``)."""
+    joined = _JOINED_NUMBER.fullmatch(folded)
+    if joined:
+        return joined.group(1), joined.group(2)
+    first, _, rest = folded.partition(" ")
+    return first, rest
 
 
 def known_name(header: str, names: frozenset[str]) -> str:
-    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2,
-    Reference II), ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else
-    ``""``."""
+    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2),
+    ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
     folded = fold(header)
     if folded in names:
         return "exact"
     first, rest = _name_parts(folded)
-    if first not in names:
+    if first not in names or not rest:
         return ""
     return "numbered" if _NAME_NUMBER.fullmatch(rest) and not _YEAR.search(rest) else "qualified"
 
