@@ -7197,6 +7197,24 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     return []
 
 
+def _unused_names(
+    headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
+) -> list[tuple[Part, ...]]:
+    \"\"\"A note for the columns whose header names the role with a qualifier (``Reference text``) when numbered ones
+    were chosen (``Reference 1``, ``Reference 2``): numbered names win, and the others are left unused, said so.\"\"\"
+    if not chosen or known_name(headers[chosen[0]], names) != "numbered":
+        return []
+    unused = [
+        i
+        for i, h in enumerate(headers)
+        if i not in chosen and i != skip and i not in sheet.hidden_columns and known_name(h, names) == "qualified"
+    ]
+    if not unused:
+        return []
+    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in unused)
+    return [(f"{listed} also named as the {what}: not used; to use it, give it with ", column_setting(what, unused[0]))]
+
+
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
     \"\"\"Whether a row holds a known header (exact only, or also numbered and qualified ones).\"\"\"
     return any((known_name(t, names) == "exact") if exact else known_name(t, names) for t in texts if t)
@@ -7345,6 +7363,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             return letter
         return resolve_column(spec, headers, what, sheet.name, header_row=index)
 
+    unused_notes: list[tuple[Part, ...]] = []
     if candidate_col:
         cand = resolve(candidate_col, "candidate")
     else:
@@ -7352,8 +7371,10 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if not found:
             raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(headers)}")
         cand = found[0]
+        unused_notes = _unused_names(headers, CANDIDATE_NAMES, found, "candidate", sheet)
 
     layout = Layout(index, cand, headers=headers)
+    layout.notes += unused_notes
     layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
 
     def totals_below(skipped: frozenset[int]) -> int | None:
@@ -7370,6 +7391,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)
     else:
         layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, skip=cand)
+        layout.notes += _unused_names(headers, REFERENCE_NAMES, layout.reference_cols, "reference", sheet, cand)
         if not layout.reference_cols:
             labelled = _labelled_reference(rows[: index or 0])
             if labelled is None:

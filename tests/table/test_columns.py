@@ -111,6 +111,19 @@ def test_other_words_beside_the_plain_name_tag_nothing(other: str) -> None:
     assert (layout.candidate_col, layout.reference_cols) == (2, [0])
 
 
+def test_a_qualified_name_left_unused_beside_numbered_ones_is_named() -> None:
+    """Numbered names win over a qualified one (an older rule): the one left unused is said, with the setting."""
+    layout = layout_of([["Reference (approved)", "Reference 2", "Candidate"], [REF, OTHER, CAND]])
+    assert layout.reference_cols == [1]
+    said = "A 'Reference (approved)' also named as the reference: not used; to use it, give it with reference_cols"
+    assert any(render(note).startswith(said) for note in layout.notes)
+    layout = layout_of([["Reference", "Candidate text", "Candidate 2"], [REF, CAND, OTHER]])
+    assert layout.candidate_col == 2
+    assert any(
+        render(note).startswith("B 'Candidate text' also named as the candidate: not used") for note in layout.notes
+    )
+
+
 def test_a_name_joined_to_a_word_is_no_known_name() -> None:
     """Only a number is split off a name it is joined to: a row of ``Reference: …`` metadata or a summary table's
     ``Reference_set`` above the real header row is no header row, and ``Reference-free QE`` is no reference."""
