@@ -199,7 +199,10 @@ def test_spill_sheet_follows_its_table_and_caches_no_zeros() -> None:
 # Excel's functions newer than 2007, as XlsxWriter lists them to prefix them with _xlfn. (or _xlfn._xlws.)
 
 
-FUTURE = set(re.findall(r'\\b([A-Z0-9.]+)\\\(", "_xlfn\.', inspect.getsource(xlsxwriter.worksheet.Worksheet)))
+# From 3.3.4 on a table (FUTURE_FUNCTIONS); before it, only in the code that prefixes them.
+FUTURE = set(getattr(xlsxwriter.worksheet, "FUTURE_FUNCTIONS", ())) or set(
+    re.findall(r'\\b([A-Z0-9.]+)\\\(", "_xlfn\.', inspect.getsource(xlsxwriter.worksheet.Worksheet))
+)
 
 
 _CALL = re.compile(r"((?:_xlfn\.)?(?:_xlws\.)?[A-Za-z_][A-Za-z0-9_.]*)\(")
