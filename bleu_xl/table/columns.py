@@ -67,6 +67,9 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
     tagged = tagged_columns(headers, names, visible)  # "Reference (FR)" beside "Reference": which is meant?
+    # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
+    if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
+        tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
     for kind in ("exact", "numbered", "qualified"):
         found = [i for i, k in visible.items() if k == kind]
         if kind == "exact" and len(found) == 1 and numbered:

@@ -103,9 +103,6 @@ def header_under_title(
     return None
 
 
-#: A known name joined to its number (``Reference-2``, ``Reference_2``). Nothing else is split off a word:
-#: ``Reference_ID``, ``Reference: brand book`` or ``Reference-free QE`` are no known names.
-_JOINED_NUMBER = re.compile(r"([^\W\d_]+)[-_](\d+)")
 #: A number after a known name, as people write it: ``2``, ``#2``, ``no. 2``, ``(2)``, ``[#2]`` (not Roman
 #: numerals: ``VI`` is Vietnamese too).
 _NAME_NUMBER = re.compile(r"(?:#|no\.?)?\s*\d+|[(\[]\s*#?\s*\d+\s*[)\]]")
@@ -114,17 +111,15 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
 def _name_parts(folded: str) -> tuple[str, str]:
-    """A folded header as its first word and what follows it after a space (``("reference", "(fr)")``), or a
-    name and the number joined to it (``("reference", "2")``)."""
-    joined = _JOINED_NUMBER.fullmatch(folded)
-    if joined:
-        return joined.group(1), joined.group(2)
+    """A folded header as its first word and what follows it after a space (``("reference", "(fr)")``). Nothing is
+    split off a word joined to it: ``Reference_1``, ``Reference_ID`` or ``Reference-free QE`` are no known names
+    (metadata rows so headed above the table would be taken for its header row)."""
     first, _, rest = folded.partition(" ")
     return first, rest
 
 
 def known_name(header: str, names: frozenset[str]) -> str:
-    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2),
+    """``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference #2),
     ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else ``""``."""
     folded = fold(header)
     if folded in names:

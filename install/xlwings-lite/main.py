@@ -6557,9 +6557,6 @@ def header_under_title(
     return None
 
 
-#: A known name joined to its number (``Reference-2``, ``Reference_2``). Nothing else is split off a word:
-#: ``Reference_ID``, ``Reference: brand book`` or ``Reference-free QE`` are no known names.
-_JOINED_NUMBER = re.compile(r"([^\\W\\d_]+)[-_](\\d+)")
 #: A number after a known name, as people write it: ``2``, ``#2``, ``no. 2``, ``(2)``, ``[#2]`` (not Roman
 #: numerals: ``VI`` is Vietnamese too).
 _NAME_NUMBER = re.compile(r"(?:#|no\\.?)?\\s*\\d+|[(\\[]\\s*#?\\s*\\d+\\s*[)\\]]")
@@ -6568,17 +6565,15 @@ _YEAR = re.compile(r"(?<!\\d)(?:19|20)\\d\\d(?!\\d)")
 
 
 def _name_parts(folded: str) -> tuple[str, str]:
-    \"\"\"A folded header as its first word and what follows it after a space (``("reference", "(fr)")``), or a
-    name and the number joined to it (``("reference", "2")``).\"\"\"
-    joined = _JOINED_NUMBER.fullmatch(folded)
-    if joined:
-        return joined.group(1), joined.group(2)
+    \"\"\"A folded header as its first word and what follows it after a space (``("reference", "(fr)")``). Nothing is
+    split off a word joined to it: ``Reference_1``, ``Reference_ID`` or ``Reference-free QE`` are no known names
+    (metadata rows so headed above the table would be taken for its header row).\"\"\"
     first, _, rest = folded.partition(" ")
     return first, rest
 
 
 def known_name(header: str, names: frozenset[str]) -> str:
-    \"\"\"``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference_2),
+    \"\"\"``"exact"`` for a known name, ``"numbered"`` for one with a number (Reference 2, Reference (2), Reference #2),
     ``"qualified"`` for one with another qualifier (Candidate text, Référence approuvée), else ``""``.\"\"\"
     folded = fold(header)
     if folded in names:
@@ -7166,6 +7161,9 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
     tagged = tagged_columns(headers, names, visible)  # "Reference (FR)" beside "Reference": which is meant?
+    # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
+    if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
+        tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
     for kind in ("exact", "numbered", "qualified"):
         found = [i for i, k in visible.items() if k == kind]
         if kind == "exact" and len(found) == 1 and numbered:
