@@ -38,6 +38,7 @@ from .layout import (
     NoColumnsFound,
     another_sheet,
     column_setting,
+    filled,
     fold,
     header_listing,
     resolve_column,
@@ -421,7 +422,7 @@ def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tup
                 spans[-1] = (source, r)
             else:
                 spans.append((source, r))
-        if _filled(rows[r], layout.candidate_col) and r not in layout.skipped:
+        if filled(rows[r], layout.candidate_col) and r not in layout.skipped:
             blank.append(r)
     first = f"{column_letter(refs[0])}"
     if fill_down:
@@ -455,7 +456,7 @@ def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int)
     """Refuse a column with no text in the rows read; when its text is all in hidden rows that skip_hidden leaves
     out, name those cells, which the user may not see."""
     rows = sheet.rows
-    hidden = [r for r in _typed_rows(sheet, layout) if r in layout.skipped and _filled(rows[r], col)]
+    hidden = [r for r in _typed_rows(sheet, layout) if r in layout.skipped and filled(rows[r], col)]
     if hidden:
         cells = [f"{column_letter(col)}{r + 1}" for r in hidden[:LISTED_CELLS]]
         more = f" and {len(hidden) - LISTED_CELLS:,} more" if len(hidden) > LISTED_CELLS else ""
@@ -475,10 +476,6 @@ def _is_empty(layout: Layout, rows: list[list[Any]], col: int, data: Sequence[in
     if col in layout.merged:
         return all(cell_text(layout.cell(rows, r, col)) is None for r in data)
     return all(col >= len(rows[r]) or cell_text(rows[r][col]) is None for r in data)
-
-
-def _filled(row: list[Any], col: int) -> bool:
-    return col < len(row) and cell_text(row[col]) is not None
 
 
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
@@ -509,12 +506,12 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
             if found is not None:
                 return None
             found = r
-        candidates += _filled(row, layout.candidate_col)
+        candidates += filled(row, layout.candidate_col)
     if found is None or candidates < 2:
         return None
-    first = next((r for r in layout.data_rows(len(rows)) if _filled(rows[r], layout.candidate_col)), found)
+    first = next((r for r in layout.data_rows(len(rows)) if filled(rows[r], layout.candidate_col)), found)
     if found > first:
-        cells = ", ".join(f"{column_letter(c)}{found + 1}" for c in layout.reference_cols if _filled(rows[found], c))
+        cells = ", ".join(f"{column_letter(c)}{found + 1}" for c in layout.reference_cols if filled(rows[found], c))
         columns = ", ".join(layout.name(c) for c in layout.reference_cols)
         many = len(layout.reference_cols) > 1
         hidden = ", in a hidden row" if first in sheet.hidden_rows else ""

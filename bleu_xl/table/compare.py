@@ -13,7 +13,7 @@ from ..core.errors import BleuError, Part, Setting
 from ..core.metrics import BLEU_2, Metric, MetricScore
 from ..core.randomization import Randomization
 from ..excel.cell_values import Blank, CellError
-from .excel_tables import totals_rows_of
+from .excel_tables import totals_note, totals_rows_of
 from .layout import Layout, resolve_column
 from .letters import letters_meant, search_rows
 from .scoring import Outcome, check_reference_text, pairs_of, score_chunk
@@ -162,7 +162,7 @@ def compare_table(
     notes = [unspaced_note(metric, found, row_numbers)] if found else []
     left_out = [left_out_note(a_name, a, b_name, b) for a, b in zip(outcomes_a, outcomes_b)]
     notes += problem_rows_note(row_numbers, outcomes_a, outcomes_b, left_out)
-    notes += [f"row {r + 1}, the totals row of an Excel table, is not a candidate" for r in b_totals]
+    notes += [totals_note([r]) for r in b_totals]
 
     return Comparison(
         result,

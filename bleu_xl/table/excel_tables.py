@@ -5,13 +5,13 @@ Each is said in a note."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..core.errors import Part, Setting
 from .layout import Layout
 from .sheet import ExcelTable, Sheet
 
-__all__ = ["rows_below_table", "totals_rows_of"]
+__all__ = ["rows_below_table", "totals_note", "totals_rows_of"]
 
 
 def totals_rows_of(sheet: Sheet, columns: Iterable[int]) -> frozenset[int]:
@@ -28,6 +28,14 @@ def totals_rows_of(sheet: Sheet, columns: Iterable[int]) -> frozenset[int]:
         if table.cells.bottom - table.totals < r <= table.cells.bottom
         and any(table.cells.left <= c <= table.cells.right for c in used)
     )
+
+
+def totals_note(rows: Sequence[int]) -> str:
+    """What a note says of the totals rows (0-based) left out."""
+    listed = ", ".join(str(r + 1) for r in rows)
+    if len(rows) == 1:
+        return f"row {listed}, the totals row of an Excel table, is not a candidate"
+    return f"rows {listed}, the totals rows of Excel tables, are not candidates"
 
 
 def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:

@@ -26,6 +26,7 @@ __all__ = [
     "NoColumnsFound",
     "another_sheet",
     "column_setting",
+    "filled",
     "fold",
     "header_listing",
     "reference_shown",
@@ -70,6 +71,11 @@ class ColumnNotFound(InputError):
 def shortened(text: str, limit: int = 60) -> str:
     """A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def filled(row: list[Any], col: int) -> bool:
+    """Whether a row's cell in column ``col`` holds anything (not blank, nor spaces alone)."""
+    return col < len(row) and cell_text(row[col]) is not None
 
 
 def fold(text: str) -> str:

@@ -3,20 +3,13 @@ row, hidden rows scored or left out, and a hidden row that holds the reference t
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.errors import Part, Setting
-from ..excel.cell_values import cell_text
-from .excel_tables import totals_rows_of
-from .layout import Layout
+from .excel_tables import totals_note, totals_rows_of
+from .layout import Layout, filled
 from .merged import LISTED_CELLS
 from .sheet import Sheet
 
 __all__ = ["row_notes"]
-
-
-def _filled(row: list[Any], col: int) -> bool:
-    return col < len(row) and cell_text(row[col]) is not None
 
 
 def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:
@@ -24,14 +17,9 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
     rows, start, notes = sheet.rows, layout.data_start, []
     columns = [layout.candidate_col, *layout.reference_cols]
     table_totals = totals_rows_of(sheet, columns)
-    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns))
+    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(filled(rows[r], c) for c in columns))
     if totals:
-        listed = ", ".join(str(r + 1) for r in totals)
-        notes.append(
-            (f"row {listed}, the totals row of an Excel table, is not a candidate",)
-            if len(totals) == 1
-            else (f"rows {listed}, the totals rows of Excel tables, are not candidates",)
-        )
+        notes.append((totals_note(totals),))
     if layout.repeated:
         listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
         more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
@@ -47,7 +35,7 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
         if start <= r < len(rows)
         and r not in table_totals
         and r not in layout.repeated
-        and _filled(rows[r], layout.candidate_col)
+        and filled(rows[r], layout.candidate_col)
     )
     if hidden:
         counted = f"{hidden:,} hidden {'row' if hidden == 1 else 'rows'}"

@@ -5896,6 +5896,7 @@ __all__ = [
     "NoColumnsFound",
     "another_sheet",
     "column_setting",
+    "filled",
     "fold",
     "header_listing",
     "reference_shown",
@@ -5940,6 +5941,11 @@ class ColumnNotFound(InputError):
 def shortened(text: str, limit: int = 60) -> str:
     \"\"\"A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut.\"\"\"
     return text if len(text) <= limit else text[: limit - 1] + "\\u2026"
+
+
+def filled(row: list[Any], col: int) -> bool:
+    \"\"\"Whether a row's cell in column ``col`` holds anything (not blank, nor spaces alone).\"\"\"
+    return col < len(row) and cell_text(row[col]) is not None
 
 
 def fold(text: str) -> str:
@@ -6232,13 +6238,13 @@ Each is said in a note.\"\"\"
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..core.errors import Part, Setting
 from .layout import Layout
 from .sheet import ExcelTable, Sheet
 
-__all__ = ["rows_below_table", "totals_rows_of"]
+__all__ = ["rows_below_table", "totals_note", "totals_rows_of"]
 
 
 def totals_rows_of(sheet: Sheet, columns: Iterable[int]) -> frozenset[int]:
@@ -6255,6 +6261,14 @@ def totals_rows_of(sheet: Sheet, columns: Iterable[int]) -> frozenset[int]:
         if table.cells.bottom - table.totals < r <= table.cells.bottom
         and any(table.cells.left <= c <= table.cells.right for c in used)
     )
+
+
+def totals_note(rows: Sequence[int]) -> str:
+    \"\"\"What a note says of the totals rows (0-based) left out.\"\"\"
+    listed = ", ".join(str(r + 1) for r in rows)
+    if len(rows) == 1:
+        return f"row {listed}, the totals row of an Excel table, is not a candidate"
+    return f"rows {listed}, the totals rows of Excel tables, are not candidates"
 
 
 def header_table(sheet: Sheet, layout: Layout) -> ExcelTable | None:
@@ -7024,20 +7038,13 @@ row, hidden rows scored or left out, and a hidden row that holds the reference t
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.errors import Part, Setting
-from ..excel.cell_values import cell_text
-from .excel_tables import totals_rows_of
-from .layout import Layout
+from .excel_tables import totals_note, totals_rows_of
+from .layout import Layout, filled
 from .merged import LISTED_CELLS
 from .sheet import Sheet
 
 __all__ = ["row_notes"]
-
-
-def _filled(row: list[Any], col: int) -> bool:
-    return col < len(row) and cell_text(row[col]) is not None
 
 
 def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Part, ...]]:
@@ -7045,14 +7052,9 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
     rows, start, notes = sheet.rows, layout.data_start, []
     columns = [layout.candidate_col, *layout.reference_cols]
     table_totals = totals_rows_of(sheet, columns)
-    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(_filled(rows[r], c) for c in columns))
+    totals = sorted(r for r in table_totals if start <= r < len(rows) and any(filled(rows[r], c) for c in columns))
     if totals:
-        listed = ", ".join(str(r + 1) for r in totals)
-        notes.append(
-            (f"row {listed}, the totals row of an Excel table, is not a candidate",)
-            if len(totals) == 1
-            else (f"rows {listed}, the totals rows of Excel tables, are not candidates",)
-        )
+        notes.append((totals_note(totals),))
     if layout.repeated:
         listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
         more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
@@ -7068,7 +7070,7 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
         if start <= r < len(rows)
         and r not in table_totals
         and r not in layout.repeated
-        and _filled(rows[r], layout.candidate_col)
+        and filled(rows[r], layout.candidate_col)
     )
     if hidden:
         counted = f"{hidden:,} hidden {'row' if hidden == 1 else 'rows'}"
@@ -7132,6 +7134,7 @@ from .layout import (
     NoColumnsFound,
     another_sheet,
     column_setting,
+    filled,
     fold,
     header_listing,
     resolve_column,
@@ -7515,7 +7518,7 @@ def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tup
                 spans[-1] = (source, r)
             else:
                 spans.append((source, r))
-        if _filled(rows[r], layout.candidate_col) and r not in layout.skipped:
+        if filled(rows[r], layout.candidate_col) and r not in layout.skipped:
             blank.append(r)
     first = f"{column_letter(refs[0])}"
     if fill_down:
@@ -7549,7 +7552,7 @@ def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int)
     \"\"\"Refuse a column with no text in the rows read; when its text is all in hidden rows that skip_hidden leaves
     out, name those cells, which the user may not see.\"\"\"
     rows = sheet.rows
-    hidden = [r for r in _typed_rows(sheet, layout) if r in layout.skipped and _filled(rows[r], col)]
+    hidden = [r for r in _typed_rows(sheet, layout) if r in layout.skipped and filled(rows[r], col)]
     if hidden:
         cells = [f"{column_letter(col)}{r + 1}" for r in hidden[:LISTED_CELLS]]
         more = f" and {len(hidden) - LISTED_CELLS:,} more" if len(hidden) > LISTED_CELLS else ""
@@ -7569,10 +7572,6 @@ def _is_empty(layout: Layout, rows: list[list[Any]], col: int, data: Sequence[in
     if col in layout.merged:
         return all(cell_text(layout.cell(rows, r, col)) is None for r in data)
     return all(col >= len(rows[r]) or cell_text(rows[r][col]) is None for r in data)
-
-
-def _filled(row: list[Any], col: int) -> bool:
-    return col < len(row) and cell_text(row[col]) is not None
 
 
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
@@ -7603,12 +7602,12 @@ def _shared_row(sheet: Sheet, layout: Layout) -> int | None:
             if found is not None:
                 return None
             found = r
-        candidates += _filled(row, layout.candidate_col)
+        candidates += filled(row, layout.candidate_col)
     if found is None or candidates < 2:
         return None
-    first = next((r for r in layout.data_rows(len(rows)) if _filled(rows[r], layout.candidate_col)), found)
+    first = next((r for r in layout.data_rows(len(rows)) if filled(rows[r], layout.candidate_col)), found)
     if found > first:
-        cells = ", ".join(f"{column_letter(c)}{found + 1}" for c in layout.reference_cols if _filled(rows[found], c))
+        cells = ", ".join(f"{column_letter(c)}{found + 1}" for c in layout.reference_cols if filled(rows[found], c))
         columns = ", ".join(layout.name(c) for c in layout.reference_cols)
         many = len(layout.reference_cols) > 1
         hidden = ", in a hidden row" if first in sheet.hidden_rows else ""
