@@ -406,11 +406,12 @@ class Resampling:
         p_value = (c + 1) / (self.samples + 1)
         # An interval needs as many resamples as leave each tail one (a paired test takes fewer), and pairs unlike
         # each other (one pair, or pairs all alike, would give one of no width): none without them.
+        alike = (all_alike(columns_a), all_alike(columns_b))
         intervals: tuple[Interval | None, Interval | None] = (None, None)
         if self.samples >= interval_draws(self.level):
             intervals = (
-                None if all_alike(columns_a) else self._interval(score_a, resampled_a),
-                None if all_alike(columns_b) else self._interval(score_b, resampled_b),
+                None if alike[0] else self._interval(score_a, resampled_a),
+                None if alike[1] else self._interval(score_b, resampled_b),
             )
         return PairedResult(
             score_a,
@@ -421,7 +422,7 @@ class Resampling:
             self.seed,
             metric.higher_is_better,
             pairs=len(stats_a),
-            alike=(all_alike(columns_a), all_alike(columns_b)),
+            alike=alike,
         )
 
     def _interval(self, score: float, resampled: list[float]) -> Interval:

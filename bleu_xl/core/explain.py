@@ -66,7 +66,7 @@ class Explanation:
                 # a left-out order's misses do not count, nor the higher orders of an empty candidate
                 parts.append(f"{order_name(report.n)} missed: {_listing(report.missing)}")
         if not parts and not self.identical:
-            # Every word is a reference's: say which longer n-grams none holds (today order), if any.
+            # Every word is a reference's: say which longer n-grams (bigrams, in BLEU-2) none holds, if any.
             parts = [
                 f"extra {order_name(report.n)}: {_listing(report.extra)}"
                 for report in self.orders[1:]

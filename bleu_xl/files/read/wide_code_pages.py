@@ -68,11 +68,11 @@ THAI_CONSONANTS_SHARE = 0.25  # เอาไว้ใช้: vowels written befo
 THAI_WORDS_SHARE = 0.5
 
 
-def _thai_words(text: str, wide: list[str]) -> bool:
-    """Whether cp874's reading ``text`` (its characters past ASCII: ``wide``) is Thai words: consonants enough, and
-    most characters in runs of three or more."""
+def _thai_words(runs: list[str], wide: list[str]) -> bool:
+    """Whether cp874's reading (its runs of characters past ASCII: ``runs``; those characters: ``wide``) is Thai
+    words: consonants enough, and most characters in runs of three or more."""
     consonants = sum(1 for ch in wide if 0x0E01 <= ord(ch) <= 0x0E2E)
-    in_words = sum(len(run) for run in _WORD.findall(text) if len(run) >= 3)
+    in_words = sum(len(run) for run in runs if len(run) >= 3)
     return consonants >= THAI_CONSONANTS_SHARE * len(wide) and in_words >= THAI_WORDS_SHARE * len(wide)
 
 
@@ -88,9 +88,10 @@ def _reading(data: bytes, codec: str) -> tuple[bool, str] | None:
         return None
     if sum(map(_own_script, wide)) < OWN_SCRIPT_SHARE * len(wide):
         return None
-    if sum(len(run) for run in _WORD.findall(text) if len(run) > 1) < RUNS_SHARE * len(wide):
+    runs = _WORD.findall(text)
+    if sum(len(run) for run in runs if len(run) > 1) < RUNS_SHARE * len(wide):
         return None
-    if codec == "cp874" and not _thai_words(text, wide):
+    if codec == "cp874" and not _thai_words(runs, wide):
         return None
     found = _WORD.search(text)
     if found is None:
