@@ -106,7 +106,8 @@ def _unused_names(
     headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
 ) -> list[tuple[Part, ...]]:
     """A note for the columns whose header names the role with a qualifier (``Reference text``) when numbered ones
-    were chosen (``Reference 1``, ``Reference 2``): numbered names win, and the others are left unused, said so."""
+    were chosen (``Reference 1``, ``Reference 2``): numbered names win, and the others are left unused, said so.
+    (For the candidate, one column, :func:`_auto_column` refuses such a choice instead.)"""
     if not chosen or known_name(headers[chosen[0]], names) != "numbered":
         return []
     unused = [
@@ -268,7 +269,6 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             return letter
         return resolve_column(spec, headers, what, sheet.name, header_row=index)
 
-    unused_notes: list[tuple[Part, ...]] = []
     if candidate_col:
         cand = resolve(candidate_col, "candidate")
     else:
@@ -276,10 +276,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         if not found:
             raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(headers)}")
         cand = found[0]
-        unused_notes = _unused_names(headers, CANDIDATE_NAMES, found, "candidate", sheet)
 
     layout = Layout(index, cand, headers=headers)
-    layout.notes += unused_notes
     layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
 
     def totals_below(skipped: frozenset[int]) -> int | None:
@@ -475,7 +473,7 @@ def _refuse_empty(sheet: Sheet, layout: Layout, col: int, what: str, width: int)
 def _is_empty(layout: Layout, rows: list[list[Any]], col: int, data: Sequence[int]) -> bool:
     if col in layout.merged:
         return all(cell_text(layout.cell(rows, r, col)) is None for r in data)
-    return all(col >= len(rows[r]) or cell_text(rows[r][col]) is None for r in data)
+    return not any(filled(rows[r], col) for r in data)
 
 
 def _rows_left_out(sheet: Sheet, layout: Layout, skip_hidden: bool) -> frozenset[int]:
