@@ -9019,6 +9019,10 @@ class Area:
     bottom: int
     right: int
 
+    def cells_range(self) -> CellRange:
+        \"\"\"The same rectangle as the table layer names it.\"\"\"
+        return CellRange(self.top, self.left, self.bottom, self.right)
+
     @property
     def cells(self) -> int:
         return (self.bottom - self.top + 1) * (self.right - self.left + 1)
@@ -9202,9 +9206,7 @@ def sheet_of(
         rows.pop()
     totals = frozenset(table.totals_row for table in tables if table.totals_row is not None)
     kept = tuple(
-        ExcelTable(table.name, CellRange(t.top, t.left, t.bottom, t.right), int(table.totals_row is not None))
-        for table in tables
-        for t in (table.area,)
+        ExcelTable(table.name, table.area.cells_range(), int(table.totals_row is not None)) for table in tables
     )
     return Sheet(name, rows, [name], totals_rows=totals, tables=kept)
 """,
