@@ -61,6 +61,7 @@ EMBEDDED = (
     "table/header_rows.py",
     "table/letters.py",
     "table/row_notes.py",
+    "table/header_search.py",
     "table/columns.py",
     "table/packed.py",
     "table/pool.py",

@@ -21,9 +21,10 @@ from .formulas import check_cached
 from .header_rows import (
     CANDIDATE_NAMES,
     REFERENCE_NAMES,
+    banner_rows,
     header_text,
-    header_under_title,
     headers_again,
+    joined_tagged_columns,
     known_name,
     past_header_notes,
     reference_taken,
@@ -31,6 +32,7 @@ from .header_rows import (
     tagged_columns,
     typed_totals_row,
 )
+from .header_search import find_header_row
 from .layout import (
     ColumnNotFound,
     Layout,
@@ -39,13 +41,11 @@ from .layout import (
     another_sheet,
     column_setting,
     filled,
-    fold,
     header_listing,
     resolve_column,
     shortened,
 )
 from .letters import (
-    HEADER_SEARCH_ROWS,
     holds_header,
     letter_read_as_name,
     letters_meant,
@@ -61,13 +61,20 @@ __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 # --- finding the columns ----------------------------------------------------------------------------------------
 
 
-def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:
+def _auto_column(
+    headers: list[str], names: frozenset[str], what: str, sheet: Sheet, header_row: int | None, skip: int = -1
+) -> list[int]:
     """The columns chosen by header: the one exact name, else the numbered ones (several references), else the
     one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
     kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
-    tagged = tagged_columns(headers, names, visible)  # "Reference (FR)" beside "Reference": which is meant?
+    unknown = (i for i in range(len(headers)) if i != skip and not kinds.get(i) and i not in sheet.hidden_columns)
+    below = sheet.rows[0 if header_row is None else header_row + 1 :]
+    # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
+    # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it.
+    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i)]
+    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i)), *joined]
     # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
     if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
         tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
@@ -80,7 +87,7 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
             if what == "reference" and not tagged:
                 return found
         elif (len(found) == 1 or (found and kind == "numbered" and what == "reference")) and (
-            kind == "qualified" or not tagged  # a tagged one alone is the column; beside another, it is ambiguous
+            (kind == "qualified" and not joined) or not tagged  # a tagged one alone is the column, not beside another
         ):
             return found
         if found:
@@ -102,6 +109,19 @@ def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sh
     return []
 
 
+def _holds_words(rows: list[list[Any]], col: int) -> bool:
+    """Whether a column holds a word (a letter) in ``rows``, or nothing at all: not numbers alone."""
+    filled_any = False
+    for row in rows:
+        value = row[col] if col < len(row) else None
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if isinstance(value, str) and any(ch.isalpha() for ch in value):
+            return True
+        filled_any = True
+    return not filled_any
+
+
 def _unused_names(
     headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
 ) -> list[tuple[Part, ...]]:
@@ -119,104 +139,6 @@ def _unused_names(
         return []
     listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in unused)
     return [(f"{listed} also named as the {what}: not used; to use it, give it with ", column_setting(what, unused[0]))]
-
-
-def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
-    """Whether a row holds a known header (exact only, or also numbered and qualified ones)."""
-    return any((known_name(t, names) == "exact") if exact else known_name(t, names) for t in texts if t)
-
-
-def _find_header_row(
-    sheet: Sheet,
-    search: tuple[int, list[list[str]]],
-    letters: set[str],
-    reference_cols: Sequence[str],
-    candidate_col: str | None,
-    reference_text: str | None,
-) -> int | None:
-    """The first row that holds the headers: every column given by name, and a known candidate and reference
-    header where those are not given (so titles above are skipped). Without reference columns (a labelled
-    reference cell above, as on the Rank sheet), the first row with a candidate header. ``None`` when the
-    columns are given by letter and no row holds headers: every row is data. ``search``: the rows searched
-    (:func:`search_rows`); ``letters``: the columns given that are letters, not headers' names."""
-    start, texts = search
-    given = [candidate_col, *reference_cols]
-    named = [fold(spec) for spec in given if spec and spec not in letters]
-    need_candidate = candidate_col is None
-    need_reference = reference_text is None and not reference_cols
-    all_by_letter = not (named or need_candidate or need_reference)
-    if all_by_letter:  # a header row only if one has names (over the given columns, or anywhere)
-        need_candidate, need_reference = True, reference_text is None
-
-    # A column given by letter has a header too in the header row, and the other headers are in other columns:
-    # so a title above ("Reference copy - spring campaign" in A1, nothing in the given column) is not taken.
-    by_letter = {
-        index for spec in given if spec and fold(spec) not in named and (index := column_index(spec)) is not None
-    }
-
-    def holds_named(row: list[str], strict: bool = True) -> bool:
-        folded = {fold(t) for t in row if t}
-        return all(spec in folded for spec in named) and (not strict or all(c < len(row) and row[c] for c in by_letter))
-
-    def others(row: list[str]) -> list[str]:
-        return row if all_by_letter else [t for c, t in enumerate(row) if c not in by_letter]
-
-    # Strictly first; then, for a given column with no header over it, a row of several headers with an exact
-    # candidate or reference header (a qualified one, "Reference copy - spring campaign", is a title).
-    def holdsknown_name(row: list[str], exact: bool, strict: bool = True) -> bool:
-        return (
-            holds_named(row, strict)
-            and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact))
-            and (not need_reference or _has(others(row), REFERENCE_NAMES, exact=exact))
-        )
-
-    for strict in (True, False) if by_letter else (True,):
-        for i, row in enumerate(texts, start):
-            if holdsknown_name(row, not strict, strict) and (strict or sum(1 for t in row if t) >= 2):
-                # A banner of qualified names ("Candidate copy (agency)") over the row of exact ones: an exact
-                # name wins, and the row under the banner is the header row, not a pair to score.
-                below = texts[i + 1 - start] if i + 1 - start < len(texts) else []
-                if strict and not holdsknown_name(row, True) and holdsknown_name(below, True):
-                    return i + 1
-                return i
-    if reference_text is None and not reference_cols:  # a reference labelled above the headers?
-        for exact in (True, False):
-            for i, row in enumerate(texts, start):
-                if holds_named(row) and (not need_candidate or _has(others(row), CANDIDATE_NAMES, exact=exact)):
-                    return i
-    if candidate_col is not None and not named and (reference_cols or reference_text is not None):
-        # Every column given by letter: the first row is their headers when it holds a header's text over each
-        # (not a number), and so is such a row under a title when it reads as headers; only no_header scores it.
-        return (
-            header_under_title(sheet, start, sorted(by_letter), HEADER_SEARCH_ROWS, reference_text)
-            if by_letter
-            else None
-        )
-    # The headers to show: the first row holding a known name, else the fullest row (not a title above them).
-    shown = (
-        next((row for row in texts if _has(row, CANDIDATE_NAMES)), None)
-        or next((row for row in texts if _has(row, REFERENCE_NAMES)), None)
-        or max(texts, key=lambda row: sum(1 for t in row if t), default=[])
-    )
-    if not any(_has(row, CANDIDATE_NAMES) or _has(row, REFERENCE_NAMES) for row in texts) and not any(
-        holds_header(row, spec) for row in texts for spec in given if spec
-    ):
-        raise NoColumnsFound(
-            f"sheet {sheet.name!r}: no candidate or reference column; headers found: {header_listing(shown)}; ",
-            "give them with ",
-            Setting("candidate_col"),
-            " and ",
-            Setting("reference_cols"),
-            " (a letter or a header)",
-        )
-    for spec, what in [(candidate_col, "candidate"), *((s, "reference") for s in reference_cols)]:
-        if spec and column_index(spec) is None and not any(holds_header(row, spec) for row in texts):
-            raise ColumnNotFound(sheet.name, what, spec, shown)
-    raise MissingColumn(
-        f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(shown)}; give it with ",
-        Setting("candidate_col"),
-        " (a letter or a header)",
-    )
 
 
 def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:  # noqa: B008 - frozen
@@ -242,7 +164,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         # arm): such a letter is its column. A header row given is the user's word that its texts are headers.
         search = search_rows(sheet)
         letters = letters_meant(search[1], [candidate_col, *reference_cols])
-        index = _find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
+        index = find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
     guessed = (
         index is not None
         and header_row is None
@@ -272,7 +194,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if candidate_col:
         cand = resolve(candidate_col, "candidate")
     else:
-        found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet)
+        found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet, index)
         if not found:
             raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(headers)}")
         cand = found[0]
@@ -293,7 +215,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
         _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)
     else:
-        layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, skip=cand)
+        layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, index, skip=cand)
         layout.notes += _unused_names(headers, REFERENCE_NAMES, layout.reference_cols, "reference", sheet, cand)
         if not layout.reference_cols:
             labelled = _labelled_reference(rows[: index or 0])
@@ -309,7 +231,12 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if index is not None and layout.reference_cols:  # a second table stacked below: its headers are no pair
         used = [cand, *layout.reference_cols]
         again = headers_again(sheet, layout, used, data)  # refuses them with the roles crossed
-        layout.repeated = frozenset(repeated_header_rows(sheet, index, used, data)) | frozenset(again)
+        repeats = [
+            r
+            for head in (index, *banner_rows(sheet, index, used))
+            for r in repeated_header_rows(sheet, head, used, data)
+        ]
+        layout.repeated = frozenset(repeats) | frozenset(again)
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))

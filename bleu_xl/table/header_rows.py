@@ -139,12 +139,29 @@ _LANGUAGE_CODES = (
 )
 _LANGUAGE_NAMES = (
     "english french german spanish italian portuguese dutch swedish danish finnish norwegian polish czech russian "
-    "ukrainian greek turkish arabic hebrew japanese chinese korean thai vietnamese hindi indonesian"
+    "ukrainian greek turkish arabic hebrew japanese chinese korean thai vietnamese hindi indonesian "
+    # as they name themselves, then in French and in Portuguese (folded: no accents), as this tool's users write
+    "francais deutsch espanol italiano portugues nederlands svenska dansk suomi norsk polski cestina "
+    "anglais allemand espagnol italien portugais neerlandais suedois danois finnois norvegien polonais tcheque "
+    "russe ukrainien grec turc arabe hebreu japonais chinois coreen vietnamien indonesien "
+    "ingles frances alemao espanhol holandes sueco dinamarques finlandes noruegues polones tcheco russo ucraniano "
+    "grego turco hebraico japones chines coreano tailandes vietnamita indonesio"
 )
 _TAG_WORD = re.compile(
-    rf"(?:(?:{'|'.join(_LANGUAGE_CODES.split())})(?:[-_][a-z]{{2,4}})?|{'|'.join(_LANGUAGE_NAMES.split())}"
+    rf"(?:(?:{'|'.join(_LANGUAGE_CODES.split())})(?:[-_](?:[a-z]{{2,4}}|\d{{3}}))?|{'|'.join(_LANGUAGE_NAMES.split())}"
     r"|v\d+(?:\.\d+)*|[a-z]|(?:19|20)\d\d)"
 )
+
+
+def _qualifier_words(qualifier: str) -> list[str]:
+    """The words of a qualifier, apart from brackets, slashes, commas, colons and dashes between words (``- FR``,
+    ``– v2``); a dash inside a word stays (``pt-BR``)."""
+    return [w for w in re.split(r"[\s()\[\]/,:\u2013\u2014]+", qualifier) if w and w.strip("-")]
+
+
+def _tag(word: str) -> bool:
+    """Whether a word of a qualifier tags a header: a language, a version, a year, a letter or a number."""
+    return bool(_TAG_WORD.fullmatch(word) or _NAME_NUMBER.fullmatch(word))
 
 
 def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
@@ -156,8 +173,28 @@ def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Itera
     for i in columns:
         if known_name(headers[i], names) != "qualified":
             continue
-        words = re.split(r"[\s()\[\]/,]+", _qualifier(headers[i]))
-        if any(words) and all(_TAG_WORD.fullmatch(w) or _NAME_NUMBER.fullmatch(w) for w in words if w):
+        words = _qualifier_words(_qualifier(headers[i]))
+        if words and all(_tag(w) for w in words):
+            found.append(i)
+    return found
+
+
+#: A known name joined to what follows it by a mark, not a space (``reference_fr``, ``reference-2``, ``reference(fr)``).
+_JOINED = re.compile(r"([^\s_.:/\-(\[]+)(?:[_.:/\-]+|(?=[(\[]))(.+)")
+
+
+def joined_tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
+    """The ``columns`` whose header joins a known name to a tag or a number with a mark (``Reference_fr``,
+    ``Reference-FR``, ``Reference(FR)``, ``Reference_2``): no known names (a header row is never found by them, as
+    metadata rows are so headed), but beside the plain name, texts of the same role of which the one meant is not
+    said. ``Reference_ID`` and ``Reference-free QE`` tag nothing."""
+    found = []
+    for i in columns:
+        joined = _JOINED.fullmatch(fold(headers[i]))
+        if joined is None or joined[1] not in names:
+            continue
+        words = _qualifier_words(joined[2])
+        if words and all(_tag(w) or all(_tag(part) for part in w.split("_")) for w in words):
             found.append(i)
     return found
 
@@ -245,6 +282,18 @@ def _refuse_second_table(sheet: Sheet, layout: Layout, r: int, columns: Sequence
         Setting("header_row", r + 1),
         " to score it alone",
     )
+
+
+def banner_rows(sheet: Sheet, header_row: int, columns: Sequence[int]) -> list[int]:
+    """The rows above the header row that name the role of each column used (``columns``: the candidate's, then the
+    references'), as a banner of qualified names over the header row does (``Candidate copy (agency)`` over
+    ``Candidate``): repeated on every printed page, such a row is a header too, never a pair."""
+    roles = ["candidate"] + ["reference"] * (len(columns) - 1)
+    return [
+        r
+        for r, row in enumerate(sheet.rows[:header_row])
+        if all(c < len(row) and _role(row[c]) == role for c, role in zip(columns, roles))
+    ]
 
 
 def repeated_header_rows(sheet: Sheet, header_row: int, columns: Sequence[int], data: Sequence[int]) -> list[int]:

@@ -6608,12 +6608,29 @@ _LANGUAGE_CODES = (
 )
 _LANGUAGE_NAMES = (
     "english french german spanish italian portuguese dutch swedish danish finnish norwegian polish czech russian "
-    "ukrainian greek turkish arabic hebrew japanese chinese korean thai vietnamese hindi indonesian"
+    "ukrainian greek turkish arabic hebrew japanese chinese korean thai vietnamese hindi indonesian "
+    # as they name themselves, then in French and in Portuguese (folded: no accents), as this tool's users write
+    "francais deutsch espanol italiano portugues nederlands svenska dansk suomi norsk polski cestina "
+    "anglais allemand espagnol italien portugais neerlandais suedois danois finnois norvegien polonais tcheque "
+    "russe ukrainien grec turc arabe hebreu japonais chinois coreen vietnamien indonesien "
+    "ingles frances alemao espanhol holandes sueco dinamarques finlandes noruegues polones tcheco russo ucraniano "
+    "grego turco hebraico japones chines coreano tailandes vietnamita indonesio"
 )
 _TAG_WORD = re.compile(
-    rf"(?:(?:{'|'.join(_LANGUAGE_CODES.split())})(?:[-_][a-z]{{2,4}})?|{'|'.join(_LANGUAGE_NAMES.split())}"
+    rf"(?:(?:{'|'.join(_LANGUAGE_CODES.split())})(?:[-_](?:[a-z]{{2,4}}|\\d{{3}}))?|{'|'.join(_LANGUAGE_NAMES.split())}"
     r"|v\\d+(?:\\.\\d+)*|[a-z]|(?:19|20)\\d\\d)"
 )
+
+
+def _qualifier_words(qualifier: str) -> list[str]:
+    \"\"\"The words of a qualifier, apart from brackets, slashes, commas, colons and dashes between words (``- FR``,
+    ``– v2``); a dash inside a word stays (``pt-BR``).\"\"\"
+    return [w for w in re.split(r"[\\s()\\[\\]/,:\\u2013\\u2014]+", qualifier) if w and w.strip("-")]
+
+
+def _tag(word: str) -> bool:
+    \"\"\"Whether a word of a qualifier tags a header: a language, a version, a year, a letter or a number.\"\"\"
+    return bool(_TAG_WORD.fullmatch(word) or _NAME_NUMBER.fullmatch(word))
 
 
 def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
@@ -6625,8 +6642,28 @@ def tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Itera
     for i in columns:
         if known_name(headers[i], names) != "qualified":
             continue
-        words = re.split(r"[\\s()\\[\\]/,]+", _qualifier(headers[i]))
-        if any(words) and all(_TAG_WORD.fullmatch(w) or _NAME_NUMBER.fullmatch(w) for w in words if w):
+        words = _qualifier_words(_qualifier(headers[i]))
+        if words and all(_tag(w) for w in words):
+            found.append(i)
+    return found
+
+
+#: A known name joined to what follows it by a mark, not a space (``reference_fr``, ``reference-2``, ``reference(fr)``).
+_JOINED = re.compile(r"([^\\s_.:/\\-(\\[]+)(?:[_.:/\\-]+|(?=[(\\[]))(.+)")
+
+
+def joined_tagged_columns(headers: Sequence[str], names: frozenset[str], columns: Iterable[int]) -> list[int]:
+    \"\"\"The ``columns`` whose header joins a known name to a tag or a number with a mark (``Reference_fr``,
+    ``Reference-FR``, ``Reference(FR)``, ``Reference_2``): no known names (a header row is never found by them, as
+    metadata rows are so headed), but beside the plain name, texts of the same role of which the one meant is not
+    said. ``Reference_ID`` and ``Reference-free QE`` tag nothing.\"\"\"
+    found = []
+    for i in columns:
+        joined = _JOINED.fullmatch(fold(headers[i]))
+        if joined is None or joined[1] not in names:
+            continue
+        words = _qualifier_words(joined[2])
+        if words and all(_tag(w) or all(_tag(part) for part in w.split("_")) for w in words):
             found.append(i)
     return found
 
@@ -6714,6 +6751,18 @@ def _refuse_second_table(sheet: Sheet, layout: Layout, r: int, columns: Sequence
         Setting("header_row", r + 1),
         " to score it alone",
     )
+
+
+def banner_rows(sheet: Sheet, header_row: int, columns: Sequence[int]) -> list[int]:
+    \"\"\"The rows above the header row that name the role of each column used (``columns``: the candidate's, then the
+    references'), as a banner of qualified names over the header row does (``Candidate copy (agency)`` over
+    ``Candidate``): repeated on every printed page, such a row is a header too, never a pair.\"\"\"
+    roles = ["candidate"] + ["reference"] * (len(columns) - 1)
+    return [
+        r
+        for r, row in enumerate(sheet.rows[:header_row])
+        if all(c < len(row) and _role(row[c]) == role for c, role in zip(columns, roles))
+    ]
 
 
 def repeated_header_rows(sheet: Sheet, header_row: int, columns: Sequence[int], data: Sequence[int]) -> list[int]:
@@ -7094,128 +7143,22 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
         )
     return notes
 """,
-    'table/columns.py': """\
-\"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
-:class:`~.layout.Layout` found).
-
-Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato, any
-case and accents; an exact name wins, numbered ones are several references, a qualified one only when it is the
-only one, hidden columns never) or given by letter or header. In a workbook whose first sheet is a cover page,
-the search goes on to the next visible sheet that has them. Messages name the settings to change as
-``Setting`` values, which each face spells its own way.
-\"\"\"
+    'table/header_search.py': """\
+\"\"\"The header-row search: which row of a sheet holds the headers, found by the names of the columns given or by
+the known names of the candidate and reference columns (titles, banners and metadata rows above it skipped), or
+none (every row data), or a refusal that says what to give when no row or two rows could be the one.\"\"\"
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Sequence
 
-from ..core.errors import Part, Setting
-from ..excel.cell_values import CellError, cell_text
-from .excel_tables import rows_below_table, totals_rows_of
-from .formatted import formatted_numbers_note
-from .formulas import check_cached
-from .header_rows import (
-    CANDIDATE_NAMES,
-    REFERENCE_NAMES,
-    header_text,
-    header_under_title,
-    headers_again,
-    known_name,
-    past_header_notes,
-    reference_taken,
-    repeated_header_rows,
-    tagged_columns,
-    typed_totals_row,
-)
-from .layout import (
-    ColumnNotFound,
-    Layout,
-    MissingColumn,
-    NoColumnsFound,
-    another_sheet,
-    column_setting,
-    filled,
-    fold,
-    header_listing,
-    resolve_column,
-    shortened,
-)
-from .letters import (
-    HEADER_SEARCH_ROWS,
-    holds_header,
-    letter_read_as_name,
-    letters_meant,
-    refuse_letter_of_another_column,
-    search_rows,
-)
-from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
-from .row_notes import row_notes
-from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
+from ..core.errors import Setting
+from .header_rows import CANDIDATE_NAMES, REFERENCE_NAMES, header_under_title, known_name
+from .layout import ColumnNotFound, MissingColumn, NoColumnsFound, fold, header_listing, shortened
+from .letters import HEADER_SEARCH_ROWS, holds_header
+from .sheet import InputError, Sheet, column_index, column_letter
 
-__all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
-
-# --- finding the columns ----------------------------------------------------------------------------------------
-
-
-def _auto_column(headers: list[str], names: frozenset[str], what: str, sheet: Sheet, skip: int = -1) -> list[int]:
-    \"\"\"The columns chosen by header: the one exact name, else the numbered ones (several references), else the
-    one qualified name; hidden columns are never chosen, and anything ambiguous is an error.\"\"\"
-    kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
-    visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
-    numbered = [i for i, k in visible.items() if k == "numbered"]
-    tagged = tagged_columns(headers, names, visible)  # "Reference (FR)" beside "Reference": which is meant?
-    # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
-    if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
-        tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
-    for kind in ("exact", "numbered", "qualified"):
-        found = [i for i, k in visible.items() if k == kind]
-        if kind == "exact" and len(found) == 1 and numbered:
-            # "Reference" beside "Reference 2": several references, as Reference 1 / Reference 2 are; for the
-            # candidate, two columns of the same name, which is ambiguous.
-            found = sorted(found + numbered)
-            if what == "reference" and not tagged:
-                return found
-        elif (len(found) == 1 or (found and kind == "numbered" and what == "reference")) and (
-            kind == "qualified" or not tagged  # a tagged one alone is the column; beside another, it is ambiguous
-        ):
-            return found
-        if found:
-            found = sorted({*found, *tagged})
-            listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
-            raise InputError(
-                f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",
-                column_setting(what),
-                ", e.g. ",
-                column_setting(what, found[0]),
-            )
-    hidden = [i for i, k in kinds.items() if k and i in sheet.hidden_columns]
-    if hidden:
-        raise InputError(
-            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {shortened(headers[hidden[0]])!r} "
-            "is hidden, and hidden columns are not chosen by themselves; give ",
-            column_setting(what, hidden[0]),
-        )
-    return []
-
-
-def _unused_names(
-    headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
-) -> list[tuple[Part, ...]]:
-    \"\"\"A note for the columns whose header names the role with a qualifier (``Reference text``) when numbered ones
-    were chosen (``Reference 1``, ``Reference 2``): numbered names win, and the others are left unused, said so.
-    (For the candidate, one column, :func:`_auto_column` refuses such a choice instead.)\"\"\"
-    if not chosen or known_name(headers[chosen[0]], names) != "numbered":
-        return []
-    unused = [
-        i
-        for i, h in enumerate(headers)
-        if i not in chosen and i != skip and i not in sheet.hidden_columns and known_name(h, names) == "qualified"
-    ]
-    if not unused:
-        return []
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in unused)
-    return [(f"{listed} also named as the {what}: not used; to use it, give it with ", column_setting(what, unused[0]))]
+__all__ = ["find_header_row"]
 
 
 def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> bool:
@@ -7223,7 +7166,7 @@ def _has(texts: list[str], names: frozenset[str], *, exact: bool = False) -> boo
     return any((known_name(t, names) == "exact") if exact else known_name(t, names) for t in texts if t)
 
 
-def _find_header_row(
+def find_header_row(
     sheet: Sheet,
     search: tuple[int, list[list[str]]],
     letters: set[str],
@@ -7242,6 +7185,7 @@ def _find_header_row(
     need_candidate = candidate_col is None
     need_reference = reference_text is None and not reference_cols
     all_by_letter = not (named or need_candidate or need_reference)
+    found_by_names = need_candidate and need_reference  # both roles found by their names, none given
     if all_by_letter:  # a header row only if one has names (over the given columns, or anywhere)
         need_candidate, need_reference = True, reference_text is None
 
@@ -7275,6 +7219,13 @@ def _find_header_row(
                 below = texts[i + 1 - start] if i + 1 - start < len(texts) else []
                 if strict and not holdsknown_name(row, True) and holdsknown_name(below, True):
                     return i + 1
+                if strict and not holdsknown_name(row, True) and found_by_names:
+                    # Higher up, with rows between: a banner over a note, a metadata block (Reference # over 12).
+                    exact = next(
+                        (j for j in range(i + 2, start + len(texts)) if holdsknown_name(texts[j - start], True)), None
+                    )
+                    if exact is not None:
+                        return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact)
                 return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):
@@ -7316,6 +7267,185 @@ def _find_header_row(
     )
 
 
+def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int) -> int:
+    \"\"\"The header row where a row of qualified names (``banner``: ``Candidate 2024``, ``Reference #``) stands above
+    a row of exact ones (``exact``; ``texts``: the rows from one to the other), with rows between: the exact one,
+    when no row between holds a pair under the banner's names (a banner or a metadata row over a note, a blank
+    row). Otherwise either row may head the table: the first one over a few pairs and a second table's header, or
+    the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
+    scored as a pair. That is refused, naming both rows and what each would score.\"\"\"
+    head = texts[0]
+    candidates = [c for c, t in enumerate(head) if t and known_name(t, CANDIDATE_NAMES)]
+    references = [c for c, t in enumerate(head) if t and known_name(t, REFERENCE_NAMES)]
+
+    def pair(row: list[str]) -> bool:
+        return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
+
+    paired = [banner + k for k, row in enumerate(texts[1:-1], 1) if pair(row)]
+    if not paired:
+        return exact
+
+    def named(row: list[str]) -> str:
+        return ", ".join(
+            f"{column_letter(c)} {shortened(t, 40)!r}"
+            for c, t in enumerate(row)
+            if t and known_name(t, CANDIDATE_NAMES | REFERENCE_NAMES)
+        )
+
+    between = f"row {paired[0] + 1}" if len(paired) == 1 else f"rows {paired[0] + 1} to {paired[-1] + 1}"
+    raise InputError(
+        f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(texts[-1])}) both read as "
+        f"the header row, and {between} between them would be scored under row {banner + 1} and left out under row "
+        f"{exact + 1}; say which heads the table: ",
+        Setting("header_row", banner + 1),
+        f" (row {exact + 1} is then a second header row, not scored) or ",
+        Setting("header_row", exact + 1),
+    )
+""",
+    'table/columns.py': """\
+\"\"\"The column rules: which row holds the headers, which columns hold the candidates and the references (the
+:class:`~.layout.Layout` found).
+
+Columns are found by their headers (Reference / Référence / Referência, Candidate / Candidat / Candidato, any
+case and accents; an exact name wins, numbered ones are several references, a qualified one only when it is the
+only one, hidden columns never) or given by letter or header. In a workbook whose first sheet is a cover page,
+the search goes on to the next visible sheet that has them. Messages name the settings to change as
+``Setting`` values, which each face spells its own way.
+\"\"\"
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from ..core.errors import Part, Setting
+from ..excel.cell_values import CellError, cell_text
+from .excel_tables import rows_below_table, totals_rows_of
+from .formatted import formatted_numbers_note
+from .formulas import check_cached
+from .header_rows import (
+    CANDIDATE_NAMES,
+    REFERENCE_NAMES,
+    banner_rows,
+    header_text,
+    headers_again,
+    joined_tagged_columns,
+    known_name,
+    past_header_notes,
+    reference_taken,
+    repeated_header_rows,
+    tagged_columns,
+    typed_totals_row,
+)
+from .header_search import find_header_row
+from .layout import (
+    ColumnNotFound,
+    Layout,
+    MissingColumn,
+    NoColumnsFound,
+    another_sheet,
+    column_setting,
+    filled,
+    header_listing,
+    resolve_column,
+    shortened,
+)
+from .letters import (
+    holds_header,
+    letter_read_as_name,
+    letters_meant,
+    refuse_letter_of_another_column,
+    search_rows,
+)
+from .merged import LISTED_CELLS, merged_cells, refuse_merged_headers
+from .row_notes import row_notes
+from .sheet import InputError, Sheet, TableOptions, column_index, column_letter
+
+__all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
+
+# --- finding the columns ----------------------------------------------------------------------------------------
+
+
+def _auto_column(
+    headers: list[str], names: frozenset[str], what: str, sheet: Sheet, header_row: int | None, skip: int = -1
+) -> list[int]:
+    \"\"\"The columns chosen by header: the one exact name, else the numbered ones (several references), else the
+    one qualified name; hidden columns are never chosen, and anything ambiguous is an error.\"\"\"
+    kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
+    visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
+    numbered = [i for i, k in visible.items() if k == "numbered"]
+    unknown = (i for i in range(len(headers)) if i != skip and not kinds.get(i) and i not in sheet.hidden_columns)
+    below = sheet.rows[0 if header_row is None else header_row + 1 :]
+    # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
+    # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it.
+    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i)]
+    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i)), *joined]
+    # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
+    if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
+        tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
+    for kind in ("exact", "numbered", "qualified"):
+        found = [i for i, k in visible.items() if k == kind]
+        if kind == "exact" and len(found) == 1 and numbered:
+            # "Reference" beside "Reference 2": several references, as Reference 1 / Reference 2 are; for the
+            # candidate, two columns of the same name, which is ambiguous.
+            found = sorted(found + numbered)
+            if what == "reference" and not tagged:
+                return found
+        elif (len(found) == 1 or (found and kind == "numbered" and what == "reference")) and (
+            (kind == "qualified" and not joined) or not tagged  # a tagged one alone is the column, not beside another
+        ):
+            return found
+        if found:
+            found = sorted({*found, *tagged})
+            listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
+            raise InputError(
+                f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",
+                column_setting(what),
+                ", e.g. ",
+                column_setting(what, found[0]),
+            )
+    hidden = [i for i, k in kinds.items() if k and i in sheet.hidden_columns]
+    if hidden:
+        raise InputError(
+            f"sheet {sheet.name!r}: the {what} column {column_letter(hidden[0])} {shortened(headers[hidden[0]])!r} "
+            "is hidden, and hidden columns are not chosen by themselves; give ",
+            column_setting(what, hidden[0]),
+        )
+    return []
+
+
+def _holds_words(rows: list[list[Any]], col: int) -> bool:
+    \"\"\"Whether a column holds a word (a letter) in ``rows``, or nothing at all: not numbers alone.\"\"\"
+    filled_any = False
+    for row in rows:
+        value = row[col] if col < len(row) else None
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if isinstance(value, str) and any(ch.isalpha() for ch in value):
+            return True
+        filled_any = True
+    return not filled_any
+
+
+def _unused_names(
+    headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
+) -> list[tuple[Part, ...]]:
+    \"\"\"A note for the columns whose header names the role with a qualifier (``Reference text``) when numbered ones
+    were chosen (``Reference 1``, ``Reference 2``): numbered names win, and the others are left unused, said so.
+    (For the candidate, one column, :func:`_auto_column` refuses such a choice instead.)\"\"\"
+    if not chosen or known_name(headers[chosen[0]], names) != "numbered":
+        return []
+    unused = [
+        i
+        for i, h in enumerate(headers)
+        if i not in chosen and i != skip and i not in sheet.hidden_columns and known_name(h, names) == "qualified"
+    ]
+    if not unused:
+        return []
+    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in unused)
+    return [(f"{listed} also named as the {what}: not used; to use it, give it with ", column_setting(what, unused[0]))]
+
+
 def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:  # noqa: B008 - frozen
     \"\"\"Find the header row and the columns by the column rules, or take them as ``options`` give them.\"\"\"
     reference_cols, candidate_col = options.reference_cols, options.candidate_col
@@ -7339,7 +7469,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         # arm): such a letter is its column. A header row given is the user's word that its texts are headers.
         search = search_rows(sheet)
         letters = letters_meant(search[1], [candidate_col, *reference_cols])
-        index = _find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
+        index = find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
     guessed = (
         index is not None
         and header_row is None
@@ -7369,7 +7499,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if candidate_col:
         cand = resolve(candidate_col, "candidate")
     else:
-        found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet)
+        found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet, index)
         if not found:
             raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(headers)}")
         cand = found[0]
@@ -7390,7 +7520,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
         _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)
     else:
-        layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, skip=cand)
+        layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, index, skip=cand)
         layout.notes += _unused_names(headers, REFERENCE_NAMES, layout.reference_cols, "reference", sheet, cand)
         if not layout.reference_cols:
             labelled = _labelled_reference(rows[: index or 0])
@@ -7406,7 +7536,12 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if index is not None and layout.reference_cols:  # a second table stacked below: its headers are no pair
         used = [cand, *layout.reference_cols]
         again = headers_again(sheet, layout, used, data)  # refuses them with the roles crossed
-        layout.repeated = frozenset(repeated_header_rows(sheet, index, used, data)) | frozenset(again)
+        repeats = [
+            r
+            for head in (index, *banner_rows(sheet, index, used))
+            for r in repeated_header_rows(sheet, head, used, data)
+        ]
+        layout.repeated = frozenset(repeats) | frozenset(again)
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))

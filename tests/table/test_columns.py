@@ -91,6 +91,23 @@ def test_a_numbered_reference_beside_reference_is_a_second_reference_however_num
         (["Reference", "Candidate", "Candidate v2 (FR)"], "candidate"),
         (["Reference", "Reference 2024", "Candidate"], "reference"),  # a year: a version, not a second reference
         (["Reference", "Reference (2024)", "Candidate"], "reference"),
+        # Joined by a mark: no known name (a header row is never found by one), but a tagged one all the same.
+        (["Reference", "Reference_fr", "Candidate"], "reference"),
+        (["Reference", "Reference-FR", "Candidate"], "reference"),
+        (["Reference", "Reference(FR)", "Candidate"], "reference"),
+        (["Reference", "Reference_pt_BR", "Candidate"], "reference"),
+        (["Reference", "Reference_2", "Candidate"], "reference"),  # a second reference, or a second version?
+        (["Reference (EN)", "Reference_fr", "Candidate"], "reference"),
+        (["Reference 1", "Reference 2", "Reference_fr", "Candidate"], "reference"),
+        (["Reference", "Candidate", "Candidate_v2"], "candidate"),
+        (["Reference", "Reference/FR", "Candidate"], "reference"),
+        (["Reference", "Reference: FR", "Candidate"], "reference"),
+        (["Reference", "Reference - FR", "Candidate"], "reference"),
+        (["Reference", "Reference – FR", "Candidate"], "reference"),  # Excel's dash, as it corrects " - "
+        (["Reference", "Reference (es-419)", "Candidate"], "reference"),
+        (["Reference", "Reference (Français)", "Candidate"], "reference"),
+        (["Référence", "Référence (anglais)", "Candidat"], "reference"),
+        (["Referência", "Referência (inglês)", "Candidato"], "reference"),
     ],
 )
 def test_a_tagged_name_beside_the_plain_one_is_ambiguous(headers: list[str], what: str) -> None:
@@ -101,7 +118,17 @@ def test_a_tagged_name_beside_the_plain_one_is_ambiguous(headers: list[str], wha
 
 
 @pytest.mark.parametrize(
-    "other", ["Reference (ID)", "Reference (old)", "Reference (URL)", "Reference_ID", "Reference notes", "Reference II"]
+    "other",
+    [
+        "Reference (ID)",
+        "Reference (old)",
+        "Reference (URL)",
+        "Reference_ID",
+        "Reference notes",
+        "Reference II",
+        "Reference_notes",
+        "Reference-free QE",
+    ],
 )
 def test_other_words_beside_the_plain_name_tag_nothing(other: str) -> None:
     """Words that are no language, version, year or letter (an id, an old copy, a link) leave the plain name its
@@ -109,6 +136,17 @@ def test_other_words_beside_the_plain_name_tag_nothing(other: str) -> None:
     rows = [["Reference", other, "Candidate", "Candidate (old)", "Candidate (MT)"], [REF, "x", CAND, "y", "z"]]
     layout = layout_of(rows)
     assert (layout.candidate_col, layout.reference_cols) == (2, [0])
+
+
+def test_a_tagged_column_of_numbers_alone_is_no_text_of_the_role() -> None:
+    """``candidate_ms`` (milliseconds, or Malay?) holds numbers alone: a measure of the candidate, not a second
+    one. An empty tagged column is still ambiguous: it is the one meant, left to fill."""
+    rows = [["id", "reference", "candidate", "candidate_ms", "Candidate (n)"], [0, REF, CAND, 812, "7"]]
+    layout = layout_of(rows)
+    assert (layout.candidate_col, layout.reference_cols) == (2, [1])
+    assert "could be the reference" in render(
+        refusal([["Reference", "Reference_fr", "Candidate"], [REF, "", CAND]]).parts
+    )
 
 
 def test_a_qualified_name_left_unused_beside_numbered_ones_is_named() -> None:
@@ -281,6 +319,64 @@ def test_a_banner_of_qualified_names_over_the_exact_headers_is_a_title() -> None
     assert layout_of(alone).header_row == 0 and bleu(alone) == [PAIR, score(REF, OTHER).bleu]
     twice = [["Reference", "Candidate"], ["Reference", "Candidate"], [REF, CAND]]  # exact twice: the first
     assert layout_of(twice).header_row == 0
+
+
+def test_a_metadata_row_of_qualified_names_over_blank_rows_is_a_title() -> None:
+    """``Reference 2024 | Candidate 2024`` over a blank row and the exact names: the exact row is the header row,
+    as for a banner right over it, wherever it is."""
+    rows = [["Reference 2024", "Candidate 2024"], [], ["Reference", "Candidate"], [REF, CAND], [REF, OTHER]]
+    assert described(layout_of(rows)).startswith("header row 3; candidate B 'Candidate'; reference A 'Reference'")
+    assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
+    moved = [["Project", "Reference 2024", "Candidate 2024"], [], ["Reference", "Candidate"], [REF, CAND]]
+    assert described(layout_of(moved)) == "header row 3; candidate B 'Candidate'; reference A 'Reference'"
+
+
+def test_qualified_names_with_a_pair_between_them_and_the_exact_names_are_refused() -> None:
+    """``Reference # | Candidate #`` over ``12 | 14`` and the exact names: a metadata block over the table, or a
+    table over a second one? Under the first row, 12 and 14 would be scored as a pair. Refused, naming both rows and
+    what each would score; either one given is taken."""
+    rows = [["Reference #", "Candidate #"], ["12", "14"], ["Reference", "Candidate"], [REF, CAND], [REF, OTHER]]
+    message = render(refusal(rows).parts)
+    assert message == (
+        "sheet 'Copy': rows 1 (A 'Reference #', B 'Candidate #') and 3 (A 'Reference', B 'Candidate') both read as "
+        "the header row, and row 2 between them would be scored under row 1 and left out under row 3; say which "
+        "heads the table: header_row=1 (row 3 is then a second header row, not scored) or header_row=3"
+    )
+    assert bleu(rows, header_row=3) == [PAIR, score(REF, OTHER).bleu]
+    assert bleu(rows, header_row=1) == [score("12", "14").bleu, PAIR, score(REF, OTHER).bleu]
+    stacked = [["Reference (FR)", "Candidate (FR)"], [REF, CAND], [REF, OTHER], [], ["Reference", "Candidate"], [REF]]
+    assert "rows 2 to 3 between them" in render(refusal(stacked).parts)
+
+
+def test_a_banner_over_a_note_and_the_exact_names_is_a_title() -> None:
+    """A note under the banner (a source, a subtitle) holds no pair under the banner's names: the exact row is the
+    header row, with nothing refused."""
+    banner = ["Reference copy (approved)", None, "Candidate copy (agency)"]
+    rows = [banner, ["Source: brand book v3"], ["Reference", "Notes", "Candidate"], [REF, "", CAND], [REF, "", OTHER]]
+    assert described(layout_of(rows)) == "header row 3; candidate C 'Candidate'; reference A 'Reference'"
+    assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
+
+
+def test_words_of_the_names_in_the_data_leave_a_given_column_its_header_row() -> None:
+    """A localisation sheet's strings include ``Reference`` and ``Candidats``: with the candidates' column given, the
+    header row is still the first one, and those rows are pairs."""
+    rows = [
+        ["Key", "Source (EN)", "Reference (FR)", "Candidate (FR)"],
+        ["cart.empty", "Your basket is empty", REF, CAND],
+        ["order.ref", "Reference", "Référence", "Référence"],
+        ["order.cand", "Candidates", "Candidats", "Candidats"],
+    ]
+    for given in ({"candidate_col": "D"}, {"reference_cols": ("C",)}):
+        layout = layout_of(rows, **given)
+        assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 3, [2])
+
+
+def test_a_banner_repeated_on_every_page_is_no_pair() -> None:
+    banner = ["Reference copy (approved)", "Candidate copy (agency)"]
+    head = ["Reference", "Candidate"]
+    rows = [banner, head, [REF, CAND], banner, head, [REF, OTHER]]
+    assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
+    assert layout_of(rows).repeated == frozenset({3, 4})
 
 
 SPRING = [[1, REF, CAND], [2, "free delivery on every order", "free delivery on all orders"]]
