@@ -1,7 +1,7 @@
 """The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
 
 core < excel < table < lite < files < template < release < jobs < the package's public surface (``bleu_xl``) <
-the faces (cli, udfs); lite is the xlwings Lite face (its scripts and the bundle builder). The core and the
+the faces (cli, udfs; console, the console script, loads cli); lite is the xlwings Lite face (its scripts and the bundle builder). The core and the
 modules the xlwings Lite bundle embeds import only the standard library, so the same code runs under Pyodide;
 files takes from the Excel layer only what one cell holds (``excel.cell_values``); fast (numpy paths that give the
 core's results faster) imports only the core, and only jobs use it; the command line imports only the library's
@@ -35,6 +35,7 @@ ALLOWED = {
     "__init__": {"core", "_version", "jobs"},
     "_version": set(),
     "cli": {"__init__", "cli"},
+    "console": {"cli"},
 }
 #: Packages from outside the standard library that each part may import.
 THIRD_PARTY = {
