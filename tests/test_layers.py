@@ -1,11 +1,11 @@
 """The layers on disk keep their import rules: each imports only the layers below it, and nothing runs in a circle.
 
 core < excel < table < lite < files < template < release < jobs < the package's public surface (``bleu_xl``) <
-the faces (cli, udfs; console, the console script, loads cli); lite is the xlwings Lite face (its scripts and the bundle builder). The core and the
-modules the xlwings Lite bundle embeds import only the standard library, so the same code runs under Pyodide;
-files takes from the Excel layer only what one cell holds (``excel.cell_values``); fast (numpy paths that give the
-core's results faster) imports only the core, and only jobs use it; the command line imports only the library's
-public surface, the names ``bleu_xl`` exports.
+the faces (cli, udfs; console, the console script, loads cli); lite is the xlwings Lite face (its scripts and the
+bundle builder). The core and the modules the xlwings Lite bundle embeds import only the standard library, so the
+same code runs under Pyodide; files takes from the Excel layer only what one cell holds (``excel.cell_values``);
+fast (numpy paths that give the core's results faster) imports only the core, and only jobs use it; the command
+line imports only the library's public surface, the names ``bleu_xl`` exports.
 """
 
 from __future__ import annotations

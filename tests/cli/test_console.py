@@ -43,8 +43,9 @@ def test_the_interruption_lands_while_the_command_loads() -> None:
 
 
 def test_the_console_script_is_the_command() -> None:
+    code = "import sys; sys.argv = ['bleu-xl', '--version']; import bleu_xl.console as c; c.main()"
     done = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.argv = ['bleu-xl', '--version']; import bleu_xl.console as c; c.main()"],
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
