@@ -10,11 +10,12 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
-from ..excel.cell_values import CellError, cell_text
+from ..excel.cell_values import ERROR_TEXTS, CellError, cell_text
 from .excel_tables import rows_below_table, totals_rows_of
 from .formatted import formatted_numbers_note
 from .formulas import check_cached
@@ -109,16 +110,27 @@ def _auto_column(
     return []
 
 
+#: A measure written as text: a number with a short unit or none (``812 ms``, ``1.5e-05``, ``12 %``), a date or a
+#: time (``2024-05-01T10:00:00Z``), a truth value, or no value (``NA``, ``N/A``, ``NaN``, ``inf``, ``null``, ``-``).
+_MEASURE_TEXT = re.compile(
+    r"[-+]?(?:\d[\d,.\s]*(?:e[-+]?\d+)?|\.\d+)\s*(?:[a-zµ%°]{1,3})?|\d{4}-\d\d-\d\d(?:[t\s][\d:.]+z?)?|[\d:./-]+"
+    r"|true|false|yes|no|na|n/a|nan|[-+]?inf(?:inity)?|null|none|-+",
+    re.IGNORECASE,
+)
+
+
 def _holds_words(rows: list[list[Any]], col: int) -> bool:
-    """Whether a column holds a word (a letter) in ``rows``, or nothing at all: not numbers alone."""
+    """Whether a column holds a text in ``rows`` (a cell that is no measure), or nothing at all: not a column of
+    measures alone (numbers, dates, truth values, errors, NA)."""
     filled_any = False
     for row in rows:
-        value = row[col] if col < len(row) else None
-        if value is None or (isinstance(value, str) and not value.strip()):
+        text = cell_text(row[col]) if col < len(row) else None
+        if text is None:
             continue
-        if isinstance(value, str) and any(ch.isalpha() for ch in value):
-            return True
         filled_any = True
+        value = row[col]
+        if isinstance(value, str) and value.strip().upper() not in ERROR_TEXTS and not _MEASURE_TEXT.fullmatch(text):
+            return True
     return not filled_any
 
 
@@ -231,12 +243,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if index is not None and layout.reference_cols:  # a second table stacked below: its headers are no pair
         used = [cand, *layout.reference_cols]
         again = headers_again(sheet, layout, used, data)  # refuses them with the roles crossed
-        repeats = [
-            r
-            for head in (index, *banner_rows(sheet, index, used))
-            for r in repeated_header_rows(sheet, head, used, data)
-        ]
-        layout.repeated = frozenset(repeats) | frozenset(again)
+        banners = [b for b in banner_rows(sheet, index, used) if repeated_header_rows(sheet, b, used, data)]
+        repeats = [r for head in (index, *banners) for r in repeated_header_rows(sheet, head, used, data)]
+        layout.repeated, layout.banners = frozenset(repeats) | frozenset(again), tuple(banners)
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))

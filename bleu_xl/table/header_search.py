@@ -76,7 +76,12 @@ def find_header_row(
                 if strict and not holdsknown_name(row, True) and found_by_names:
                     # Higher up, with rows between: a banner over a note, a metadata block (Reference # over 12).
                     exact = next(
-                        (j for j in range(i + 2, start + len(texts)) if holdsknown_name(texts[j - start], True)), None
+                        (
+                            j
+                            for j in range(i + 2, start + len(texts))
+                            if holdsknown_name(texts[j - start], True) and _under_names(sheet, i, row, texts[j - start])
+                        ),
+                        None,
                     )
                     if exact is not None:
                         return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact)
@@ -121,6 +126,23 @@ def find_header_row(
     )
 
 
+def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) -> set[int]:
+    return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
+
+
+def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -> bool:
+    """Whether the exact names of a lower row stand under the upper row's names of the same role (a cell of its
+    own, or one merged across them): a table's header row under a banner or a metadata row, not a row of data that
+    holds the words (raters' ``Reference`` and ``Candidate`` in other columns)."""
+    spans = {m.left: range(m.left, m.right + 1) for m in sheet.merged if m.top == upper}
+    for role in (CANDIDATE_NAMES, REFERENCE_NAMES):
+        over = {c for left in _role_columns(names, role) for c in spans.get(left, (left,))}
+        held = _role_columns(lower, role, exact=True)
+        if not held or not held <= over:
+            return False
+    return True
+
+
 def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int) -> int:
     """The header row where a row of qualified names (``banner``: ``Candidate 2024``, ``Reference #``) stands above
     a row of exact ones (``exact``; ``texts``: the rows from one to the other), with rows between: the exact one,
@@ -129,8 +151,7 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int)
     the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
     scored as a pair. That is refused, naming both rows and what each would score."""
     head = texts[0]
-    candidates = [c for c, t in enumerate(head) if t and known_name(t, CANDIDATE_NAMES)]
-    references = [c for c, t in enumerate(head) if t and known_name(t, REFERENCE_NAMES)]
+    candidates, references = _role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)
 
     def pair(row: list[str]) -> bool:
         return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
@@ -146,12 +167,15 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int)
             if t and known_name(t, CANDIDATE_NAMES | REFERENCE_NAMES)
         )
 
+    hidden = sum(1 for r in paired if r in sheet.hidden_rows)
     between = f"row {paired[0] + 1}" if len(paired) == 1 else f"rows {paired[0] + 1} to {paired[-1] + 1}"
+    if hidden:
+        between += f" ({'hidden' if hidden == len(paired) else f'{hidden} of them hidden'})"
     raise InputError(
         f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(texts[-1])}) both read as "
         f"the header row, and {between} between them would be scored under row {banner + 1} and left out under row "
         f"{exact + 1}; say which heads the table: ",
         Setting("header_row", banner + 1),
-        f" (row {exact + 1} is then a second header row, not scored) or ",
+        " or ",
         Setting("header_row", exact + 1),
     )

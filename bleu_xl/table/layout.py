@@ -109,7 +109,8 @@ class Layout:
     below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
     ``filled`` holds the (top, bottom) rows whose references are filled down from the top one (the references
     of each row in it are the top row's, read with :meth:`cell` too). ``repeated`` holds the rows below that
-    repeat the header row's texts in the columns used (a second table stacked below the first): left out too.
+    repeat the header row's texts in the columns used (a second table stacked below the first), or a banner's
+    above it (``banners``: a row of names repeated on every printed page): left out too.
     """
 
     header_row: int | None
@@ -124,6 +125,7 @@ class Layout:
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
     filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
     repeated: frozenset[int] = frozenset()  # rows that repeat the header row (tables stacked): in skipped too
+    banners: tuple[int, ...] = ()  # rows of names above the header row, which ``repeated`` rows may repeat
     typed_totals: frozenset[int] = frozenset()  # a totals row typed by hand under the data: in skipped too
 
     @property

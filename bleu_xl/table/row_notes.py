@@ -24,10 +24,13 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
         listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
         more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
         named = ", ".join(layout.name(c) for c in columns)
+        banners = " and ".join(str(r + 1) for r in layout.banners)
+        above = f" or the names above it (row{'s' if len(layout.banners) > 1 else ''} {banners})" if banners else ""
+        what = f"the header row ({named}){above}"
         notes.append(
-            (f"row {listed} repeats the header row ({named}): it is not a candidate, and is not scored",)
+            (f"row {listed} repeats {what}: it is not a candidate, and is not scored",)
             if len(layout.repeated) == 1
-            else (f"rows {listed}{more} repeat the header row ({named}): they are not candidates, and are not scored",)
+            else (f"rows {listed}{more} repeat {what}: they are not candidates, and are not scored",)
         )
     hidden = sum(
         1

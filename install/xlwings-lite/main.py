@@ -5980,7 +5980,8 @@ class Layout:
     below the headers: a merged reference is the reference of every row it spans (read with :meth:`cell`).
     ``filled`` holds the (top, bottom) rows whose references are filled down from the top one (the references
     of each row in it are the top row's, read with :meth:`cell` too). ``repeated`` holds the rows below that
-    repeat the header row's texts in the columns used (a second table stacked below the first): left out too.
+    repeat the header row's texts in the columns used (a second table stacked below the first), or a banner's
+    above it (``banners``: a row of names repeated on every printed page): left out too.
     \"\"\"
 
     header_row: int | None
@@ -5995,6 +5996,7 @@ class Layout:
     merged: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # by top row
     filled: list[tuple[int, int]] = field(default_factory=list)  # (top, bottom) rows that take the top's references
     repeated: frozenset[int] = frozenset()  # rows that repeat the header row (tables stacked): in skipped too
+    banners: tuple[int, ...] = ()  # rows of names above the header row, which ``repeated`` rows may repeat
     typed_totals: frozenset[int] = frozenset()  # a totals row typed by hand under the data: in skipped too
 
     @property
@@ -7109,10 +7111,13 @@ def row_notes(sheet: Sheet, layout: Layout, skip_hidden: bool) -> list[tuple[Par
         listed = ", ".join(str(r + 1) for r in sorted(layout.repeated)[:LISTED_CELLS])
         more = f" and {len(layout.repeated) - LISTED_CELLS:,} more" if len(layout.repeated) > LISTED_CELLS else ""
         named = ", ".join(layout.name(c) for c in columns)
+        banners = " and ".join(str(r + 1) for r in layout.banners)
+        above = f" or the names above it (row{'s' if len(layout.banners) > 1 else ''} {banners})" if banners else ""
+        what = f"the header row ({named}){above}"
         notes.append(
-            (f"row {listed} repeats the header row ({named}): it is not a candidate, and is not scored",)
+            (f"row {listed} repeats {what}: it is not a candidate, and is not scored",)
             if len(layout.repeated) == 1
-            else (f"rows {listed}{more} repeat the header row ({named}): they are not candidates, and are not scored",)
+            else (f"rows {listed}{more} repeat {what}: they are not candidates, and are not scored",)
         )
     hidden = sum(
         1
@@ -7222,7 +7227,12 @@ def find_header_row(
                 if strict and not holdsknown_name(row, True) and found_by_names:
                     # Higher up, with rows between: a banner over a note, a metadata block (Reference # over 12).
                     exact = next(
-                        (j for j in range(i + 2, start + len(texts)) if holdsknown_name(texts[j - start], True)), None
+                        (
+                            j
+                            for j in range(i + 2, start + len(texts))
+                            if holdsknown_name(texts[j - start], True) and _under_names(sheet, i, row, texts[j - start])
+                        ),
+                        None,
                     )
                     if exact is not None:
                         return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact)
@@ -7267,6 +7277,23 @@ def find_header_row(
     )
 
 
+def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) -> set[int]:
+    return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
+
+
+def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -> bool:
+    \"\"\"Whether the exact names of a lower row stand under the upper row's names of the same role (a cell of its
+    own, or one merged across them): a table's header row under a banner or a metadata row, not a row of data that
+    holds the words (raters' ``Reference`` and ``Candidate`` in other columns).\"\"\"
+    spans = {m.left: range(m.left, m.right + 1) for m in sheet.merged if m.top == upper}
+    for role in (CANDIDATE_NAMES, REFERENCE_NAMES):
+        over = {c for left in _role_columns(names, role) for c in spans.get(left, (left,))}
+        held = _role_columns(lower, role, exact=True)
+        if not held or not held <= over:
+            return False
+    return True
+
+
 def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int) -> int:
     \"\"\"The header row where a row of qualified names (``banner``: ``Candidate 2024``, ``Reference #``) stands above
     a row of exact ones (``exact``; ``texts``: the rows from one to the other), with rows between: the exact one,
@@ -7275,8 +7302,7 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int)
     the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
     scored as a pair. That is refused, naming both rows and what each would score.\"\"\"
     head = texts[0]
-    candidates = [c for c, t in enumerate(head) if t and known_name(t, CANDIDATE_NAMES)]
-    references = [c for c, t in enumerate(head) if t and known_name(t, REFERENCE_NAMES)]
+    candidates, references = _role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)
 
     def pair(row: list[str]) -> bool:
         return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
@@ -7292,13 +7318,16 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int)
             if t and known_name(t, CANDIDATE_NAMES | REFERENCE_NAMES)
         )
 
+    hidden = sum(1 for r in paired if r in sheet.hidden_rows)
     between = f"row {paired[0] + 1}" if len(paired) == 1 else f"rows {paired[0] + 1} to {paired[-1] + 1}"
+    if hidden:
+        between += f" ({'hidden' if hidden == len(paired) else f'{hidden} of them hidden'})"
     raise InputError(
         f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(texts[-1])}) both read as "
         f"the header row, and {between} between them would be scored under row {banner + 1} and left out under row "
         f"{exact + 1}; say which heads the table: ",
         Setting("header_row", banner + 1),
-        f" (row {exact + 1} is then a second header row, not scored) or ",
+        " or ",
         Setting("header_row", exact + 1),
     )
 """,
@@ -7315,11 +7344,12 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from ..core.errors import Part, Setting
-from ..excel.cell_values import CellError, cell_text
+from ..excel.cell_values import ERROR_TEXTS, CellError, cell_text
 from .excel_tables import rows_below_table, totals_rows_of
 from .formatted import formatted_numbers_note
 from .formulas import check_cached
@@ -7414,16 +7444,27 @@ def _auto_column(
     return []
 
 
+#: A measure written as text: a number with a short unit or none (``812 ms``, ``1.5e-05``, ``12 %``), a date or a
+#: time (``2024-05-01T10:00:00Z``), a truth value, or no value (``NA``, ``N/A``, ``NaN``, ``inf``, ``null``, ``-``).
+_MEASURE_TEXT = re.compile(
+    r"[-+]?(?:\\d[\\d,.\\s]*(?:e[-+]?\\d+)?|\\.\\d+)\\s*(?:[a-zµ%°]{1,3})?|\\d{4}-\\d\\d-\\d\\d(?:[t\\s][\\d:.]+z?)?|[\\d:./-]+"
+    r"|true|false|yes|no|na|n/a|nan|[-+]?inf(?:inity)?|null|none|-+",
+    re.IGNORECASE,
+)
+
+
 def _holds_words(rows: list[list[Any]], col: int) -> bool:
-    \"\"\"Whether a column holds a word (a letter) in ``rows``, or nothing at all: not numbers alone.\"\"\"
+    \"\"\"Whether a column holds a text in ``rows`` (a cell that is no measure), or nothing at all: not a column of
+    measures alone (numbers, dates, truth values, errors, NA).\"\"\"
     filled_any = False
     for row in rows:
-        value = row[col] if col < len(row) else None
-        if value is None or (isinstance(value, str) and not value.strip()):
+        text = cell_text(row[col]) if col < len(row) else None
+        if text is None:
             continue
-        if isinstance(value, str) and any(ch.isalpha() for ch in value):
-            return True
         filled_any = True
+        value = row[col]
+        if isinstance(value, str) and value.strip().upper() not in ERROR_TEXTS and not _MEASURE_TEXT.fullmatch(text):
+            return True
     return not filled_any
 
 
@@ -7536,12 +7577,9 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     if index is not None and layout.reference_cols:  # a second table stacked below: its headers are no pair
         used = [cand, *layout.reference_cols]
         again = headers_again(sheet, layout, used, data)  # refuses them with the roles crossed
-        repeats = [
-            r
-            for head in (index, *banner_rows(sheet, index, used))
-            for r in repeated_header_rows(sheet, head, used, data)
-        ]
-        layout.repeated = frozenset(repeats) | frozenset(again)
+        banners = [b for b in banner_rows(sheet, index, used) if repeated_header_rows(sheet, b, used, data)]
+        repeats = [r for head in (index, *banners) for r in repeated_header_rows(sheet, head, used, data)]
+        layout.repeated, layout.banners = frozenset(repeats) | frozenset(again), tuple(banners)
         if layout.repeated:
             layout.skipped |= layout.repeated
             data = layout.data_rows(len(rows))

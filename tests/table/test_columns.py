@@ -144,6 +144,12 @@ def test_a_tagged_column_of_numbers_alone_is_no_text_of_the_role() -> None:
     rows = [["id", "reference", "candidate", "candidate_ms", "Candidate (n)"], [0, REF, CAND, 812, "7"]]
     layout = layout_of(rows)
     assert (layout.candidate_col, layout.reference_cols) == (2, [1])
+    measures = ["NA", "#N/A", "#DIV/0!", "nan", "inf", "812 ms", "1.50e-05", "2024-01-05T10:00:00Z", "TRUE", "-"]
+    for i, measure in enumerate(measures, 2):  # as R, pandas, Lite's error texts and exports write them
+        rows.append([i, REF, CAND, measure, "7"])
+    assert layout_of(rows).candidate_col == 2
+    rows.append([99, REF, CAND, "Livraison gratuite", "7"])  # a text: then it is a second candidate
+    assert "could be the candidate" in render(refusal(rows).parts)
     assert "could be the reference" in render(
         refusal([["Reference", "Reference_fr", "Candidate"], [REF, "", CAND]]).parts
     )
@@ -327,8 +333,9 @@ def test_a_metadata_row_of_qualified_names_over_blank_rows_is_a_title() -> None:
     rows = [["Reference 2024", "Candidate 2024"], [], ["Reference", "Candidate"], [REF, CAND], [REF, OTHER]]
     assert described(layout_of(rows)).startswith("header row 3; candidate B 'Candidate'; reference A 'Reference'")
     assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
+    # The exact names under other columns than the first row's names: not its table's header row (as before).
     moved = [["Project", "Reference 2024", "Candidate 2024"], [], ["Reference", "Candidate"], [REF, CAND]]
-    assert described(layout_of(moved)) == "header row 3; candidate B 'Candidate'; reference A 'Reference'"
+    assert "the candidate column C 'Candidate 2024' is empty" in render(refusal(moved).parts)
 
 
 def test_qualified_names_with_a_pair_between_them_and_the_exact_names_are_refused() -> None:
@@ -340,12 +347,30 @@ def test_qualified_names_with_a_pair_between_them_and_the_exact_names_are_refuse
     assert message == (
         "sheet 'Copy': rows 1 (A 'Reference #', B 'Candidate #') and 3 (A 'Reference', B 'Candidate') both read as "
         "the header row, and row 2 between them would be scored under row 1 and left out under row 3; say which "
-        "heads the table: header_row=1 (row 3 is then a second header row, not scored) or header_row=3"
+        "heads the table: header_row=1 or header_row=3"
     )
     assert bleu(rows, header_row=3) == [PAIR, score(REF, OTHER).bleu]
     assert bleu(rows, header_row=1) == [score("12", "14").bleu, PAIR, score(REF, OTHER).bleu]
     stacked = [["Reference (FR)", "Candidate (FR)"], [REF, CAND], [REF, OTHER], [], ["Reference", "Candidate"], [REF]]
     assert "rows 2 to 3 between them" in render(refusal(stacked).parts)
+
+
+def test_raters_naming_the_roles_in_other_columns_are_no_header_row() -> None:
+    """A human-parity sheet: raters pick ``Reference`` or ``Candidate`` in their own columns. Those rows hold the
+    exact names, but not under the header row's names of the roles: they are data, and the first row heads the
+    table (it was taken for the header row, and every pair scored 1.0)."""
+    head = ["Source", "Reference (human)", "Candidate (MT)", "Rater 1", "Rater 2"]
+    rows = [head, ["Checkout"], ["Place order", REF, CAND, "Reference", "Candidate"], ["x", REF, OTHER, "Tie", "Tie"]]
+    layout = layout_of(rows)
+    assert (layout.header_row, layout.candidate_col, layout.reference_cols) == (0, 2, [1])
+    assert bleu(rows) == [None, PAIR, score(REF, OTHER).bleu]  # the section row has no candidate
+
+
+def test_a_hidden_pair_between_two_header_rows_is_said_hidden() -> None:
+    rows = [["Reference #", "Candidate #"], ["12", "14"], ["Reference", "Candidate"], [REF, CAND]]
+    with pytest.raises(InputError) as raised:
+        find_layout(sheet(rows, hidden_rows=frozenset({1})))
+    assert "row 2 (hidden) between them" in render(raised.value.parts)
 
 
 def test_a_banner_over_a_note_and_the_exact_names_is_a_title() -> None:
@@ -376,7 +401,10 @@ def test_a_banner_repeated_on_every_page_is_no_pair() -> None:
     head = ["Reference", "Candidate"]
     rows = [banner, head, [REF, CAND], banner, head, [REF, OTHER]]
     assert bleu(rows) == [PAIR, score(REF, OTHER).bleu]
-    assert layout_of(rows).repeated == frozenset({3, 4})
+    layout = layout_of(rows)
+    assert layout.repeated == frozenset({3, 4}) and layout.banners == (0,)
+    said = "rows 4, 5 repeat the header row (B 'Candidate', A 'Reference') or the names above it (row 1): they are"
+    assert any(render(note).startswith(said) for note in layout.notes)
 
 
 SPRING = [[1, REF, CAND], [2, "free delivery on every order", "free delivery on all orders"]]
