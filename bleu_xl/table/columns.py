@@ -10,7 +10,6 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -73,9 +72,10 @@ def _auto_column(
     unknown = (i for i in range(len(headers)) if i != skip and not kinds.get(i) and i not in sheet.hidden_columns)
     below = sheet.rows[0 if header_row is None else header_row + 1 :]
     # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
-    # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it.
-    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i)]
-    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i)), *joined]
+    # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it. Only numbers: a column of
+    # "Yes", "N/A" and "5 min" is a text of the role, as short UI strings are.
+    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i, headers[i])]
+    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i, headers[i])), *joined]
     # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
     if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
         tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
@@ -110,26 +110,30 @@ def _auto_column(
     return []
 
 
-#: A measure written as text: a number with a short unit or none (``812 ms``, ``1.5e-05``, ``12 %``), a date or a
-#: time (``2024-05-01T10:00:00Z``), a truth value, or no value (``NA``, ``N/A``, ``NaN``, ``inf``, ``null``, ``-``).
-_MEASURE_TEXT = re.compile(
-    r"[-+]?(?:\d[\d,.\s]*(?:e[-+]?\d+)?|\.\d+)\s*(?:[a-zµ%°]{1,3})?|\d{4}-\d\d-\d\d(?:[t\s][\d:.]+z?)?|[\d:./-]+"
-    r"|true|false|yes|no|na|n/a|nan|[-+]?inf(?:inity)?|null|none|-+",
-    re.IGNORECASE,
-)
+def _number(value: Any) -> bool:
+    """Whether a cell holds a number (typed, or text that reads as one: `` 812``, ``1.5e-05``, ``nan``), a date,
+    a truth value or an error value: a measure, no text. Nothing else is: ``NA``, ``5 min``, ``Yes`` are words."""
+    if not isinstance(value, str):
+        return True  # numbers, dates, booleans and error values: what a reader types
+    if value.strip().upper() in ERROR_TEXTS:  # as xlwings Lite hands error values over
+        return True
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
 
 
-def _holds_words(rows: list[list[Any]], col: int) -> bool:
-    """Whether a column holds a text in ``rows`` (a cell that is no measure), or nothing at all: not a column of
-    measures alone (numbers, dates, truth values, errors, NA)."""
+def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
+    """Whether a column holds a text in ``rows`` (besides its own header, repeated), or nothing at all: not a
+    column of numbers alone (a measure: ``candidate_ms``)."""
     filled_any = False
     for row in rows:
         text = cell_text(row[col]) if col < len(row) else None
-        if text is None:
+        if text is None or text == header:
             continue
         filled_any = True
-        value = row[col]
-        if isinstance(value, str) and value.strip().upper() not in ERROR_TEXTS and not _MEASURE_TEXT.fullmatch(text):
+        if not _number(row[col]):
             return True
     return not filled_any
 
@@ -176,7 +180,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         # arm): such a letter is its column. A header row given is the user's word that its texts are headers.
         search = search_rows(sheet)
         letters = letters_meant(search[1], [candidate_col, *reference_cols])
-        index = find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
+        left_out = sheet.hidden_rows if options.skip_hidden else frozenset()
+        index = find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text, left_out)
     guessed = (
         index is not None
         and header_row is None

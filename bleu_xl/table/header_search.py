@@ -27,6 +27,7 @@ def find_header_row(
     reference_cols: Sequence[str],
     candidate_col: str | None,
     reference_text: str | None,
+    left_out: frozenset[int] = frozenset(),
 ) -> int | None:
     """The first row that holds the headers: every column given by name, and a known candidate and reference
     header where those are not given (so titles above are skipped). Without reference columns (a labelled
@@ -84,7 +85,7 @@ def find_header_row(
                         None,
                     )
                     if exact is not None:
-                        return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact)
+                        return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact, left_out)
                 return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):
@@ -143,20 +144,25 @@ def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -
     return True
 
 
-def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int) -> int:
+def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int, left_out: frozenset[int]) -> int:
     """The header row where a row of qualified names (``banner``: ``Candidate 2024``, ``Reference #``) stands above
     a row of exact ones (``exact``; ``texts``: the rows from one to the other), with rows between: the exact one,
     when no row between holds a pair under the banner's names (a banner or a metadata row over a note, a blank
     row). Otherwise either row may head the table: the first one over a few pairs and a second table's header, or
     the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
-    scored as a pair. That is refused, naming both rows and what each would score."""
+    scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
+    they are skipped)."""
     head = texts[0]
     candidates, references = _role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)
 
     def pair(row: list[str]) -> bool:
+        held = [row[c] for c in sorted(candidates | references) if c < len(row) and row[c]]
+        if all(known_name(t, CANDIDATE_NAMES | REFERENCE_NAMES) for t in held):
+            return False  # a second banner ("Reference (approved)" under "Reference copy (approved)")
         return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
 
-    paired = [banner + k for k, row in enumerate(texts[1:-1], 1) if pair(row)]
+    # Rows left out (hidden ones, with skip_hidden) are scored under neither row.
+    paired = [r for r, row in enumerate(texts[1:-1], banner + 1) if r not in left_out and pair(row)]
     if not paired:
         return exact
 

@@ -7178,6 +7178,7 @@ def find_header_row(
     reference_cols: Sequence[str],
     candidate_col: str | None,
     reference_text: str | None,
+    left_out: frozenset[int] = frozenset(),
 ) -> int | None:
     \"\"\"The first row that holds the headers: every column given by name, and a known candidate and reference
     header where those are not given (so titles above are skipped). Without reference columns (a labelled
@@ -7235,7 +7236,7 @@ def find_header_row(
                         None,
                     )
                     if exact is not None:
-                        return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact)
+                        return _under_banner(sheet, texts[i - start : exact - start + 1], i, exact, left_out)
                 return i
     if reference_text is None and not reference_cols:  # a reference labelled above the headers?
         for exact in (True, False):
@@ -7294,20 +7295,25 @@ def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -
     return True
 
 
-def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int) -> int:
+def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int, left_out: frozenset[int]) -> int:
     \"\"\"The header row where a row of qualified names (``banner``: ``Candidate 2024``, ``Reference #``) stands above
     a row of exact ones (``exact``; ``texts``: the rows from one to the other), with rows between: the exact one,
     when no row between holds a pair under the banner's names (a banner or a metadata row over a note, a blank
     row). Otherwise either row may head the table: the first one over a few pairs and a second table's header, or
     the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
-    scored as a pair. That is refused, naming both rows and what each would score.\"\"\"
+    scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
+    they are skipped).\"\"\"
     head = texts[0]
     candidates, references = _role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)
 
     def pair(row: list[str]) -> bool:
+        held = [row[c] for c in sorted(candidates | references) if c < len(row) and row[c]]
+        if all(known_name(t, CANDIDATE_NAMES | REFERENCE_NAMES) for t in held):
+            return False  # a second banner ("Reference (approved)" under "Reference copy (approved)")
         return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
 
-    paired = [banner + k for k, row in enumerate(texts[1:-1], 1) if pair(row)]
+    # Rows left out (hidden ones, with skip_hidden) are scored under neither row.
+    paired = [r for r, row in enumerate(texts[1:-1], banner + 1) if r not in left_out and pair(row)]
     if not paired:
         return exact
 
@@ -7344,7 +7350,6 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -7407,9 +7412,10 @@ def _auto_column(
     unknown = (i for i in range(len(headers)) if i != skip and not kinds.get(i) and i not in sheet.hidden_columns)
     below = sheet.rows[0 if header_row is None else header_row + 1 :]
     # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
-    # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it.
-    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i)]
-    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i)), *joined]
+    # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it. Only numbers: a column of
+    # "Yes", "N/A" and "5 min" is a text of the role, as short UI strings are.
+    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i, headers[i])]
+    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i, headers[i])), *joined]
     # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
     if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
         tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
@@ -7444,26 +7450,30 @@ def _auto_column(
     return []
 
 
-#: A measure written as text: a number with a short unit or none (``812 ms``, ``1.5e-05``, ``12 %``), a date or a
-#: time (``2024-05-01T10:00:00Z``), a truth value, or no value (``NA``, ``N/A``, ``NaN``, ``inf``, ``null``, ``-``).
-_MEASURE_TEXT = re.compile(
-    r"[-+]?(?:\\d[\\d,.\\s]*(?:e[-+]?\\d+)?|\\.\\d+)\\s*(?:[a-zµ%°]{1,3})?|\\d{4}-\\d\\d-\\d\\d(?:[t\\s][\\d:.]+z?)?|[\\d:./-]+"
-    r"|true|false|yes|no|na|n/a|nan|[-+]?inf(?:inity)?|null|none|-+",
-    re.IGNORECASE,
-)
+def _number(value: Any) -> bool:
+    \"\"\"Whether a cell holds a number (typed, or text that reads as one: `` 812``, ``1.5e-05``, ``nan``), a date,
+    a truth value or an error value: a measure, no text. Nothing else is: ``NA``, ``5 min``, ``Yes`` are words.\"\"\"
+    if not isinstance(value, str):
+        return True  # numbers, dates, booleans and error values: what a reader types
+    if value.strip().upper() in ERROR_TEXTS:  # as xlwings Lite hands error values over
+        return True
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
 
 
-def _holds_words(rows: list[list[Any]], col: int) -> bool:
-    \"\"\"Whether a column holds a text in ``rows`` (a cell that is no measure), or nothing at all: not a column of
-    measures alone (numbers, dates, truth values, errors, NA).\"\"\"
+def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
+    \"\"\"Whether a column holds a text in ``rows`` (besides its own header, repeated), or nothing at all: not a
+    column of numbers alone (a measure: ``candidate_ms``).\"\"\"
     filled_any = False
     for row in rows:
         text = cell_text(row[col]) if col < len(row) else None
-        if text is None:
+        if text is None or text == header:
             continue
         filled_any = True
-        value = row[col]
-        if isinstance(value, str) and value.strip().upper() not in ERROR_TEXTS and not _MEASURE_TEXT.fullmatch(text):
+        if not _number(row[col]):
             return True
     return not filled_any
 
@@ -7510,7 +7520,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         # arm): such a letter is its column. A header row given is the user's word that its texts are headers.
         search = search_rows(sheet)
         letters = letters_meant(search[1], [candidate_col, *reference_cols])
-        index = find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text)
+        left_out = sheet.hidden_rows if options.skip_hidden else frozenset()
+        index = find_header_row(sheet, search, letters, reference_cols, candidate_col, reference_text, left_out)
     guessed = (
         index is not None
         and header_row is None

@@ -140,19 +140,19 @@ def test_other_words_beside_the_plain_name_tag_nothing(other: str) -> None:
 
 def test_a_tagged_column_of_numbers_alone_is_no_text_of_the_role() -> None:
     """``candidate_ms`` (milliseconds, or Malay?) holds numbers alone: a measure of the candidate, not a second
-    one. An empty tagged column is still ambiguous: it is the one meant, left to fill."""
+    one. Any other text makes it one (``NA``, ``5 min``, ``Yes``: short UI strings are texts of the role); so does
+    an empty column, the one meant, left to fill."""
     rows = [["id", "reference", "candidate", "candidate_ms", "Candidate (n)"], [0, REF, CAND, 812, "7"]]
     layout = layout_of(rows)
     assert (layout.candidate_col, layout.reference_cols) == (2, [1])
-    measures = ["NA", "#N/A", "#DIV/0!", "nan", "inf", "812 ms", "1.50e-05", "2024-01-05T10:00:00Z", "TRUE", "-"]
-    for i, measure in enumerate(measures, 2):  # as R, pandas, Lite's error texts and exports write them
-        rows.append([i, REF, CAND, measure, "7"])
+    numbers = [" 812", "1.50e-05", "nan", "inf", "#N/A", "#DIV/0!", True, "candidate_ms"]  # a header repeated too
+    rows += [[i, REF, CAND, number, "7"] for i, number in enumerate(numbers, 2)]
     assert layout_of(rows).candidate_col == 2
-    rows.append([99, REF, CAND, "Livraison gratuite", "7"])  # a text: then it is a second candidate
-    assert "could be the candidate" in render(refusal(rows).parts)
-    assert "could be the reference" in render(
-        refusal([["Reference", "Reference_fr", "Candidate"], [REF, "", CAND]]).parts
-    )
+    for text in ["NA", "5 min", "Yes"]:
+        refused = refusal([*rows, [99, REF, CAND, text, "7"]])
+        assert "2 columns could be the candidate (C 'candidate', D 'candidate_ms')" in render(refused.parts)
+    empty = [["Reference", "Reference_fr", "Candidate"], [REF, "", CAND]]
+    assert "could be the reference" in render(refusal(empty).parts)
 
 
 def test_a_qualified_name_left_unused_beside_numbered_ones_is_named() -> None:
@@ -367,10 +367,23 @@ def test_raters_naming_the_roles_in_other_columns_are_no_header_row() -> None:
 
 
 def test_a_hidden_pair_between_two_header_rows_is_said_hidden() -> None:
+    """Hidden rows are scored unless skip_hidden: the refusal says they are hidden; with skip_hidden they are
+    scored under neither row, and nothing is ambiguous."""
     rows = [["Reference #", "Candidate #"], ["12", "14"], ["Reference", "Candidate"], [REF, CAND]]
     with pytest.raises(InputError) as raised:
         find_layout(sheet(rows, hidden_rows=frozenset({1})))
     assert "row 2 (hidden) between them" in render(raised.value.parts)
+    assert find_layout(sheet(rows, hidden_rows=frozenset({1})), TableOptions(skip_hidden=True)).header_row == 2
+
+
+def test_two_banners_over_the_exact_names_are_titles() -> None:
+    rows = [
+        ["Reference copy (approved)", "Candidate copy (agency)"],
+        ["Reference (approved)", "Candidate (agency)"],
+        ["Reference", "Candidate"],
+        [REF, CAND],
+    ]
+    assert layout_of(rows).header_row == 2 and bleu(rows) == [PAIR]
 
 
 def test_a_banner_over_a_note_and_the_exact_names_is_a_title() -> None:
