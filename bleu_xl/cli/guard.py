@@ -86,6 +86,8 @@ TEXT_ARGUMENTS = {
     "b_col",
     "reference",
     "candidate",
+    "texts",  # pair's REFERENCE and CANDIDATE
+    "references",  # pair's --reference
 }
 _SURROGATES = re.compile("[\udc80-\udcff]")
 

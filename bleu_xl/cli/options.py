@@ -65,6 +65,7 @@ FLAGS = {
 }
 #: compare names its candidate columns --a and --b.
 COMPARE_FLAGS = {**FLAGS, "candidate_col": "--a"}
+PAIR_FLAGS = {**FLAGS, "texts": "the texts given", "references": "--reference"}
 #: The defaults of the reading limits (the library's).
 READ_MEMORY = "2GB"
 READ_TIME = 60.0

@@ -8,7 +8,7 @@ import click
 
 from .. import Bleu, ChrfScore, Ter, TerScore, TerTooLong, chrf, explain, render, tokenize
 from .guard import guard
-from .options import FLAGS, TextsCommand, chrf_options, flag_spelling, ter_options
+from .options import FLAGS, PAIR_FLAGS, TextsCommand, chrf_options, flag_spelling, ter_options
 from .terminal import echo, printable
 
 __all__ = ["pair_command"]
@@ -29,7 +29,7 @@ __all__ = ["pair_command"]
 @chrf_options
 @ter_options
 @click.option("--json", "as_json", is_flag=True, help="Print the detail as JSON.")
-@guard()
+@guard(PAIR_FLAGS)
 def pair_command(
     texts: tuple[str, ...],
     references: tuple[str, ...],

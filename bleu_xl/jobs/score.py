@@ -108,7 +108,7 @@ def as_metrics(metrics: Metric[Any, Any, Any] | Sequence[Metric[Any, Any, Any]])
     names = [metric.name for metric in chosen]
     for name in names:
         if names.count(name) > 1:  # its columns would be told apart by nothing but "(2)"
-            raise BleuError(Setting("metrics"), f" names {name} twice")
+            raise BleuError(Setting("metrics"), f" gives {name} twice")
     return chosen
 
 

@@ -138,6 +138,22 @@ def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
     return not filled_any
 
 
+def _references_passed_over(headers: list[str], sheet: Sheet, cand: int) -> list[tuple[Part, ...]]:
+    """A note for the reference columns a reference given as text passes over: the output shows them beside
+    scores that are not theirs."""
+    passed = [
+        i
+        for i, h in enumerate(headers)
+        if i != cand and i not in sheet.hidden_columns and known_name(h, REFERENCE_NAMES) in ("exact", "numbered")
+    ]
+    if not passed:
+        return []
+    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in passed)
+    return [
+        (f"{listed} not used: every candidate is scored against the reference given with ", Setting("reference_text"))
+    ]
+
+
 def _unused_names(
     headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
 ) -> list[tuple[Part, ...]]:
@@ -228,6 +244,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     data = layout.data_rows(len(rows))
     if reference_text is not None:
         layout.reference_text = reference_text
+        layout.notes += _references_passed_over(headers, sheet, cand)
     elif reference_cols:
         layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
         _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)

@@ -205,7 +205,8 @@ def problem_rows_note(
     if not found:
         return []
     named = "; ".join(f"row {row} {note}" for row, note in found[:LISTED_PROBLEMS])
-    more = f" (and {len(found) - LISTED_PROBLEMS:,} more rows)" if len(found) > LISTED_PROBLEMS else ""
+    extra = len(found) - LISTED_PROBLEMS
+    more = f" (and {extra:,} more {'row' if extra == 1 else 'rows'})" if extra > 0 else ""
     return [named + more]
 
 

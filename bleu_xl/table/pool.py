@@ -117,7 +117,8 @@ def map_chunks(
     into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
     that cannot start :class:`PoolUnavailable` (before any result).
     """
-    workers = workers or os.cpu_count() or 1
+    # Never more processes than chunks: workers=150 on one chunk started 150 of them.
+    workers = max(1, min(workers or os.cpu_count() or 1, len(bounds)))
     shared: tuple[Any, ...] = ()
     if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
@@ -166,7 +167,7 @@ class ForkedMap(Generic[R]):
         self._fn = fn
         self._doing = doing
         self._bounds = list(bounds)
-        self._workers = workers or os.cpu_count() or 1
+        self._workers = max(1, min(workers or os.cpu_count() or 1, len(self._bounds)))  # no more than the chunks
         self._ahead = max(ahead or 2 * self._workers, 1)
         self._pool: ProcessPoolExecutor | None = None
         self._pending: collections.deque[Future[R]] = collections.deque()

@@ -534,6 +534,8 @@ def check_reference_text(
     CHRF does): then the message names a metric that takes it, as Python gives it to ``parameter``."""
     if text is None:
         return
+    if not isinstance(text, str):  # as TableOptions refuses it, but before the input is read
+        raise BleuTypeError(f"reference_text must be a string or None, not {type(text).__name__} ({text!r})")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # surrogate code points: text made in Python (the readers refuse them)

@@ -487,7 +487,7 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
             raise BleuError(_NAMES, " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}")
         metric = KNOWN[word.removesuffix("2") if word == "bleu2" else word].from_settings(settings)
         if metric in metrics:
-            raise BleuError(_NAMES, f" names {metric.name} twice")
+            raise BleuError(_NAMES, f" gives {metric.name} twice")
         metrics.append(metric)
     _check_settings_used(settings, tuple(metrics))
     return tuple(metrics)
@@ -7478,6 +7478,22 @@ def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
     return not filled_any
 
 
+def _references_passed_over(headers: list[str], sheet: Sheet, cand: int) -> list[tuple[Part, ...]]:
+    \"\"\"A note for the reference columns a reference given as text passes over: the output shows them beside
+    scores that are not theirs.\"\"\"
+    passed = [
+        i
+        for i, h in enumerate(headers)
+        if i != cand and i not in sheet.hidden_columns and known_name(h, REFERENCE_NAMES) in ("exact", "numbered")
+    ]
+    if not passed:
+        return []
+    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in passed)
+    return [
+        (f"{listed} not used: every candidate is scored against the reference given with ", Setting("reference_text"))
+    ]
+
+
 def _unused_names(
     headers: list[str], names: frozenset[str], chosen: list[int], what: str, sheet: Sheet, skip: int = -1
 ) -> list[tuple[Part, ...]]:
@@ -7568,6 +7584,7 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
     data = layout.data_rows(len(rows))
     if reference_text is not None:
         layout.reference_text = reference_text
+        layout.notes += _references_passed_over(headers, sheet, cand)
     elif reference_cols:
         layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
         _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)
@@ -8089,7 +8106,8 @@ def map_chunks(
     into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
     that cannot start :class:`PoolUnavailable` (before any result).
     \"\"\"
-    workers = workers or os.cpu_count() or 1
+    # Never more processes than chunks: workers=150 on one chunk started 150 of them.
+    workers = max(1, min(workers or os.cpu_count() or 1, len(bounds)))
     shared: tuple[Any, ...] = ()
     if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
@@ -8138,7 +8156,7 @@ class ForkedMap(Generic[R]):
         self._fn = fn
         self._doing = doing
         self._bounds = list(bounds)
-        self._workers = workers or os.cpu_count() or 1
+        self._workers = max(1, min(workers or os.cpu_count() or 1, len(self._bounds)))  # no more than the chunks
         self._ahead = max(ahead or 2 * self._workers, 1)
         self._pool: ProcessPoolExecutor | None = None
         self._pending: collections.deque[Future[R]] = collections.deque()
@@ -9103,6 +9121,8 @@ def check_reference_text(
     CHRF does): then the message names a metric that takes it, as Python gives it to ``parameter``.\"\"\"
     if text is None:
         return
+    if not isinstance(text, str):  # as TableOptions refuses it, but before the input is read
+        raise BleuTypeError(f"reference_text must be a string or None, not {type(text).__name__} ({text!r})")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # surrogate code points: text made in Python (the readers refuse them)

@@ -197,7 +197,7 @@ def test_a_metric_setting_without_its_metric_is_one_line_and_exit_2(
     [
         (("--metric", "meteor"), "--metric 'meteor' is not a metric: use bleu, bleu2, chrf"),
         (("--metric", "bleu2", "--max-n", "4"), "--metric bleu2 is BLEU-2: use bleu with --max-n 4 for BLEU-4"),
-        (("--metric", "chrf,chrf"), "--metric names chrF2 twice"),
+        (("--metric", "chrf,chrf"), "--metric gives chrF2 twice"),
         (("--metric", "bleu,"), "--metric has an empty name"),
         (("--char-order", "0"), "--char-order"),
         (("--beta", "10"), "--beta"),

@@ -174,6 +174,18 @@ def test_arguments_python_kept_as_surrogates_are_decoded_not_split(tmp_path: Pat
     assert "'r\\xe9sum\\xe9' is not UTF-8 text; check --reference" in one_line_refusal(latin1)
 
 
+def test_pair_refuses_texts_that_are_not_utf8_as_score_does() -> None:
+    """A Latin-1 "cafés" reached pair as caf, a surrogate, s: BLEU-2 split it and scored 1.0 against "caf s"."""
+    for args, said in (
+        ([b"caf\xe9s chauds", "caf s chauds"], "'caf\\xe9s chauds' is not UTF-8 text; check the texts given"),
+        (["--reference", b"caf\xe9s", "caf s"], "'caf\\xe9s' is not UTF-8 text; check --reference"),
+    ):
+        done = subprocess.run([*COMMAND, "pair", *args], capture_output=True, text=True, timeout=120)
+        assert said in one_line_refusal(done)
+    posix = subprocess.run([*COMMAND, "pair", PT_REF, PT_CAND], capture_output=True, env=POSIX, timeout=120)
+    assert posix.returncode == 0 and f"BLEU-2 = {score(PT_REF, PT_CAND).bleu:.4f}" in posix.stdout.decode()
+
+
 @pytest.mark.parametrize("codec", ["rot13", "hex", "zlib_codec", "base64"])
 def test_only_text_encodings_are_accepted(tmp_path: Path, codec: str) -> None:
     source = csv_input(tmp_path)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import bleu_xl
-from bleu_xl import Bleu, Chrf, InputError, ReadTable, ScoredFile, score_file
+from bleu_xl import Bleu, BleuTypeError, Chrf, InputError, ReadTable, ScoredFile, score_file
 from tests.helpers import COPY_ROWS, INTACTO, REF, SHORT, run
 
 SAMPLE = Path(__file__).resolve().parents[2] / "workbooks" / "samples" / "marketing_en.xlsx"
@@ -145,6 +145,14 @@ def test_a_sheet_is_given_by_its_name(sample: Path, tmp_path: Path) -> None:
     assert score_file(sample, output=tmp_path / "s.csv", sheet="pairs").counts["scored"] == 5
 
 
+def test_a_reference_text_of_another_type_is_a_type_error(sample: Path, tmp_path: Path) -> None:
+    """It raised AttributeError ('int' object has no attribute 'encode') before the input was read."""
+    for value in (5, b"the cat"):
+        with pytest.raises(BleuTypeError, match=r"^reference_text must be a string or None, not "):
+            score_file(sample, output=tmp_path / "s.csv", reference_text=value)  # type: ignore[arg-type]
+    assert not (tmp_path / "s.csv").exists()
+
+
 def test_a_blank_column_name_is_refused_not_read_as_none_given(sample: Path, tmp_path: Path) -> None:
     """``candidate_col=""`` names no column: read as not given, the column rules would choose one silently."""
     for settings, name in (
@@ -168,7 +176,7 @@ def test_a_blank_column_name_is_refused_not_read_as_none_given(sample: Path, tmp
 def test_two_metrics_of_one_name_are_refused_as_the_command_refuses_them(sample: Path, tmp_path: Path) -> None:
     """Their columns would be 'TER' and 'TER (2)', told apart by nothing in the output."""
     for metrics in ([Bleu(), Bleu()], [bleu_xl.Ter(), bleu_xl.Ter(normalized=True)]):
-        with pytest.raises(bleu_xl.BleuError, match=f"metrics names {metrics[0].name} twice"):
+        with pytest.raises(bleu_xl.BleuError, match=f"metrics gives {metrics[0].name} twice"):
             score_file(sample, output=tmp_path / "twice.csv", metrics=metrics)
     assert not (tmp_path / "twice.csv").exists()
     assert score_file(sample, output=tmp_path / "two.csv", metrics=[Bleu(), Bleu(max_n=4)]).counts["scored"] == 5

@@ -977,3 +977,12 @@ def test_a_reference_given_as_the_candidates_column_is_named_when_no_reference_i
     assert render(caught.value.parts).startswith(
         "sheet 'cmp': no reference column (A 'Reference' is the candidates' column given) (and no labelled"
     )
+
+
+def test_a_reference_given_as_text_names_the_reference_columns_it_passes_over() -> None:
+    """The output shows the Reference column beside scores against another text: a note says so."""
+    rows = [["Reference", "Candidate"], ["le chat", "le chat"], ["un chien noir", "un chien noir"]]
+    layout = layout_of(rows, reference_text="le chat")
+    said = "A 'Reference' not used: every candidate is scored against the reference given with reference_text"
+    assert [render(note) for note in layout.notes] == [said]
+    assert layout_of([["Source", "Candidate"], ["x", "y"]], reference_text="le chat").notes == []

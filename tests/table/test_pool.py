@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bleu_xl.table.pool import ForkedMap, WorkerLost, forking
+from bleu_xl.table.pool import ForkedMap, WorkerLost, forking, map_chunks
 from tests.helpers import alive
 
 pytestmark = pytest.mark.skipif(not forking(), reason="workers are forked on Linux only")
@@ -139,3 +139,18 @@ def test_a_worker_killed_while_sending_leaves_no_thread_waiting_for_the_rest() -
         assert not manager.is_alive(), "the pool's manager thread still waits for the rest of a result"
     finally:
         _STUCK_POOL = None
+
+
+def test_no_more_workers_than_chunks() -> None:
+    """workers=150 on one chunk started 150 processes: a pool never needs more than it has chunks."""
+    before = {child.pid for child in multiprocessing.active_children()}
+    with ForkedMap(lambda a, b: (a, os.getpid()), [(0, 1), (1, 2)], workers=150) as results:
+        started = {child.pid for child in multiprocessing.active_children()} - before
+        got = list(results)
+    assert len(started) <= 2 and [a for a, _ in got] == [0, 1]
+    parts = map_chunks(_pids, list(range(10)), [(0, 5), (5, 10)], (), workers=150)
+    assert len({pid for part in parts for pid in part}) <= 2
+
+
+def _pids(items: list[int]) -> list[int]:
+    return [os.getpid() for _ in items]

@@ -67,7 +67,7 @@ def metrics_named(names: Sequence[str], **settings: Any) -> tuple[Metric[Any, An
             raise BleuError(_NAMES, " bleu2 is BLEU-2: use bleu with ", Setting("max_n", max_n), f" for BLEU-{max_n}")
         metric = KNOWN[word.removesuffix("2") if word == "bleu2" else word].from_settings(settings)
         if metric in metrics:
-            raise BleuError(_NAMES, f" names {metric.name} twice")
+            raise BleuError(_NAMES, f" gives {metric.name} twice")
         metrics.append(metric)
     _check_settings_used(settings, tuple(metrics))
     return tuple(metrics)

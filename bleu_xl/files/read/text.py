@@ -521,7 +521,10 @@ def parse_text(
         for row, first, lines in long_rows[:LISTED_ROWS]
     ]
     if len(long_rows) > LISTED_ROWS:
-        notes.append((f"and {len(long_rows) - LISTED_ROWS:,} more rows with cells of over {MAX_FIELD_LINES} lines",))
+        extra = len(long_rows) - LISTED_ROWS
+        notes.append(
+            (f"and {extra:,} more {'row' if extra == 1 else 'rows'} with cells of over {MAX_FIELD_LINES} lines",)
+        )
     if mixed is not None:
         notes.insert(0, mixed)
     return rows, used, delimiter, notes
