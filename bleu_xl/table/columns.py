@@ -10,6 +10,7 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -41,6 +42,7 @@ from .layout import (
     another_sheet,
     column_setting,
     filled,
+    fold,
     header_listing,
     resolve_column,
     shortened,
@@ -110,30 +112,35 @@ def _auto_column(
     return []
 
 
+#: A number, a date or a truth value written as text (``1,204``, ``12%``, ``1.5e-05``, ``2024-05-01T10:00:00Z``).
+_NUMBER_TEXT = re.compile(
+    r"(?=[^\d]*\d)[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d+)?(?:e[-+]?\d+)?\s*%?"
+    r"|\d{4}-\d\d-\d\d(?:[t ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:z|[-+]\d\d:?\d\d)?)?|true|false",
+    re.IGNORECASE,
+)
+#: What a measure's column holds where it has no value, as exports write it: no text of the role.
+_NO_VALUE = frozenset(["na", "n/a", "n.a.", "nan", "null", "none", "-", "\u2013", "\u2014", "tbd"])
+
+
 def _number(value: Any) -> bool:
-    """Whether a cell holds a number (typed, or text that reads as one: `` 812``, ``1.5e-05``, ``nan``), a date,
-    a truth value or an error value: a measure, no text. Nothing else is: ``NA``, ``5 min``, ``Yes`` are words."""
+    """Whether a cell holds a number (typed, or written as one: `` 812``, ``1,204``, ``12%``), a date, a truth
+    value or an error value: a measure, no text. ``5 min``, ``Yes`` or ``OK`` are words, as short UI strings are."""
     if not isinstance(value, str):
         return True  # numbers, dates, booleans and error values: what a reader types
-    if value.strip().upper() in ERROR_TEXTS:  # as xlwings Lite hands error values over
-        return True
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
+    text = value.strip()
+    return text.upper() in ERROR_TEXTS or bool(_NUMBER_TEXT.fullmatch(text))  # error values, as Lite hands them over
 
 
 def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
-    """Whether a column holds a text in ``rows`` (besides its own header, repeated), or nothing at all: not a
-    column of numbers alone (a measure: ``candidate_ms``)."""
-    filled_any = False
+    """Whether a column holds a text in ``rows``, or nothing at all: not a column of numbers alone (a measure:
+    ``candidate_ms``). Its own header repeated and the marks of no value (``NA``, ``-``) are passed over."""
+    filled_any, head = False, fold(header)
     for row in rows:
         text = cell_text(row[col]) if col < len(row) else None
-        if text is None or text == header:
+        if text is None or (isinstance(text, str) and (fold(text) == head or text.strip().casefold() in _NO_VALUE)):
             continue
         filled_any = True
-        if not _number(row[col]):
+        if isinstance(text, str) and not _number(row[col]):
             return True
     return not filled_any
 

@@ -156,9 +156,13 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     candidates, references = _role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)
 
     def pair(row: list[str]) -> bool:
-        held = [row[c] for c in sorted(candidates | references) if c < len(row) and row[c]]
-        if all(known_name(t, CANDIDATE_NAMES | REFERENCE_NAMES) for t in held):
-            return False  # a second banner ("Reference (approved)" under "Reference copy (approved)")
+        if all(
+            known_name(row[c], names)
+            for cols, names in ((candidates, CANDIDATE_NAMES), (references, REFERENCE_NAMES))
+            for c in cols
+            if c < len(row) and row[c]
+        ):
+            return False  # a second banner, each role named over its own ("Reference (approved)")
         return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
 
     # Rows left out (hidden ones, with skip_hidden) are scored under neither row.

@@ -145,10 +145,12 @@ def test_a_tagged_column_of_numbers_alone_is_no_text_of_the_role() -> None:
     rows = [["id", "reference", "candidate", "candidate_ms", "Candidate (n)"], [0, REF, CAND, 812, "7"]]
     layout = layout_of(rows)
     assert (layout.candidate_col, layout.reference_cols) == (2, [1])
-    numbers = [" 812", "1.50e-05", "nan", "inf", "#N/A", "#DIV/0!", True, "candidate_ms"]  # a header repeated too
+    # As exports write numbers, dates, truth values, errors and no value; the header repeated too.
+    numbers = [" 812", "1,204", "12%", "1.50e-05", "2024-05-01T10:00:00+02:00", "TRUE", "#N/A", "#DIV/0!", True]
+    numbers += ["NA", "N/A", "null", "None", "NaN", "-", "\u2014", "candidate_ms "]
     rows += [[i, REF, CAND, number, "7"] for i, number in enumerate(numbers, 2)]
     assert layout_of(rows).candidate_col == 2
-    for text in ["NA", "5 min", "Yes"]:
+    for text in ["5 min", "Yes", "OK", "800 ms"]:
         refused = refusal([*rows, [99, REF, CAND, text, "7"]])
         assert "2 columns could be the candidate (C 'candidate', D 'candidate_ms')" in render(refused.parts)
     empty = [["Reference", "Reference_fr", "Candidate"], [REF, "", CAND]]
@@ -374,6 +376,19 @@ def test_a_hidden_pair_between_two_header_rows_is_said_hidden() -> None:
         find_layout(sheet(rows, hidden_rows=frozenset({1})))
     assert "row 2 (hidden) between them" in render(raised.value.parts)
     assert find_layout(sheet(rows, hidden_rows=frozenset({1})), TableOptions(skip_hidden=True)).header_row == 2
+
+
+def test_a_pair_of_names_between_a_banner_and_the_exact_names_is_a_pair() -> None:
+    """Recruiting copy: ``Candidate profile`` under the banner's reference, ``Reference check pending`` under its
+    candidate. Names, but not each role's over its own column: a pair, which would be scored under the banner."""
+    rows = [
+        ["Reference copy (approved)", "Candidate copy (agency)"],
+        ["Candidate profile", "Candidate profile page"],
+        ["Reference checks pending", "Reference check pending"],
+        ["Reference", "Candidate"],
+        [REF, CAND],
+    ]
+    assert "rows 2 to 3 between them" in render(refusal(rows).parts)
 
 
 def test_two_banners_over_the_exact_names_are_titles() -> None:
