@@ -9,7 +9,7 @@ import click
 from .. import Bleu, ChrfScore, Ter, TerScore, TerTooLong, chrf, explain, render, tokenize
 from .guard import guard
 from .options import FLAGS, PAIR_FLAGS, TextsCommand, chrf_options, flag_spelling, ter_options
-from .terminal import echo, printable
+from .terminal import CLOSED_AT_START, Failure, echo, printable
 
 __all__ = ["pair_command"]
 
@@ -57,6 +57,8 @@ def pair_command(
       bleu-xl pair --reference "the cat is on the mat" --reference "there is a cat on the mat" "the cat sat"
       bleu-xl pair "livraison offerte" "livraisons offertes" --word-order 2
     """
+    if 1 in CLOSED_AT_START:  # the detail is the whole result: lost, it is no answer
+        raise Failure("standard output is closed: nothing could be written; redirect it to a file")
     if references:
         if len(texts) != 1:
             raise click.UsageError("with --reference, give the candidate alone")

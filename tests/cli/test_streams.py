@@ -75,6 +75,14 @@ def test_with_standard_output_closed_writing_to_it_is_refused(tmp_path: Path) ->
     )
 
 
+def test_pair_with_standard_output_closed_is_refused() -> None:
+    """pair's detail is its whole result: with standard output closed it exited 0 having shown nothing."""
+    for extra in ((), ("--json",)):
+        done = with_closed(1, "pair", "a b", "a b", *extra)
+        said = "bleu-xl: error: standard output is closed: nothing could be written; redirect it to a file"
+        assert (done.returncode, done.stderr.strip()) == (2, said)
+
+
 def test_compare_with_standard_output_closed_ends_as_score_does(tmp_path: Path) -> None:
     """compare's printed result is its output, as score's is with -o -: refused before any work when standard
     output is closed (exit 2, nothing written); with -o, the file is the output and the command completes, as
