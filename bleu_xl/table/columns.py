@@ -65,9 +65,10 @@ __all__ = ["CANDIDATE_NAMES", "REFERENCE_NAMES", "find_layout", "find_table"]
 
 def _auto_column(
     headers: list[str], names: frozenset[str], what: str, sheet: Sheet, header_row: int | None, skip: int = -1
-) -> list[int]:
+) -> tuple[list[int], list[int]]:
     """The columns chosen by header: the one exact name, else the numbered ones (several references), else the
-    one qualified name; hidden columns are never chosen, and anything ambiguous is an error."""
+    one qualified name; hidden columns are never chosen, and anything ambiguous is an error. Also the tagged
+    columns passed over as measures (numbers alone), which a note names."""
     kinds = {i: known_name(h, names) for i, h in enumerate(headers) if i != skip}
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
@@ -76,8 +77,10 @@ def _auto_column(
     # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
     # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it. Only numbers: a column of
     # "Yes", "N/A" and "5 min" is a text of the role, as short UI strings are.
-    joined = [i for i in joined_tagged_columns(headers, names, unknown) if _holds_words(below, i, headers[i])]
-    tagged = [*(i for i in tagged_columns(headers, names, visible) if _holds_words(below, i, headers[i])), *joined]
+    joined_all, spaced = joined_tagged_columns(headers, names, unknown), tagged_columns(headers, names, visible)
+    measures = [i for i in (*spaced, *joined_all) if not _holds_words(below, i, headers[i])]
+    joined = [i for i in joined_all if i not in measures]
+    tagged = [*(i for i in spaced if i not in measures), *joined]
     # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
     if what == "candidate" and numbered and not any(k == "exact" for k in visible.values()):
         tagged = sorted({*tagged, *(i for i, k in visible.items() if k == "qualified")})
@@ -88,11 +91,11 @@ def _auto_column(
             # candidate, two columns of the same name, which is ambiguous.
             found = sorted(found + numbered)
             if what == "reference" and not tagged:
-                return found
+                return found, measures
         elif (len(found) == 1 or (found and kind == "numbered" and what == "reference")) and (
             (kind == "qualified" and not joined) or not tagged  # a tagged one alone is the column, not beside another
         ):
-            return found
+            return found, measures
         if found:
             found = sorted({*found, *tagged})
             listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
@@ -109,22 +112,36 @@ def _auto_column(
             "is hidden, and hidden columns are not chosen by themselves; give ",
             column_setting(what, hidden[0]),
         )
-    return []
+    return [], measures
 
 
-#: A number, a date or a truth value written as text (``1,204``, ``12%``, ``1.5e-05``, ``2024-05-01T10:00:00Z``).
+def _measures_note(headers: list[str], measures: list[int], chosen: list[int], what: str) -> list[tuple[Part, ...]]:
+    """A note for the tagged columns passed over as measures beside the chosen one: say so, with the setting."""
+    if not measures or not chosen:
+        return []
+    measures = sorted(measures)
+    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in measures)
+    return [
+        (
+            f"{listed} named as the {what} but holding numbers alone: read as a measure, not used; to score it, give "
+            "it with ",
+            column_setting(what, measures[0]),
+        )
+    ]
+
+
+#: A number written as text (``812``, ``1,204``, ``12%``, ``1.5e-05``): not a date, nor ``True`` (UI strings).
 _NUMBER_TEXT = re.compile(
-    r"(?=[^\d]*\d)[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d+)?(?:e[-+]?\d+)?\s*%?"
-    r"|\d{4}-\d\d-\d\d(?:[t ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:z|[-+]\d\d:?\d\d)?)?|true|false",
-    re.IGNORECASE,
+    r"(?=[^\d]*\d)[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d+)?(?:e[-+]?\d+)?\s*%?", re.IGNORECASE
 )
 #: What a measure's column holds where it has no value, as exports write it: no text of the role.
 _NO_VALUE = frozenset(["na", "n/a", "n.a.", "nan", "null", "none", "-", "\u2013", "\u2014", "tbd"])
 
 
 def _number(value: Any) -> bool:
-    """Whether a cell holds a number (typed, or written as one: `` 812``, ``1,204``, ``12%``), a date, a truth
-    value or an error value: a measure, no text. ``5 min``, ``Yes`` or ``OK`` are words, as short UI strings are."""
+    """Whether a cell holds a number (typed, or written as one: `` 812``, ``1,204``, ``12%``) or a value typed by
+    the reader (a date, a truth value, an error value): a measure, no text. ``5 min``, ``True`` or ``OK`` written
+    as text are words, as short UI strings are."""
     if not isinstance(value, str):
         return True  # numbers, dates, booleans and error values: what a reader types
     text = value.strip()
@@ -132,17 +149,17 @@ def _number(value: Any) -> bool:
 
 
 def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
-    """Whether a column holds a text in ``rows``, or nothing at all: not a column of numbers alone (a measure:
+    """Whether a column holds a text in ``rows``, or no number at all: not a column of numbers alone (a measure:
     ``candidate_ms``). Its own header repeated and the marks of no value (``NA``, ``-``) are passed over."""
-    filled_any, head = False, fold(header)
+    numbers, head = False, fold(header)
     for row in rows:
         text = cell_text(row[col]) if col < len(row) else None
         if text is None or (isinstance(text, str) and (fold(text) == head or text.strip().casefold() in _NO_VALUE)):
             continue
-        filled_any = True
         if isinstance(text, str) and not _number(row[col]):
             return True
-    return not filled_any
+        numbers = True
+    return not numbers
 
 
 def _references_passed_over(headers: list[str], sheet: Sheet, cand: int) -> list[tuple[Part, ...]]:
@@ -231,15 +248,16 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
             return letter
         return resolve_column(spec, headers, what, sheet.name, header_row=index)
 
+    measures: list[int] = []
     if candidate_col:
         cand = resolve(candidate_col, "candidate")
     else:
-        found = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet, index)
+        found, measures = _auto_column(headers, CANDIDATE_NAMES, "candidate", sheet, index)
         if not found:
             raise InputError(f"sheet {sheet.name!r}: no candidate column; headers found: {header_listing(headers)}")
         cand = found[0]
 
-    layout = Layout(index, cand, headers=headers)
+    layout = Layout(index, cand, headers=headers, notes=_measures_note(headers, measures, [cand], "candidate"))
     layout.skipped = _rows_left_out(sheet, layout, options.skip_hidden)
 
     def totals_below(skipped: frozenset[int]) -> int | None:
@@ -256,7 +274,8 @@ def find_layout(sheet: Sheet, options: TableOptions = TableOptions()) -> Layout:
         layout.reference_cols = [resolve(spec, "reference") for spec in reference_cols]
         _refuse_repeated(sheet, layout, reference_cols, candidate_col is not None)
     else:
-        layout.reference_cols = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, index, skip=cand)
+        layout.reference_cols, measures = _auto_column(headers, REFERENCE_NAMES, "reference", sheet, index, skip=cand)
+        layout.notes += _measures_note(headers, measures, layout.reference_cols, "reference")
         layout.notes += _unused_names(headers, REFERENCE_NAMES, layout.reference_cols, "reference", sheet, cand)
         if not layout.reference_cols:
             labelled = _labelled_reference(rows[: index or 0])

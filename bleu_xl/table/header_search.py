@@ -135,13 +135,17 @@ def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -
     """Whether the exact names of a lower row stand under the upper row's names of the same role (a cell of its
     own, or one merged across them): a table's header row under a banner or a metadata row, not a row of data that
     holds the words (raters' ``Reference`` and ``Candidate`` in other columns)."""
-    spans = {m.left: range(m.left, m.right + 1) for m in sheet.merged if m.top == upper}
     for role in (CANDIDATE_NAMES, REFERENCE_NAMES):
-        over = {c for left in _role_columns(names, role) for c in spans.get(left, (left,))}
         held = _role_columns(lower, role, exact=True)
-        if not held or not held <= over:
+        if not held or not held <= _spanned(sheet, upper, _role_columns(names, role)):
             return False
     return True
+
+
+def _spanned(sheet: Sheet, row: int, columns: set[int]) -> set[int]:
+    """The columns under cells of ``row``: each cell's own, and those a cell merged across them spans."""
+    spans = {m.left: range(m.left, m.right + 1) for m in sheet.merged if m.top <= row <= m.bottom}
+    return {c for left in columns for c in spans.get(left, (left,))}
 
 
 def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int, left_out: frozenset[int]) -> int:
@@ -153,16 +157,12 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped)."""
     head = texts[0]
-    candidates, references = _role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)
+    candidates = _spanned(sheet, banner, _role_columns(head, CANDIDATE_NAMES))
+    references = _spanned(sheet, banner, _role_columns(head, REFERENCE_NAMES))
 
+    # Any text under both roles is a pair, even one that reads as names (a second banner, or recruiting copy:
+    # "Reference check pending | Candidate reference check pending" cannot be told from it).
     def pair(row: list[str]) -> bool:
-        if all(
-            known_name(row[c], names)
-            for cols, names in ((candidates, CANDIDATE_NAMES), (references, REFERENCE_NAMES))
-            for c in cols
-            if c < len(row) and row[c]
-        ):
-            return False  # a second banner, each role named over its own ("Reference (approved)")
         return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
 
     # Rows left out (hidden ones, with skip_hidden) are scored under neither row.

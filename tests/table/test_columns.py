@@ -17,7 +17,7 @@ from bleu_xl.core.errors import Setting, render
 from bleu_xl.table.columns import find_layout, find_table
 from bleu_xl.table.layout import ColumnNotFound, Layout, MissingColumn, NoColumnsFound
 from bleu_xl.table.scoring import Result, score_table
-from bleu_xl.table.sheet import InputError, Sheet, TableOptions
+from bleu_xl.table.sheet import CellRange, InputError, Sheet, TableOptions
 
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
@@ -146,11 +146,13 @@ def test_a_tagged_column_of_numbers_alone_is_no_text_of_the_role() -> None:
     layout = layout_of(rows)
     assert (layout.candidate_col, layout.reference_cols) == (2, [1])
     # As exports write numbers, dates, truth values, errors and no value; the header repeated too.
-    numbers = [" 812", "1,204", "12%", "1.50e-05", "2024-05-01T10:00:00+02:00", "TRUE", "#N/A", "#DIV/0!", True]
-    numbers += ["NA", "N/A", "null", "None", "NaN", "-", "\u2014", "candidate_ms "]
-    rows += [[i, REF, CAND, number, "7"] for i, number in enumerate(numbers, 2)]
-    assert layout_of(rows).candidate_col == 2
-    for text in ["5 min", "Yes", "OK", "800 ms"]:
+    numbers = [" 812", "1,204", "12%", "1.50e-05", "#N/A", "#DIV/0!", True, "NA", "N/A", "null", "None", "NaN", "-"]
+    rows += [[i, REF, CAND, number, "7"] for i, number in enumerate([*numbers, "\u2014", "candidate_ms "], 2)]
+    layout = layout_of(rows)
+    assert layout.candidate_col == 2
+    said = "D 'candidate_ms', E 'Candidate (n)' named as the candidate but holding numbers alone: read as a measure"
+    assert [render(note)[: len(said)] for note in layout.notes] == [said]
+    for text in ["5 min", "Yes", "OK", "800 ms", "True", "2024-05-01"]:  # texts: short UI strings are
         refused = refusal([*rows, [99, REF, CAND, text, "7"]])
         assert "2 columns could be the candidate (C 'candidate', D 'candidate_ms')" in render(refused.parts)
     empty = [["Reference", "Reference_fr", "Candidate"], [REF, "", CAND]]
@@ -391,14 +393,25 @@ def test_a_pair_of_names_between_a_banner_and_the_exact_names_is_a_pair() -> Non
     assert "rows 2 to 3 between them" in render(refusal(rows).parts)
 
 
-def test_two_banners_over_the_exact_names_are_titles() -> None:
+def test_two_banners_over_the_exact_names_are_refused() -> None:
+    """A second banner cannot be told from a pair that reads as names (``Reference check pending``): refused,
+    naming the rows, where the first row was taken and the second scored as a pair."""
     rows = [
         ["Reference copy (approved)", "Candidate copy (agency)"],
         ["Reference (approved)", "Candidate (agency)"],
         ["Reference", "Candidate"],
         [REF, CAND],
     ]
-    assert layout_of(rows).header_row == 2 and bleu(rows) == [PAIR]
+    assert "row 2 between them" in render(refusal(rows).parts)
+    assert bleu(rows, header_row=3) == [PAIR]
+
+
+def test_a_pair_under_any_column_of_a_merged_banner_is_a_pair() -> None:
+    banner = ["Reference copy (approved)", None, "Candidate copy (agency)", None]
+    rows = [banner, [None, "approved", None, "agency"], ["Reference", None, "Candidate"], [REF, None, CAND]]
+    table = sheet(rows, merged=(CellRange(0, 0, 0, 1), CellRange(0, 2, 0, 3)))
+    with pytest.raises(InputError, match="row 2 between them"):
+        find_layout(table)
 
 
 def test_a_banner_over_a_note_and_the_exact_names_is_a_title() -> None:
