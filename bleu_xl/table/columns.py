@@ -132,33 +132,40 @@ def _measures_note(headers: list[str], measures: list[int], chosen: list[int], w
 
 #: A number written as text (``812``, ``1,204``, ``12%``, ``1.5e-05``): not a date, nor ``True`` (UI strings).
 _NUMBER_TEXT = re.compile(
-    r"(?=[^\d]*\d)[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d*)(?:\.\d+)?(?:e[-+]?\d+)?\s*%?", re.IGNORECASE
+    r"[-+\u2212]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:e[-+]?\d+)?\s*%?", re.IGNORECASE
 )
 #: What a measure's column holds where it has no value, as exports write it: no text of the role.
 _NO_VALUE = frozenset(["na", "n/a", "n.a.", "nan", "null", "none", "-", "\u2013", "\u2014", "tbd"])
 
 
 def _number(value: Any) -> bool:
-    """Whether a cell holds a number (typed, or written as one: `` 812``, ``1,204``, ``12%``) or a value typed by
-    the reader (a date, a truth value, an error value): a measure, no text. ``5 min``, ``True`` or ``OK`` written
-    as text are words, as short UI strings are."""
-    if not isinstance(value, str):
-        return True  # numbers, dates, booleans and error values: what a reader types
-    text = value.strip()
-    return text.upper() in ERROR_TEXTS or bool(_NUMBER_TEXT.fullmatch(text))  # error values, as Lite hands them over
+    """Whether a cell holds a number: typed (not a truth value), or written as one (`` 812``, ``1,204``, ``12%``)."""
+    if isinstance(value, str):
+        return bool(_NUMBER_TEXT.fullmatch(value.strip()))
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _no_value(text: str) -> bool:
+    """Whether a text marks no value (``NA``, ``-``) or is an error value's (as xlwings Lite hands them over)."""
+    mark = text.strip()
+    return mark.casefold() in _NO_VALUE or mark.upper() in ERROR_TEXTS
 
 
 def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
     """Whether a column holds a text in ``rows``, or no number at all: not a column of numbers alone (a measure:
-    ``candidate_ms``). Its own header repeated and the marks of no value (``NA``, ``-``) are passed over."""
+    ``candidate_ms``). Its own header repeated, the marks of no value (``NA``, ``-``) and the other values a reader
+    types (dates, truth values, error values, also as xlwings Lite hands them over) are passed over; ``5 min``,
+    ``True`` or ``OK`` written as text are words, as short UI strings are."""
     numbers, head = False, fold(header)
     for row in rows:
-        text = cell_text(row[col]) if col < len(row) else None
-        if text is None or (isinstance(text, str) and (fold(text) == head or text.strip().casefold() in _NO_VALUE)):
+        value = row[col] if col < len(row) else None
+        text = cell_text(value)
+        if text is None or not isinstance(text, str) or fold(text) == head:
             continue
-        if isinstance(text, str) and not _number(row[col]):
+        if _number(value):
+            numbers = True
+        elif isinstance(value, str) and not _no_value(text):
             return True
-        numbers = True
     return not numbers
 
 

@@ -128,6 +128,7 @@ def find_header_row(
 
 
 def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) -> set[int]:
+    """The columns of a row whose text is a known name of a role (``names``): exact ones only, or any."""
     return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
 
 
@@ -156,14 +157,20 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped)."""
-    head = texts[0]
-    candidates = _spanned(sheet, banner, _role_columns(head, CANDIDATE_NAMES))
-    references = _spanned(sheet, banner, _role_columns(head, REFERENCE_NAMES))
+    head, lower = texts[0], texts[-1]
+    # The columns each reading takes for the roles: the banner's named cells, or the exact names under them.
+    readings = [
+        (_role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)),
+        (_role_columns(lower, CANDIDATE_NAMES, exact=True), _role_columns(lower, REFERENCE_NAMES, exact=True)),
+    ]
 
-    # Any text under both roles is a pair, even one that reads as names (a second banner, or recruiting copy:
-    # "Reference check pending | Candidate reference check pending" cannot be told from it).
+    # Text under both roles of a reading is a pair, even one that reads as names (a second banner, or recruiting
+    # copy: "Reference check pending | Candidate reference check pending" cannot be told from it).
     def pair(row: list[str]) -> bool:
-        return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
+        return any(
+            any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
+            for candidates, references in readings
+        )
 
     # Rows left out (hidden ones, with skip_hidden) are scored under neither row.
     paired = [r for r, row in enumerate(texts[1:-1], banner + 1) if r not in left_out and pair(row)]
@@ -182,9 +189,9 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     if hidden:
         between += f" ({'hidden' if hidden == len(paired) else f'{hidden} of them hidden'})"
     raise InputError(
-        f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(texts[-1])}) both read as "
-        f"the header row, and {between} between them would be scored under row {banner + 1} and left out under row "
-        f"{exact + 1}; say which heads the table: ",
+        f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(lower)}) both read as the "
+        f"header row, and {between} between them {'holds' if len(paired) == 1 else 'hold'} a reference and a "
+        "candidate, scored or left out as one or the other heads the table; say which: ",
         Setting("header_row", banner + 1),
         " or ",
         Setting("header_row", exact + 1),

@@ -7279,6 +7279,7 @@ def find_header_row(
 
 
 def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) -> set[int]:
+    \"\"\"The columns of a row whose text is a known name of a role (``names``): exact ones only, or any.\"\"\"
     return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
 
 
@@ -7307,14 +7308,20 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     the second under a block of metadata (``Reference # | Candidate #`` over ``12 | 14``) whose values would be
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped).\"\"\"
-    head = texts[0]
-    candidates = _spanned(sheet, banner, _role_columns(head, CANDIDATE_NAMES))
-    references = _spanned(sheet, banner, _role_columns(head, REFERENCE_NAMES))
+    head, lower = texts[0], texts[-1]
+    # The columns each reading takes for the roles: the banner's named cells, or the exact names under them.
+    readings = [
+        (_role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)),
+        (_role_columns(lower, CANDIDATE_NAMES, exact=True), _role_columns(lower, REFERENCE_NAMES, exact=True)),
+    ]
 
-    # Any text under both roles is a pair, even one that reads as names (a second banner, or recruiting copy:
-    # "Reference check pending | Candidate reference check pending" cannot be told from it).
+    # Text under both roles of a reading is a pair, even one that reads as names (a second banner, or recruiting
+    # copy: "Reference check pending | Candidate reference check pending" cannot be told from it).
     def pair(row: list[str]) -> bool:
-        return any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
+        return any(
+            any(c < len(row) and row[c] for c in candidates) and any(c < len(row) and row[c] for c in references)
+            for candidates, references in readings
+        )
 
     # Rows left out (hidden ones, with skip_hidden) are scored under neither row.
     paired = [r for r, row in enumerate(texts[1:-1], banner + 1) if r not in left_out and pair(row)]
@@ -7333,9 +7340,9 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     if hidden:
         between += f" ({'hidden' if hidden == len(paired) else f'{hidden} of them hidden'})"
     raise InputError(
-        f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(texts[-1])}) both read as "
-        f"the header row, and {between} between them would be scored under row {banner + 1} and left out under row "
-        f"{exact + 1}; say which heads the table: ",
+        f"sheet {sheet.name!r}: rows {banner + 1} ({named(head)}) and {exact + 1} ({named(lower)}) both read as the "
+        f"header row, and {between} between them {'holds' if len(paired) == 1 else 'hold'} a reference and a "
+        "candidate, scored or left out as one or the other heads the table; say which: ",
         Setting("header_row", banner + 1),
         " or ",
         Setting("header_row", exact + 1),
@@ -7476,33 +7483,40 @@ def _measures_note(headers: list[str], measures: list[int], chosen: list[int], w
 
 #: A number written as text (``812``, ``1,204``, ``12%``, ``1.5e-05``): not a date, nor ``True`` (UI strings).
 _NUMBER_TEXT = re.compile(
-    r"(?=[^\\d]*\\d)[-+\\u2212]?(?:\\d{1,3}(?:,\\d{3})+|\\d*)(?:\\.\\d+)?(?:e[-+]?\\d+)?\\s*%?", re.IGNORECASE
+    r"[-+\\u2212]?(?:(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?|\\.\\d+)(?:e[-+]?\\d+)?\\s*%?", re.IGNORECASE
 )
 #: What a measure's column holds where it has no value, as exports write it: no text of the role.
 _NO_VALUE = frozenset(["na", "n/a", "n.a.", "nan", "null", "none", "-", "\\u2013", "\\u2014", "tbd"])
 
 
 def _number(value: Any) -> bool:
-    \"\"\"Whether a cell holds a number (typed, or written as one: `` 812``, ``1,204``, ``12%``) or a value typed by
-    the reader (a date, a truth value, an error value): a measure, no text. ``5 min``, ``True`` or ``OK`` written
-    as text are words, as short UI strings are.\"\"\"
-    if not isinstance(value, str):
-        return True  # numbers, dates, booleans and error values: what a reader types
-    text = value.strip()
-    return text.upper() in ERROR_TEXTS or bool(_NUMBER_TEXT.fullmatch(text))  # error values, as Lite hands them over
+    \"\"\"Whether a cell holds a number: typed (not a truth value), or written as one (`` 812``, ``1,204``, ``12%``).\"\"\"
+    if isinstance(value, str):
+        return bool(_NUMBER_TEXT.fullmatch(value.strip()))
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _no_value(text: str) -> bool:
+    \"\"\"Whether a text marks no value (``NA``, ``-``) or is an error value's (as xlwings Lite hands them over).\"\"\"
+    mark = text.strip()
+    return mark.casefold() in _NO_VALUE or mark.upper() in ERROR_TEXTS
 
 
 def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
     \"\"\"Whether a column holds a text in ``rows``, or no number at all: not a column of numbers alone (a measure:
-    ``candidate_ms``). Its own header repeated and the marks of no value (``NA``, ``-``) are passed over.\"\"\"
+    ``candidate_ms``). Its own header repeated, the marks of no value (``NA``, ``-``) and the other values a reader
+    types (dates, truth values, error values, also as xlwings Lite hands them over) are passed over; ``5 min``,
+    ``True`` or ``OK`` written as text are words, as short UI strings are.\"\"\"
     numbers, head = False, fold(header)
     for row in rows:
-        text = cell_text(row[col]) if col < len(row) else None
-        if text is None or (isinstance(text, str) and (fold(text) == head or text.strip().casefold() in _NO_VALUE)):
+        value = row[col] if col < len(row) else None
+        text = cell_text(value)
+        if text is None or not isinstance(text, str) or fold(text) == head:
             continue
-        if isinstance(text, str) and not _number(row[col]):
+        if _number(value):
+            numbers = True
+        elif isinstance(value, str) and not _no_value(text):
             return True
-        numbers = True
     return not numbers
 
 

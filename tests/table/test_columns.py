@@ -350,8 +350,8 @@ def test_qualified_names_with_a_pair_between_them_and_the_exact_names_are_refuse
     message = render(refusal(rows).parts)
     assert message == (
         "sheet 'Copy': rows 1 (A 'Reference #', B 'Candidate #') and 3 (A 'Reference', B 'Candidate') both read as "
-        "the header row, and row 2 between them would be scored under row 1 and left out under row 3; say which "
-        "heads the table: header_row=1 or header_row=3"
+        "the header row, and row 2 between them holds a reference and a candidate, scored or left out as one or "
+        "the other heads the table; say which: header_row=1 or header_row=3"
     )
     assert bleu(rows, header_row=3) == [PAIR, score(REF, OTHER).bleu]
     assert bleu(rows, header_row=1) == [score("12", "14").bleu, PAIR, score(REF, OTHER).bleu]
@@ -406,12 +406,17 @@ def test_two_banners_over_the_exact_names_are_refused() -> None:
     assert bleu(rows, header_row=3) == [PAIR]
 
 
-def test_a_pair_under_any_column_of_a_merged_banner_is_a_pair() -> None:
+def test_a_pair_under_the_exact_names_below_a_merged_banner_is_a_pair() -> None:
+    """The exact names stand under the right-hand columns of merged banner cells: a pair in those columns would
+    be left out under them, and is refused; text only in columns neither reading takes (a status, a source) is
+    no pair."""
     banner = ["Reference copy (approved)", None, "Candidate copy (agency)", None]
-    rows = [banner, [None, "approved", None, "agency"], ["Reference", None, "Candidate"], [REF, None, CAND]]
-    table = sheet(rows, merged=(CellRange(0, 0, 0, 1), CellRange(0, 2, 0, 3)))
-    with pytest.raises(InputError, match="row 2 between them"):
-        find_layout(table)
+    merged = (CellRange(0, 0, 0, 1), CellRange(0, 2, 0, 3))
+    rows = [banner, [None, REF, None, CAND], [None, "Reference", None, "Candidate"], [None, REF, None, OTHER]]
+    with pytest.raises(InputError, match="row 2 between them holds a reference and a candidate"):
+        find_layout(sheet(rows, merged=merged))
+    rows[1] = ["Source: brief v3", None, None, "Due 2024-05-01"]
+    assert find_layout(sheet(rows, merged=merged)).header_row == 2
 
 
 def test_a_banner_over_a_note_and_the_exact_names_is_a_title() -> None:
