@@ -7309,10 +7309,11 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped).\"\"\"
     head, lower = texts[0], texts[-1]
-    # The columns each reading takes for the roles: the banner's named cells, or the exact names under them.
+    # The columns each reading takes for the roles: the banner's named cells, or the names of the exact row (its
+    # "Reference 2" too: several references).
     readings = [
         (_role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)),
-        (_role_columns(lower, CANDIDATE_NAMES, exact=True), _role_columns(lower, REFERENCE_NAMES, exact=True)),
+        (_role_columns(lower, CANDIDATE_NAMES), _role_columns(lower, REFERENCE_NAMES)),
     ]
 
     # Text under both roles of a reading is a pair, even one that reads as names (a second banner, or recruiting

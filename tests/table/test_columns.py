@@ -406,6 +406,20 @@ def test_two_banners_over_the_exact_names_are_refused() -> None:
     assert bleu(rows, header_row=3) == [PAIR]
 
 
+def test_a_pair_under_a_second_reference_below_a_banner_is_a_pair() -> None:
+    """Under the header row's ``Reference 2``, row 2 would be scored against that reference: it is a pair of the
+    lower reading, and the sheet is refused (it was left out without a word)."""
+    rows = [
+        ["Reference copy (approved)", None, "Candidate copy (agency)"],
+        [None, REF, CAND],
+        ["Reference", "Reference 2", "Candidate"],
+        [REF, OTHER, CAND],
+    ]
+    table = sheet(rows, merged=(CellRange(0, 0, 0, 1),))
+    with pytest.raises(InputError, match="row 2 between them holds a reference and a candidate"):
+        find_layout(table)
+
+
 def test_a_pair_under_the_exact_names_below_a_merged_banner_is_a_pair() -> None:
     """The exact names stand under the right-hand columns of merged banner cells: a pair in those columns would
     be left out under them, and is refused; text only in columns neither reading takes (a status, a source) is
