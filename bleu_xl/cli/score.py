@@ -139,6 +139,8 @@ def score_command(
         wrote("-")  # from here, a stop may leave part of the output on standard output
     if to_stdout and 1 in CLOSED_AT_START:
         raise Failure("standard output is closed: nothing could be written; give a file with -o")
+    if to_stdout and fmt == "xlsx" and sys.stdout.isatty():  # a zip's bytes would garble the terminal
+        raise Failure("an .xlsx workbook is not text to show on a terminal: give a file with -o, or pipe it on")
     with contextlib.ExitStack() as bar_stack:
         progress = _Progress(bar_stack, show=not quiet and sys.stderr.isatty())
         scored = score_file(

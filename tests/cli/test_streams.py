@@ -322,3 +322,27 @@ def test_a_termination_after_the_output_is_written_says_it_was(capsys: pytest.Ca
         with pytest.raises(SystemExit) as ended:
             interrupted(written=written)
         assert ended.value.code == 130 and capsys.readouterr().err == said  # Ctrl-C alone says nothing
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_an_xlsx_to_a_terminal_is_refused_and_to_a_pipe_written(tmp_path: Path) -> None:
+    """``-o - --format xlsx`` wrote a zip's bytes to the terminal; piped on, it is the workbook."""
+    source = str(csv_input(tmp_path))
+    leader, follower = os.openpty()
+    try:
+        done = subprocess.run(
+            [*COMMAND, "score", source, "-o", "-", "--format", "xlsx", "-q"],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)
+    said = "bleu-xl: error: an .xlsx workbook is not text to show on a terminal: give a file with -o, or pipe it on"
+    assert (done.returncode, done.stderr.strip()) == (2, said)
+    piped = subprocess.run(
+        [*COMMAND, "score", source, "-o", "-", "--format", "xlsx", "-q"], capture_output=True, timeout=120
+    )
+    assert piped.returncode == 0 and piped.stdout[:2] == b"PK"
