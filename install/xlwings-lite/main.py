@@ -7283,6 +7283,11 @@ def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) ->
     return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
 
 
+def _scored_columns(row: list[str], names: frozenset[str]) -> set[int]:
+    \"\"\"The columns of a header row of exact names that are scored for a role: its exact and numbered names.\"\"\"
+    return {c for c, t in enumerate(row) if t and known_name(t, names) in ("exact", "numbered")}
+
+
 def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -> bool:
     \"\"\"Whether the exact names of a lower row stand under the upper row's names of the same role (a cell of its
     own, or one merged across them): a table's header row under a banner or a metadata row, not a row of data that
@@ -7309,11 +7314,11 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped).\"\"\"
     head, lower = texts[0], texts[-1]
-    # The columns each reading takes for the roles: the banner's named cells, or the names of the exact row (its
-    # "Reference 2" too: several references).
+    # The columns each reading takes for the roles: the banner's named cells, or the exact row's exact and numbered
+    # names ("Reference 2" too: several references; not "Reference notes", which an exact name passes over).
     readings = [
         (_role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)),
-        (_role_columns(lower, CANDIDATE_NAMES), _role_columns(lower, REFERENCE_NAMES)),
+        (_scored_columns(lower, CANDIDATE_NAMES), _scored_columns(lower, REFERENCE_NAMES)),
     ]
 
     # Text under both roles of a reading is a pair, even one that reads as names (a second banner, or recruiting

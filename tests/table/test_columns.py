@@ -418,6 +418,10 @@ def test_a_pair_under_a_second_reference_below_a_banner_is_a_pair() -> None:
     table = sheet(rows, merged=(CellRange(0, 0, 0, 1),))
     with pytest.raises(InputError, match="row 2 between them holds a reference and a candidate"):
         find_layout(table)
+    # Under "Reference notes", which the exact "Reference" passes over, text is no reference: no pair.
+    notes = [["Reference copy (approved)", "Candidate copy (agency)"], [None, "brief", "see brief"]]
+    notes += [["Reference", "Candidate", "Reference notes"], [REF, CAND, "ok"]]
+    assert find_layout(sheet(notes)).header_row == 2
 
 
 def test_a_pair_under_the_exact_names_below_a_merged_banner_is_a_pair() -> None:
