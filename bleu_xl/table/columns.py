@@ -10,6 +10,7 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -41,6 +42,7 @@ from .layout import (
     NoColumnsFound,
     another_sheet,
     column_setting,
+    columns_named,
     filled,
     fold,
     header_listing,
@@ -73,12 +75,12 @@ def _auto_column(
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
     unknown = (i for i in range(len(headers)) if i != skip and not kinds.get(i) and i not in sheet.hidden_columns)
-    below = sheet.rows[0 if header_row is None else header_row + 1 :]
+    first_data = 0 if header_row is None else header_row + 1
     # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
     # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it. Only numbers: a column of
     # "Yes", "N/A" and "5 min" is a text of the role, as short UI strings are.
     joined_all, spaced = joined_tagged_columns(headers, names, unknown), tagged_columns(headers, names, visible)
-    measures = [i for i in (*spaced, *joined_all) if not _holds_words(below, i, headers[i])]
+    measures = [i for i in (*spaced, *joined_all) if not _holds_words(sheet.rows, first_data, i, headers[i])]
     joined = [i for i in joined_all if i not in measures]
     tagged = [*(i for i in spaced if i not in measures), *joined]
     # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
@@ -98,7 +100,7 @@ def _auto_column(
             return found, measures
         if found:
             found = sorted({*found, *tagged})
-            listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
+            listed = columns_named(headers, found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",
                 column_setting(what),
@@ -120,7 +122,7 @@ def _measures_note(headers: list[str], measures: list[int], chosen: list[int], w
     if not measures or not chosen:
         return []
     measures = sorted(measures)
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in measures)
+    listed = columns_named(headers, measures)
     return [
         (
             f"{listed} named as the {what} but holding numbers alone: read as a measure, not used; to score it, give "
@@ -151,13 +153,14 @@ def _no_value(text: str) -> bool:
     return mark.casefold() in _NO_VALUE or mark.upper() in ERROR_TEXTS
 
 
-def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
-    """Whether a column holds a text in ``rows``, or no number at all: not a column of numbers alone (a measure:
-    ``candidate_ms``). Its own header repeated, the marks of no value (``NA``, ``-``) and the other values a reader
-    types (dates, truth values, error values, also as xlwings Lite hands them over) are passed over; ``5 min``,
-    ``True`` or ``OK`` written as text are words, as short UI strings are."""
+def _holds_words(rows: list[list[Any]], start: int, col: int, header: str) -> bool:
+    """Whether a column holds a text in ``rows`` from ``start`` on (read in place: a large sheet is not copied), or
+    no number at all: not a column of numbers alone (a measure: ``candidate_ms``). Its own header repeated, the
+    marks of no value (``NA``, ``-``) and the other values a reader types (dates, truth values, error values, also
+    as xlwings Lite hands them over) are passed over; ``5 min``, ``True`` or ``OK`` written as text are words, as
+    short UI strings are."""
     numbers, head = False, fold(header)
-    for row in rows:
+    for row in itertools.islice(rows, start, None):
         value = row[col] if col < len(row) else None
         text = cell_text(value)
         if text is None or not isinstance(text, str) or fold(text) == head:
@@ -179,7 +182,7 @@ def _references_passed_over(headers: list[str], sheet: Sheet, cand: int) -> list
     ]
     if not passed:
         return []
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in passed)
+    listed = columns_named(headers, passed)
     return [
         (f"{listed} not used: every candidate is scored against the reference given with ", Setting("reference_text"))
     ]
@@ -200,7 +203,7 @@ def _unused_names(
     ]
     if not unused:
         return []
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in unused)
+    listed = columns_named(headers, unused)
     return [(f"{listed} also named as the {what}: not used; to use it, give it with ", column_setting(what, unused[0]))]
 
 

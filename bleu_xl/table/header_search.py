@@ -127,14 +127,15 @@ def find_header_row(
     )
 
 
-def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) -> set[int]:
-    """The columns of a row whose text is a known name of a role (``names``): exact ones only, or any."""
-    return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
+#: The kinds of known names (:func:`known_name`): all of them, the exact ones, and those a header row scores.
+_ANY = ("exact", "numbered", "qualified")
+_EXACT = ("exact",)
+_SCORED = ("exact", "numbered")  # "Reference 2" too: several references; not "Reference notes"
 
 
-def _scored_columns(row: list[str], names: frozenset[str]) -> set[int]:
-    """The columns of a header row of exact names that are scored for a role: its exact and numbered names."""
-    return {c for c, t in enumerate(row) if t and known_name(t, names) in ("exact", "numbered")}
+def _role_columns(row: list[str], names: frozenset[str], kinds: tuple[str, ...] = _ANY) -> set[int]:
+    """The columns of a row whose text is a known name of a role (``names``) of one of ``kinds``."""
+    return {c for c, t in enumerate(row) if t and known_name(t, names) in kinds}
 
 
 def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -> bool:
@@ -142,7 +143,7 @@ def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -
     own, or one merged across them): a table's header row under a banner or a metadata row, not a row of data that
     holds the words (raters' ``Reference`` and ``Candidate`` in other columns)."""
     for role in (CANDIDATE_NAMES, REFERENCE_NAMES):
-        held = _role_columns(lower, role, exact=True)
+        held = _role_columns(lower, role, _EXACT)
         if not held or not held <= _spanned(sheet, upper, _role_columns(names, role)):
             return False
     return True
@@ -163,11 +164,10 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped)."""
     head, lower = texts[0], texts[-1]
-    # The columns each reading takes for the roles: the banner's named cells, or the exact row's exact and numbered
-    # names ("Reference 2" too: several references; not "Reference notes", which an exact name passes over).
+    # The columns each reading takes for the roles: the banner's named cells, or the names the exact row scores.
     readings = [
         (_role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)),
-        (_scored_columns(lower, CANDIDATE_NAMES), _scored_columns(lower, REFERENCE_NAMES)),
+        (_role_columns(lower, CANDIDATE_NAMES, _SCORED), _role_columns(lower, REFERENCE_NAMES, _SCORED)),
     ]
 
     # Text under both roles of a reading is a pair, even one that reads as names (a second banner, or recruiting

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ __all__ = [
     "NoColumnsFound",
     "another_sheet",
     "column_setting",
+    "columns_named",
     "filled",
     "fold",
     "header_listing",
@@ -71,6 +72,11 @@ class ColumnNotFound(InputError):
 def shortened(text: str, limit: int = 60) -> str:
     """A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def columns_named(headers: Sequence[str], columns: Iterable[int]) -> str:
+    """Columns as a message names them, by letter and header: ``A 'Reference', C 'Reference (FR)'``."""
+    return ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in columns)
 
 
 def filled(row: list[Any], col: int) -> bool:

@@ -117,8 +117,7 @@ def map_chunks(
     into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
     that cannot start :class:`PoolUnavailable` (before any result).
     """
-    # Never more processes than chunks: workers=150 on one chunk started 150 of them.
-    workers = max(1, min(workers or os.cpu_count() or 1, len(bounds)))
+    workers = _worker_count(workers, len(bounds))
     shared: tuple[Any, ...] = ()
     if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
@@ -167,7 +166,7 @@ class ForkedMap(Generic[R]):
         self._fn = fn
         self._doing = doing
         self._bounds = list(bounds)
-        self._workers = max(1, min(workers or os.cpu_count() or 1, len(self._bounds)))  # no more than the chunks
+        self._workers = _worker_count(workers, len(self._bounds))
         self._ahead = max(ahead or 2 * self._workers, 1)
         self._pool: ProcessPoolExecutor | None = None
         self._pending: collections.deque[Future[R]] = collections.deque()
@@ -219,6 +218,12 @@ class ForkedMap(Generic[R]):
             self._finished = True
         except BrokenProcessPool:
             raise _lost(self._doing) from None
+
+
+def _worker_count(workers: int | None, chunks: int) -> int:
+    """The processes a pool starts: ``workers`` (by default one a core), never more than its chunks of work
+    (workers=150 on one chunk started 150 of them)."""
+    return max(1, min(workers or os.cpu_count() or 1, chunks))
 
 
 def _start(workers: int, context: Any, given: tuple[Any, ...] = ()) -> ProcessPoolExecutor:

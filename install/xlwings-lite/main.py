@@ -5881,7 +5881,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -5897,6 +5897,7 @@ __all__ = [
     "NoColumnsFound",
     "another_sheet",
     "column_setting",
+    "columns_named",
     "filled",
     "fold",
     "header_listing",
@@ -5942,6 +5943,11 @@ class ColumnNotFound(InputError):
 def shortened(text: str, limit: int = 60) -> str:
     \"\"\"A header as a message shows it: at most ``limit`` characters, an ellipsis where it was cut.\"\"\"
     return text if len(text) <= limit else text[: limit - 1] + "\\u2026"
+
+
+def columns_named(headers: Sequence[str], columns: Iterable[int]) -> str:
+    \"\"\"Columns as a message names them, by letter and header: ``A 'Reference', C 'Reference (FR)'``.\"\"\"
+    return ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in columns)
 
 
 def filled(row: list[Any], col: int) -> bool:
@@ -7278,14 +7284,15 @@ def find_header_row(
     )
 
 
-def _role_columns(row: list[str], names: frozenset[str], exact: bool = False) -> set[int]:
-    \"\"\"The columns of a row whose text is a known name of a role (``names``): exact ones only, or any.\"\"\"
-    return {c for c, t in enumerate(row) if t and (known_name(t, names) == "exact" if exact else known_name(t, names))}
+#: The kinds of known names (:func:`known_name`): all of them, the exact ones, and those a header row scores.
+_ANY = ("exact", "numbered", "qualified")
+_EXACT = ("exact",)
+_SCORED = ("exact", "numbered")  # "Reference 2" too: several references; not "Reference notes"
 
 
-def _scored_columns(row: list[str], names: frozenset[str]) -> set[int]:
-    \"\"\"The columns of a header row of exact names that are scored for a role: its exact and numbered names.\"\"\"
-    return {c for c, t in enumerate(row) if t and known_name(t, names) in ("exact", "numbered")}
+def _role_columns(row: list[str], names: frozenset[str], kinds: tuple[str, ...] = _ANY) -> set[int]:
+    \"\"\"The columns of a row whose text is a known name of a role (``names``) of one of ``kinds``.\"\"\"
+    return {c for c, t in enumerate(row) if t and known_name(t, names) in kinds}
 
 
 def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -> bool:
@@ -7293,7 +7300,7 @@ def _under_names(sheet: Sheet, upper: int, names: list[str], lower: list[str]) -
     own, or one merged across them): a table's header row under a banner or a metadata row, not a row of data that
     holds the words (raters' ``Reference`` and ``Candidate`` in other columns).\"\"\"
     for role in (CANDIDATE_NAMES, REFERENCE_NAMES):
-        held = _role_columns(lower, role, exact=True)
+        held = _role_columns(lower, role, _EXACT)
         if not held or not held <= _spanned(sheet, upper, _role_columns(names, role)):
             return False
     return True
@@ -7314,11 +7321,10 @@ def _under_banner(sheet: Sheet, texts: list[list[str]], banner: int, exact: int,
     scored as a pair. That is refused, naming both rows. ``left_out``: rows scored under neither (hidden ones, when
     they are skipped).\"\"\"
     head, lower = texts[0], texts[-1]
-    # The columns each reading takes for the roles: the banner's named cells, or the exact row's exact and numbered
-    # names ("Reference 2" too: several references; not "Reference notes", which an exact name passes over).
+    # The columns each reading takes for the roles: the banner's named cells, or the names the exact row scores.
     readings = [
         (_role_columns(head, CANDIDATE_NAMES), _role_columns(head, REFERENCE_NAMES)),
-        (_scored_columns(lower, CANDIDATE_NAMES), _scored_columns(lower, REFERENCE_NAMES)),
+        (_role_columns(lower, CANDIDATE_NAMES, _SCORED), _role_columns(lower, REFERENCE_NAMES, _SCORED)),
     ]
 
     # Text under both roles of a reading is a pair, even one that reads as names (a second banner, or recruiting
@@ -7367,6 +7373,7 @@ the search goes on to the next visible sheet that has them. Messages name the se
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -7398,6 +7405,7 @@ from .layout import (
     NoColumnsFound,
     another_sheet,
     column_setting,
+    columns_named,
     filled,
     fold,
     header_listing,
@@ -7430,12 +7438,12 @@ def _auto_column(
     visible = {i: k for i, k in kinds.items() if k and i not in sheet.hidden_columns}
     numbered = [i for i, k in visible.items() if k == "numbered"]
     unknown = (i for i in range(len(headers)) if i != skip and not kinds.get(i) and i not in sheet.hidden_columns)
-    below = sheet.rows[0 if header_row is None else header_row + 1 :]
+    first_data = 0 if header_row is None else header_row + 1
     # "Reference (FR)" or "Reference_fr" (no known name, but tagged) beside "Reference": which is meant? Unless it
     # holds numbers alone: "candidate_ms" is no text of the role, but a measure of it. Only numbers: a column of
     # "Yes", "N/A" and "5 min" is a text of the role, as short UI strings are.
     joined_all, spaced = joined_tagged_columns(headers, names, unknown), tagged_columns(headers, names, visible)
-    measures = [i for i in (*spaced, *joined_all) if not _holds_words(below, i, headers[i])]
+    measures = [i for i in (*spaced, *joined_all) if not _holds_words(sheet.rows, first_data, i, headers[i])]
     joined = [i for i in joined_all if i not in measures]
     tagged = [*(i for i in spaced if i not in measures), *joined]
     # "Candidate 2" beside "Candidate text": several references are all used, but one candidate must be chosen.
@@ -7455,7 +7463,7 @@ def _auto_column(
             return found, measures
         if found:
             found = sorted({*found, *tagged})
-            listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in found)
+            listed = columns_named(headers, found)
             raise InputError(
                 f"sheet {sheet.name!r}: {len(found)} columns could be the {what} ({listed}); choose one with ",
                 column_setting(what),
@@ -7477,7 +7485,7 @@ def _measures_note(headers: list[str], measures: list[int], chosen: list[int], w
     if not measures or not chosen:
         return []
     measures = sorted(measures)
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in measures)
+    listed = columns_named(headers, measures)
     return [
         (
             f"{listed} named as the {what} but holding numbers alone: read as a measure, not used; to score it, give "
@@ -7508,13 +7516,14 @@ def _no_value(text: str) -> bool:
     return mark.casefold() in _NO_VALUE or mark.upper() in ERROR_TEXTS
 
 
-def _holds_words(rows: list[list[Any]], col: int, header: str) -> bool:
-    \"\"\"Whether a column holds a text in ``rows``, or no number at all: not a column of numbers alone (a measure:
-    ``candidate_ms``). Its own header repeated, the marks of no value (``NA``, ``-``) and the other values a reader
-    types (dates, truth values, error values, also as xlwings Lite hands them over) are passed over; ``5 min``,
-    ``True`` or ``OK`` written as text are words, as short UI strings are.\"\"\"
+def _holds_words(rows: list[list[Any]], start: int, col: int, header: str) -> bool:
+    \"\"\"Whether a column holds a text in ``rows`` from ``start`` on (read in place: a large sheet is not copied), or
+    no number at all: not a column of numbers alone (a measure: ``candidate_ms``). Its own header repeated, the
+    marks of no value (``NA``, ``-``) and the other values a reader types (dates, truth values, error values, also
+    as xlwings Lite hands them over) are passed over; ``5 min``, ``True`` or ``OK`` written as text are words, as
+    short UI strings are.\"\"\"
     numbers, head = False, fold(header)
-    for row in rows:
+    for row in itertools.islice(rows, start, None):
         value = row[col] if col < len(row) else None
         text = cell_text(value)
         if text is None or not isinstance(text, str) or fold(text) == head:
@@ -7536,7 +7545,7 @@ def _references_passed_over(headers: list[str], sheet: Sheet, cand: int) -> list
     ]
     if not passed:
         return []
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in passed)
+    listed = columns_named(headers, passed)
     return [
         (f"{listed} not used: every candidate is scored against the reference given with ", Setting("reference_text"))
     ]
@@ -7557,7 +7566,7 @@ def _unused_names(
     ]
     if not unused:
         return []
-    listed = ", ".join(f"{column_letter(i)} {shortened(headers[i])!r}" for i in unused)
+    listed = columns_named(headers, unused)
     return [(f"{listed} also named as the {what}: not used; to use it, give it with ", column_setting(what, unused[0]))]
 
 
@@ -8156,8 +8165,7 @@ def map_chunks(
     into an exception), so no worker is left behind; a worker that dies raises :class:`WorkerLost`, and a pool
     that cannot start :class:`PoolUnavailable` (before any result).
     \"\"\"
-    # Never more processes than chunks: workers=150 on one chunk started 150 of them.
-    workers = max(1, min(workers or os.cpu_count() or 1, len(bounds)))
+    workers = _worker_count(workers, len(bounds))
     shared: tuple[Any, ...] = ()
     if forking():
         prepare_tokenizer()  # built once here, inherited by every worker
@@ -8206,7 +8214,7 @@ class ForkedMap(Generic[R]):
         self._fn = fn
         self._doing = doing
         self._bounds = list(bounds)
-        self._workers = max(1, min(workers or os.cpu_count() or 1, len(self._bounds)))  # no more than the chunks
+        self._workers = _worker_count(workers, len(self._bounds))
         self._ahead = max(ahead or 2 * self._workers, 1)
         self._pool: ProcessPoolExecutor | None = None
         self._pending: collections.deque[Future[R]] = collections.deque()
@@ -8258,6 +8266,12 @@ class ForkedMap(Generic[R]):
             self._finished = True
         except BrokenProcessPool:
             raise _lost(self._doing) from None
+
+
+def _worker_count(workers: int | None, chunks: int) -> int:
+    \"\"\"The processes a pool starts: ``workers`` (by default one a core), never more than its chunks of work
+    (workers=150 on one chunk started 150 of them).\"\"\"
+    return max(1, min(workers or os.cpu_count() or 1, chunks))
 
 
 def _start(workers: int, context: Any, given: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
