@@ -38,3 +38,14 @@ def pairs() -> list[tuple[str, str]]:
 def copy_workbook(tmp_path: Path) -> Path:
     """copy.xlsx, sheet "Copy": the rows of ``tests.helpers.COPY_ROWS``, every text a text cell."""
     return xlsx_text(tmp_path / "copy.xlsx", COPY_ROWS)
+
+
+@pytest.fixture(params=["checks apart", "checks in the child"])
+def both_ways_of_checking(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test run twice: with every sheet's checks in a process of their own beside the reader (as a large
+    sheet's are), and in the reader's child (as a small sheet's are). The reads in this process fork their child
+    with the setting; a command the test starts reads as it would anyway."""
+    from bleu_xl.files.read import workbook
+
+    if request.param == "checks apart":
+        monkeypatch.setattr(workbook, "APART_MIN_BYTES", 0)

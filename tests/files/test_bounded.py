@@ -26,6 +26,8 @@ from bleu_xl.table.layout import ColumnNotFound
 from bleu_xl.table.sheet import InputError, Sheet
 from tests.helpers import children_of, xlsx_text
 
+pytestmark = pytest.mark.usefixtures("both_ways_of_checking")
+
 LIMITS = ReadLimits(memory=300 * 10**6, seconds=20)
 
 

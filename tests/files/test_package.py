@@ -17,6 +17,8 @@ from tests.helpers import read_sheet
 from . import parts
 from .parts import CAND, MAIN_NS, REF, listing, one_line_refusal, run_process
 
+pytestmark = pytest.mark.usefixtures("both_ways_of_checking")
+
 EVIL = "totally different words here"
 
 

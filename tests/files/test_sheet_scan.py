@@ -19,6 +19,8 @@ from tests.helpers import read_sheet
 
 from . import parts
 
+pytestmark = pytest.mark.usefixtures("both_ways_of_checking")
+
 MAIN = parts.MAIN_NS
 
 #: Ways to write a cell's start tag that XML reads alike (the reader too): {col} letters, {row} number.

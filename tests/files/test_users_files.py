@@ -25,6 +25,8 @@ from bleu_xl.files.read import text as text_reader
 from bleu_xl.table.sheet import EXCEL_MAX_COLS, EXCEL_MAX_ROWS, InputError
 from tests.helpers import refused
 
+pytestmark = pytest.mark.usefixtures("both_ways_of_checking")
+
 REF = "Cet été livraison offerte à partir de 50 €"
 CAND = "Livraison offerte dès 50 € cet été"
 

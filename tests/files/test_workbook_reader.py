@@ -38,6 +38,8 @@ from tests.helpers import (
     xlsx_sheets,
 )
 
+pytestmark = pytest.mark.usefixtures("both_ways_of_checking")
+
 REF = "Free delivery on every order this week"
 CAND = "Free delivery on every order"
 PAIR = score(REF, CAND).bleu

@@ -10,7 +10,10 @@ which has no fork, the read runs in this process, unbounded (the README says so)
 
 The rows come back as text: a chunk of rows is one string of its cells joined by a separator, with the few cells
 that are not text (numbers, dates, errors) sent apart, which costs a small part of the read (benchmarks/README.md);
-a chunk whose text holds the separator is pickled instead.
+a chunk whose text holds the separator is pickled instead. A sheet's rows can be sent as soon as the reader has
+given them (:func:`send_rows`), while the checks go on in a process of their own (:class:`Apart`); what the checks
+then find to put right in them travels with the outcome (:class:`~bleu_xl.files.read.cell_fixes.CellFixes`) and is
+put right in both processes alike.
 """
 
 from __future__ import annotations
@@ -33,19 +36,34 @@ from typing import Any
 
 from ...core.errors import BleuXlError, Part, Setting
 from ...table.sheet import InputError, Sheet
+from .cell_fixes import CellFixes
 from .limits import ReadLimits
 
-__all__ = ["ReaderFailed", "in_child", "memory_bound", "note", "room_for_a_thread", "run_bounded"]
+__all__ = [
+    "Apart",
+    "ReaderFailed",
+    "in_child",
+    "memory_bound",
+    "note",
+    "room_for_a_thread",
+    "run_bounded",
+    "send_rows",
+    "sent_rows_fixed",
+]
 
 ROWS_PER_CHUNK = 65_536
 _SEPARATOR = "\x00"  # no cell of an XML part holds it, save through an _x0000_ escape (then: pickled)
 _FRAME = struct.Struct("<cQ")  # kind, length
 _ROWS, _PICKLED_ROWS, _RESULT, _ERROR, _FAILURE, _NOTE = b"R", b"P", b"M", b"E", b"X", b"N"
+_NEW_ROWS = b"S"  # the rows sent so far were another sheet's: a new sheet's rows follow
 _EXIT_MEMORY = 86
 _GRACE = 5.0  # seconds the parent waits past the child's own alarm before it kills the child
 #: Address space a new thread needs to start for sure (its stack, its state, its first frames).
 _THREAD_ROOM = 32 << 20
 _M_ARENA_MAX = -8  # glibc's mallopt parameter: the most malloc arenas
+#: The checks that run apart take this part (an eighth) of the memory the read has left, the child the rest: the two
+#: together hold to the read's limit.
+CHECKS_SHARE = 8  # the checks of a million-row sheet take about 20 MB more; the reader needs the rest
 
 
 class ReaderFailed(InputError):
@@ -57,7 +75,7 @@ _CHILD: dict[str, Any] = {}  # in a child: the pipe to the parent and the addres
 
 def in_child() -> bool:
     """True in the child process of :func:`run_bounded`, where the reader may run beside the checks."""
-    return bool(_CHILD)
+    return "pipe" in _CHILD
 
 
 def room_for_a_thread() -> bool:
@@ -76,6 +94,153 @@ def note(value: Any) -> None:
     if pipe is not None:
         _send(pipe, _NOTE, pickle.dumps(value))
         pipe.flush()
+
+
+def send_rows(rows: list[list[Any]]) -> bool:
+    """In the child: send a sheet's rows to the parent now, as read (``False`` elsewhere: nothing sent). The fixes
+    found for them later are given with :func:`sent_rows_fixed`; the rows of a later sheet take their place."""
+    pipe = _CHILD.get("pipe")
+    if pipe is None:
+        return False
+    _send(pipe, _NEW_ROWS, b"")
+    for start in range(0, len(rows), ROWS_PER_CHUNK):
+        _send_rows(pipe, rows[start : start + ROWS_PER_CHUNK])
+    _CHILD["sent"] = (rows, None)
+    return True
+
+
+def sent_rows_fixed(rows: list[list[Any]], fixes: CellFixes) -> None:
+    """The fixes put right in ``rows`` (sent by :func:`send_rows`) after they were sent: the parent puts them right
+    in its copy too."""
+    if _CHILD.get("sent", (None,))[0] is rows:
+        _CHILD["sent"] = (rows, fixes)
+
+
+class Apart:
+    """``call()`` run in a process forked from the reader's child, beside it, its outcome sent back through a pipe:
+    the checks of a sheet, while the child's reader reads it.
+
+    The process holds to the child's limits: the address-space limit it inherits, the time left on the child's
+    alarm, and it dies with the child. A refusal it raises is raised by :meth:`result`; a process that ran out
+    of memory or was ended by a signal ends the child alike, so that the parent reports it as it would the
+    child's. Made only in the child (:func:`in_child`), where ``os.fork`` is.
+    """
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        budget = _CHILD.get("budget", 0)
+        share = 0
+        if budget:  # a part of what the read has left goes to the checks, the rest stays the child's
+            share = (budget - _address_space()) // CHECKS_SHARE
+            if share < _THREAD_ROOM:
+                raise OSError("too little memory left to run the checks apart")
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        read_end, write_end = os.pipe()
+        child = os.getpid()
+        try:
+            pid = os.fork()
+        except BaseException:
+            os.close(read_end)
+            os.close(write_end)
+            raise
+        if pid == 0:  # never returns
+            os.close(read_end)
+            _apart(call, write_end, child, left, share)
+        os.close(write_end)
+        self.pid = pid
+        self.fd = read_end
+        self.outcome: tuple[bool, Any] | None = None
+        self.budget = budget
+        if budget:
+            _set_budget(budget - share)
+            _CHILD["budget"] = budget - share
+
+    def answered(self, seconds: float = 0.0) -> bool:
+        """Whether the process has answered (or ended), after waiting at most ``seconds`` for it."""
+        if self.outcome is not None:
+            return True
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        return bool(poller.poll(max(seconds, 0.0) * 1000))
+
+    def result(self) -> Any:
+        """What the call returned, once it has (the exception it raised is raised here)."""
+        if self.outcome is None:
+            self.outcome = self._collect()
+        done, value = self.outcome
+        if not done:
+            raise value
+        return value
+
+    def _collect(self) -> tuple[bool, Any]:
+        pieces = []
+        while piece := os.read(self.fd, 1 << 20):
+            pieces.append(piece)
+        status = os.waitpid(self.pid, 0)[1]
+        self.pid = 0
+        if pieces and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            outcome: tuple[bool, Any] = pickle.loads(b"".join(pieces))
+            return outcome
+        if os.WIFSIGNALED(status):  # out of time (SIGALRM), killed, crashed: the child ends the same way
+            os.kill(os.getpid(), os.WTERMSIG(status))
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _EXIT_MEMORY:
+            raise MemoryError("the checks ran out of memory")
+        return False, RuntimeError("the checks' process ended without an answer")
+
+    def close(self) -> None:
+        """End the process if it still runs, let it go, and give the child back the memory it had."""
+        if self.pid:
+            _kill(self.pid)
+            self.pid = 0
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if self.budget:
+            _set_budget(self.budget)
+            _CHILD["budget"] = self.budget
+            self.budget = 0
+
+
+def _apart(call: Callable[[], Any], fd: int, child: int, seconds: float, share: int) -> None:
+    """The process of :class:`Apart`: run ``call`` within ``share`` more bytes and send its outcome; exit without
+    running any cleanup."""
+    code = 0
+    try:
+        _die_with_parent()
+        if os.getppid() != child:  # the child ended before this process could die with it
+            os._exit(1)
+        if share:
+            _set_budget(_address_space() + share)
+        pipe = _CHILD.pop("pipe", None)
+        if pipe is not None:  # the parent's pipe is the child's to write: its end is the child's end
+            _CHILD["kept"] = pipe  # never finalised here, which would write the child's buffered bytes
+            os.close(pipe.fileno())
+        if seconds > 0:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        outcome: tuple[bool, Any]
+        try:
+            outcome = (True, call())
+        except MemoryError:
+            os._exit(_EXIT_MEMORY)
+        except BleuXlError as exc:
+            outcome = (False, exc)
+        except Exception as exc:
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            outcome = (False, RuntimeError(f"{detail}\n{traceback.format_exc()}"))
+        data = memoryview(pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL))
+        while data:
+            data = data[os.write(fd, data) :]
+    except MemoryError:
+        code = _EXIT_MEMORY
+    except BaseException:
+        code = 1
+    os._exit(code)
+
+
+def _die_with_parent() -> None:
+    """Have this process killed when its parent ends (Linux), so that no read outlives the one that asked."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
 
 
 def _limits_message(what: str, limits: ReadLimits, cause: str) -> tuple[Part, ...]:
@@ -192,9 +357,13 @@ def _child(call: Callable[[], tuple[Sheet, Any]], fd: int, budget: int, seconds:
                 _send(pipe, _FAILURE, pickle.dumps((detail, traceback.format_exc())))
             else:
                 rows, sheet.rows = sheet.rows, []
-                for start in range(0, len(rows), ROWS_PER_CHUNK):
-                    _send_rows(pipe, rows[start : start + ROWS_PER_CHUNK])
-                _send(pipe, _RESULT, pickle.dumps((sheet, extra), protocol=pickle.HIGHEST_PROTOCOL))
+                sent, fixes = _CHILD.get("sent", (None, None))
+                if sent is not rows or fixes is None:  # not sent yet, or sent and left as read: sent whole now
+                    fixes = None
+                    _send(pipe, _NEW_ROWS, b"")
+                    for start in range(0, len(rows), ROWS_PER_CHUNK):
+                        _send_rows(pipe, rows[start : start + ROWS_PER_CHUNK])
+                _send(pipe, _RESULT, pickle.dumps((sheet, extra, fixes), protocol=pickle.HIGHEST_PROTOCOL))
     except MemoryError:
         code = _EXIT_MEMORY
     except BaseException:  # a broken pipe (the parent went away), anything else: the parent reports it
@@ -207,10 +376,10 @@ def _child_setup(budget: int, seconds: float) -> None:
     for name in ("SIGTERM", "SIGHUP", "SIGINT", "SIGALRM", "SIGPIPE"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _die_with_parent()
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG: die with the parent
             # glibc gives a new thread's allocations an arena of their own, 64 MB of address space reserved at
             # once: under the limit the reader's thread would fail where the same read in this thread fits (a
             # 50,000-row sheet read within 30 MB, not within 60). One arena, the main thread's, serves both.
@@ -225,14 +394,19 @@ def _child_setup(budget: int, seconds: float) -> None:
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 2)
     os.close(null)
+    if budget:
+        _set_budget(budget)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))  # SIGALRM's default action ends the child
+
+
+def _set_budget(budget: int) -> None:
+    """Limit this process's address space to ``budget`` bytes (at most the hard limit)."""
     import resource
 
-    if budget:
-        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-        soft = budget if hard == resource.RLIM_INFINITY else min(budget, hard)
-        with contextlib.suppress(ValueError, OSError):  # macOS does not enforce it: the deadline still holds
-            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))  # SIGALRM's default action ends the child
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    soft = budget if hard == resource.RLIM_INFINITY else min(budget, hard)
+    with contextlib.suppress(ValueError, OSError):  # macOS does not enforce it: the deadline still holds
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def _send(pipe: Any, kind: bytes, payload: bytes | memoryview) -> None:
@@ -301,8 +475,12 @@ def _frames(
             rows.extend(_rows_of(payload))
         elif kind == _PICKLED_ROWS:
             rows.extend(pickle.loads(payload))
+        elif kind == _NEW_ROWS:
+            rows.clear()
         elif kind == _RESULT:
-            sheet, extra = pickle.loads(payload)
+            sheet, extra, fixes = pickle.loads(payload)
+            if fixes is not None:  # the rows came as read: put right here what the child put right in its own
+                fixes.apply(rows)
             sheet.rows = rows
             return sheet, extra
         elif kind == _NOTE:

@@ -20,15 +20,28 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Part, Setting
-from ...excel.cell_values import CellError
 from ...table.columns import find_table
 from ...table.layout import Layout, another_sheet
-from ...table.sheet import STALE_FORMULAS, CellRange, InputError, Sheet, TableOptions, column_letter
-from .bounded import in_child, note, room_for_a_thread
-from .package import Package, open_package
+from ...table.sheet import STALE_FORMULAS, InputError, Sheet, TableOptions, column_letter
+from .bounded import Apart, in_child, note, room_for_a_thread, send_rows, sent_rows_fixed
+from .cell_fixes import CellFixes
+from .limits import MAX_CELLS
+from .package import Package, ascii_lower, open_package
 from .sheet_scan import SheetScan, scan_sheet
 
-__all__ = ["UnreadableRow", "Workbook", "check_sheets", "load_reader", "read_workbook", "read_workbook_table"]
+#: The size of a sheet part (its XML, unpacked) from which its checks run apart, beside the reader: a smaller one
+#: is checked in milliseconds, less than a process takes to start.
+APART_MIN_BYTES = 1 << 20
+
+__all__ = [
+    "APART_MIN_BYTES",
+    "UnreadableRow",
+    "Workbook",
+    "check_sheets",
+    "load_reader",
+    "read_workbook",
+    "read_workbook_table",
+]
 
 
 @contextlib.contextmanager
@@ -101,11 +114,16 @@ def _reader_call(file: Path, call: Any) -> Any:
         raise _ReaderFailed(file, failure) from None
 
 
-def _beside(file: Path, call: Callable[[], Any]) -> Callable[[], Any]:
+def _beside(file: Path, call: Callable[[], Any], checks: Apart | None = None) -> Callable[[], Any]:
     """``call()`` started now: in a thread beside the checks when in the child process (the reader releases the
     GIL, so both run at once, and a file the checks would refuse can only cost the child), else later, after
-    the checks (also in a child with no room left for a thread). Returns the function that waits for its result."""
+    the checks (also in a child with no room left for a thread). Returns the function that waits for its result.
+
+    With ``checks`` running apart, the wait ends as soon as they refuse the file, and their refusal comes before
+    the reader's failure: it says more."""
     if not in_child() or not room_for_a_thread():
+        if checks is not None:
+            checks.result()  # no thread: the checks' verdict before the reader reads
         return lambda: _reader_call(file, call)
     outcome: list[Any] = []
 
@@ -122,13 +140,32 @@ def _beside(file: Path, call: Callable[[], Any]) -> Callable[[], Any]:
         raise MemoryError("no room to start the reader's thread") from None
 
     def wait() -> Any:
+        if checks is not None:
+            while thread.is_alive():
+                if checks.answered(0.02):
+                    checks.result()  # their refusal now, while the reader still reads
+                    break
         thread.join()
         done, value = outcome[0]
         if not done:
+            if checks is not None:
+                checks.result()
             raise value
         return value
 
     return wait
+
+
+def _checks_apart(call: Callable[[], SheetScan], size: int) -> Apart | None:
+    """The checks of a sheet part of ``size`` bytes started in a process of their own, in the reader's child
+    (``None`` elsewhere, for a part too small to gain from it, or where no process can start: then they run here,
+    before the reader)."""
+    if not in_child() or size < APART_MIN_BYTES:
+        return None
+    try:
+        return Apart(call)
+    except OSError:
+        return None
 
 
 def _calamine_path(file: Path, handle: Any) -> str | None:
@@ -208,37 +245,36 @@ class Workbook:
         raise InputError(f"{self.file}: no sheet named {sheet!r}; sheets: {', '.join(names)}")
 
     def load(self, name: str) -> Sheet:
-        """One sheet, scanned and read: the scan's error cells put back, its hidden and totals rows kept."""
+        """One sheet, scanned and read: the scan's error cells put back, its hidden and totals rows kept. In the
+        reader's child the scan runs in a process of its own (:class:`Apart`), and the rows go to the parent as
+        soon as the reader gives them; the scan's refusal still comes before anything the reader says."""
         index = self.names.index(name)
         if self.names.count(name) > 1:
             raise InputError(f"{self.file}: refused: two sheets are named {name!r}; readers would take either")
         note(index)
-        parsed = _beside(self.file, lambda: self.book.get_sheet_by_name(name))
-        scan = scan_sheet(self.package, self.package.sheets[index])
-        sheet = parsed()
+        part = self.package.sheets[index]
+
+        def get() -> Any:
+            return self.book.get_sheet_by_name(name)
+
+        size = self.package.members[ascii_lower(part.member)].file_size
+        checks = _checks_apart(lambda: scan_sheet(self.package, part), size)
         try:
-            rows = _reader_call(self.file, lambda: sheet.to_python(skip_empty_area=False))
-        except _ReaderFailed as exc:
-            row = _unreadable_row(sheet)
-            if row is None:
-                raise
-            raise UnreadableRow(
-                f"{self.file}: cannot read row {row} of sheet {name!r}: a cell there holds a value the reader cannot "
-                f"give, such as a date or a duration out of range ({exc.failure}); clear or correct that cell"
-            ) from None
+            if checks is None:
+                parsed = _beside(self.file, get)
+                scan = scan_sheet(self.package, part)
+                rows = self._rows(parsed(), name)
+            else:
+                rows = self._rows_beside(get, checks, name)
+                scan = checks.result()
+        finally:
+            if checks is not None:
+                checks.close()
         if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
             raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
-        for (r, c), code in scan.errors.items():  # the reader gives error cells as blanks: put the error back
-            while r >= len(rows):
-                rows.append([])
-            row = rows[r]
-            row.extend([""] * (c + 1 - len(row)))
-            row[c] = CellError(code)
-        for c, stale_rows in scan.stale.items():  # XlsxWriter's 0s: no reader calculates them, so they read blank
-            for r in stale_rows:
-                if r < len(rows) and c < len(rows[r]):
-                    rows[r][c] = ""
-        covered = _blank_covered(self.file, name, rows, scan.merged)
+        fixes = CellFixes(scan.errors, scan.stale, scan.merged, self.file, name)
+        covered = fixes.apply(rows)
+        sent_rows_fixed(rows, fixes)
         return Sheet(
             name,
             rows,
@@ -257,32 +293,35 @@ class Workbook:
             notes=_uncached_notes(scan) + _stale_notes(scan) + _covered_notes(covered),
         )
 
+    def _rows(self, sheet: Any, name: str, checks: Apart | None = None) -> list[list[Any]]:
+        """The reader's rows of ``sheet``; a row it cannot give is named (the checks' refusal, where they have
+        one, comes first: it says more)."""
+        try:
+            rows: list[list[Any]] = _reader_call(self.file, lambda: sheet.to_python(skip_empty_area=False))
+        except _ReaderFailed as exc:
+            if checks is not None:
+                checks.result()
+            row = _unreadable_row(sheet)
+            if row is None:
+                raise
+            raise UnreadableRow(
+                f"{self.file}: cannot read row {row} of sheet {name!r}: a cell there holds a value the reader cannot "
+                f"give, such as a date or a duration out of range ({exc.failure}); clear or correct that cell"
+            ) from None
+        return rows
 
-def _blank_covered(file: Path, name: str, rows: list[list[Any]], merged: list[CellRange]) -> list[str]:
-    """Blank the cells that merged ranges cover (all but each range's first), as every spreadsheet shows them: Excel
-    empties them when it merges, LibreOffice can keep their text, hidden. Returns those that held a value, in
-    sheet order. Ranges that overlap over the cells read (no application saves them; a cell would be the first of
-    one and hidden by another) are refused."""
-    if not merged:
-        return []
-    width = max(map(len, rows), default=0)
-    taken = bytearray(len(rows) * width)  # the cells some range covers: at most the sheet's cell budget
-    held: list[tuple[int, int]] = []
-    for cells in merged:
-        right = min(cells.right + 1, width)
-        for r in range(cells.top, min(cells.bottom + 1, len(rows))):
-            start, stop = r * width + cells.left, r * width + right
-            if start >= stop:
-                continue
-            if taken.find(1, start, stop) != -1:
-                raise InputError(f"{file}: refused: merged cells of sheet {name!r} overlap, which no application saves")
-            taken[start:stop] = b"\x01" * (stop - start)
-            row = rows[r]
-            for c in range(cells.left if r > cells.top else cells.left + 1, min(right, len(row))):
-                if row[c] is not None and row[c] != "":
-                    held.append((r, c))
-                    row[c] = ""
-    return [f"{column_letter(c)}{r + 1}" for r, c in sorted(held)]
+    def _rows_beside(self, get: Callable[[], Any], checks: Apart, name: str) -> list[list[Any]]:
+        """The reader's rows, read while ``checks`` run apart, and sent to the parent at once. A sheet past the cell
+        budget waits for the checks, which refuse it before the reader makes its rows."""
+        sheet = _beside(self.file, get, checks)()
+        end = sheet.end
+        if checks.answered() or (end is not None and (end[0] + 1) * (end[1] + 1) > MAX_CELLS):
+            checks.result()
+        rows = self._rows(sheet, name, checks)
+        if checks.answered():
+            checks.result()
+        send_rows(rows)
+        return rows
 
 
 def _covered_notes(held: list[str]) -> list[tuple[Part, ...]]:

@@ -1,0 +1,74 @@
+"""The cells a workbook's reader gives otherwise than the sheet shows them, put right in the rows it read.
+
+The reader (calamine) gives error cells as blanks, the 0 saved for a formula that no one calculated as a 0, and
+the cells under merged ranges with whatever text they kept. :class:`CellFixes` holds what the scan found of these
+and puts it right in a sheet's rows: in the process that read them, and in the one they were sent to before the
+scan ended (the same rows, the same fixes, the same cells).
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...excel.cell_values import CellError
+from ...table.sheet import CellRange, InputError, column_letter
+
+__all__ = ["CellFixes"]
+
+
+@dataclass
+class CellFixes:
+    """The error cells (their codes, by (row, column)), the formulas saved with a 0 never calculated (by column,
+    their rows) and the merged ranges of one sheet, as the scan found them; ``file`` and ``name`` for messages."""
+
+    errors: dict[tuple[int, int], str]
+    stale: dict[int, array]
+    merged: list[CellRange]
+    file: Path
+    name: str
+
+    def apply(self, rows: list[list[Any]]) -> list[str]:
+        """Put the fixes right in ``rows``: error cells back, stale 0s blank, the cells merged ranges cover blank.
+        Returns the covered cells that held a value (``B3``), in sheet order; overlapping ranges are refused."""
+        for (r, c), code in self.errors.items():  # the reader gives error cells as blanks: put the error back
+            while r >= len(rows):
+                rows.append([])
+            row = rows[r]
+            row.extend([""] * (c + 1 - len(row)))
+            row[c] = CellError(code)
+        for c, stale_rows in self.stale.items():  # XlsxWriter's 0s: no reader calculates them, so they read blank
+            for r in stale_rows:
+                if r < len(rows) and c < len(rows[r]):
+                    rows[r][c] = ""
+        return self._blank_covered(rows)
+
+    def _blank_covered(self, rows: list[list[Any]]) -> list[str]:
+        """Blank the cells that merged ranges cover (all but each range's first), as every spreadsheet shows them:
+        Excel empties them when it merges, LibreOffice can keep their text, hidden. Ranges that overlap over the
+        cells read (no application saves them; a cell would be the first of one and hidden by another) are
+        refused."""
+        if not self.merged:
+            return []
+        width = max(map(len, rows), default=0)
+        taken = bytearray(len(rows) * width)  # the cells some range covers: at most the sheet's cell budget
+        held: list[tuple[int, int]] = []
+        for cells in self.merged:
+            right = min(cells.right + 1, width)
+            for r in range(cells.top, min(cells.bottom + 1, len(rows))):
+                start, stop = r * width + cells.left, r * width + right
+                if start >= stop:
+                    continue
+                if taken.find(1, start, stop) != -1:
+                    raise InputError(
+                        f"{self.file}: refused: merged cells of sheet {self.name!r} overlap, which no application saves"
+                    )
+                taken[start:stop] = b"\x01" * (stop - start)
+                row = rows[r]
+                for c in range(cells.left if r > cells.top else cells.left + 1, min(right, len(row))):
+                    if row[c] is not None and row[c] != "":
+                        held.append((r, c))
+                        row[c] = ""
+        return [f"{column_letter(c)}{r + 1}" for r, c in sorted(held)]
