@@ -404,8 +404,9 @@ def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tup
     under: list[int] = []  # the blank ones with references above them: what filling down would give
     source: int | None = None
     spans: list[tuple[int, int]] = []
-    for r in _typed_rows(sheet, layout):
-        if any(cell_text(layout.cell(rows, r, c)) is not None for c in refs):
+    typed = _typed_rows(sheet, layout)
+    for r, has_references in zip(typed, layout.rows_with_references(rows, typed)):
+        if has_references:
             source = r
             continue
         if source is not None:

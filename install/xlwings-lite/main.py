@@ -6029,6 +6029,36 @@ class Layout:
         row = rows[r] if r < len(rows) else []
         return row[col] if col < len(row) else None
 
+    def rows_with_references(self, rows: list[list[Any]], which: Sequence[int]) -> list[bool]:
+        \"\"\"For each row of ``which``, whether any of its reference cells holds anything as the sheet shows it
+        (:meth:`cell`, read by ``cell_text``). Where no reference is merged or filled down, one loop reads the
+        cells as they are, a few times cheaper a row than :meth:`rows_with_references_literally` (a property
+        test holds the two equal).\"\"\"
+        refs = self.reference_cols
+        if self.filled or any(self.merged.get(c) for c in refs):
+            return self.rows_with_references_literally(rows, which)
+        found: list[bool] = []
+        append = found.append
+        count = len(rows)
+        for r in which:
+            row = rows[r] if r < count else ()
+            width = len(row)
+            for c in refs:
+                if c < width:
+                    value = row[c]
+                    # A plain string holds something when it is not spaces alone (an error's text is not), as
+                    # cell_text reads it; any other value is read by cell_text itself.
+                    if value.strip() if type(value) is str else value is not None and cell_text(value) is not None:
+                        append(True)
+                        break
+            else:
+                append(False)
+        return found
+
+    def rows_with_references_literally(self, rows: list[list[Any]], which: Sequence[int]) -> list[bool]:
+        \"\"\":meth:`rows_with_references`, each cell read through :meth:`cell` and ``cell_text``.\"\"\"
+        return [any(cell_text(self.cell(rows, r, c)) is not None for c in self.reference_cols) for r in which]
+
     def shared_cells(self) -> str:
         \"\"\"The cells of the references every candidate shares (``B2``), when they are typed once.\"\"\"
         return ", ".join(f"{column_letter(c)}{(self.shared_row or 0) + 1}" for c in self.reference_cols)
@@ -7767,8 +7797,9 @@ def _blank_references(sheet: Sheet, layout: Layout, fill_down: bool) -> list[tup
     under: list[int] = []  # the blank ones with references above them: what filling down would give
     source: int | None = None
     spans: list[tuple[int, int]] = []
-    for r in _typed_rows(sheet, layout):
-        if any(cell_text(layout.cell(rows, r, c)) is not None for c in refs):
+    typed = _typed_rows(sheet, layout)
+    for r, has_references in zip(typed, layout.rows_with_references(rows, typed)):
+        if has_references:
             source = r
             continue
         if source is not None:

@@ -137,3 +137,19 @@ def test_a_reference_that_shares_no_word_with_any_candidate_is_marked() -> None:
             pairs.Pair(several, "der Hund"),
         ]
     )
+
+
+class _Text(str):
+    """A string of a subclass (numpy.str_ is one): read as its text, never as a plain string's fast path."""
+
+
+@settings(max_examples=600, deadline=None)
+@given(data=st.data(), rows=rows_of_cells)
+def test_rows_with_references_are_the_literal_ones(data: st.DataObject, rows: list[list[object]]) -> None:
+    """Whether each row has a reference (the column rules' blank-reference note, fill down), read in one loop for a
+    plain table: the same as each cell read through ``Layout.cell`` and ``cell_text``, for every kind of cell (a
+    string subclass of spaces too), short rows and rows past the sheet, merged and filled references."""
+    rows = [[_Text(v) if isinstance(v, str) and data.draw(st.booleans()) else v for v in row] for row in rows]
+    layout = data.draw(layouts(len(rows)))
+    which = data.draw(st.lists(st.integers(0, len(rows)), max_size=len(rows) + 2))
+    assert layout.rows_with_references(rows, which) == layout.rows_with_references_literally(rows, which)
