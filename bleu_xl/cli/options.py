@@ -250,7 +250,10 @@ def table_options(run: Any) -> Any:
                 metavar="SIZE",
                 default=READ_MEMORY,
                 show_default=True,
-                help="Memory reading the input may take (2GB, 500MB); a workbook that needs more is refused.",
+                help=(
+                    "Memory each process reading the input may take (2GB, 500MB); a workbook that needs more is "
+                    "refused."
+                ),
             ),
             click.option(
                 "--read-time",

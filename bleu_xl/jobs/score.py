@@ -148,8 +148,9 @@ def score_file(
     (``bleu_xl.Bleu()``, ``bleu_xl.Chrf(word_order=2)``), one or several, ranked by the first. The input is never
     modified; the output is written whole or not at all, and an existing one is replaced only with ``force``
     (checked once the input is read: a problem with the input is the one reported). Reading takes at most
-    ``read_memory`` (bytes, or ``"2GB"``) and ``read_time`` seconds. ``on_read(table)`` is called once the table
-    is read and its columns found, ``on_progress(rows)`` as rows are scored. A large table is scored, and its
+    ``read_memory`` (bytes, or ``"2GB"``) in each process that reads, and ``read_time`` seconds.
+    ``on_read(table)`` is called once the table is read and its columns found, ``on_progress(rows)`` as rows are
+    scored. A large table is scored, and its
     workbook's rows written, by ``workers`` processes (by default one a core). The notes on what was read and scored
     (a column left out, rows scored against fewer references...) go into the output too, on a workbook's Summary
     sheet and under a JSON document's ``notes``, each setting they name spelt by ``spell`` (the command line passes

@@ -9,17 +9,22 @@ import signal
 import subprocess
 import sys
 import time
+from array import array
 from pathlib import Path
+from typing import Any
 
 import pytest
 import xlsxwriter
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleu_xl.core.errors import render
 from bleu_xl.excel.cell_values import CellError
+from bleu_xl.files.read.cell_fixes import CellFixes
 from bleu_xl.files.read.limits import ReadLimits
 from bleu_xl.files.read.table import read_table
-from bleu_xl.table.sheet import TableOptions
-from tests.files.parts import HEAD, MAIN_NS, REL_NS, rels, text_cell, write
+from bleu_xl.table.sheet import CellRange, InputError, TableOptions
+from tests.files.parts import HEAD, MAIN_NS, REL_NS, parts, rels, text_cell, write
 from tests.helpers import children_of
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the read is bounded in a child where fork is")
@@ -128,3 +133,55 @@ def test_a_killed_read_process_ends_the_run_in_one_line_with_nothing_left(tmp_pa
     stat = Path(f"/proc/{checks}/stat")
     assert not stat.exists() or stat.read_text().split()[2] == "Z"  # gone, or dead and not yet reaped
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.xlsx"]
+
+
+cells = st.one_of(st.none(), st.just(""), st.sampled_from(["le chat", "#N/A", " "]), st.integers(0, 3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rows=st.lists(st.lists(cells, max_size=4), max_size=6),
+    errors=st.dictionaries(st.tuples(st.integers(0, 7), st.integers(0, 5)), st.sampled_from(["#N/A", "#REF!"])),
+    stale=st.dictionaries(st.integers(0, 5), st.lists(st.integers(0, 7), max_size=3)),
+    merged=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 5), st.integers(0, 3), st.integers(0, 2)), max_size=3),
+)
+def test_the_cells_changed_change_another_copy_alike(
+    rows: list[list[Any]],
+    errors: dict[tuple[int, int], str],
+    stale: dict[int, list[int]],
+    merged: list[tuple[int, int, int, int]],
+) -> None:
+    """The parent changes its copy of the rows by the cells the child changed, not by the fixes again (which cost
+    the ranges times the rows, outside the child's limits): the same rows either way, or the same refusal."""
+    ranges = [CellRange(top, left, top + height, left + width) for top, left, height, width in merged]
+    fixes = CellFixes(errors, {c: array("i", r) for c, r in stale.items()}, ranges, Path("book.xlsx"), "Copy")
+    fixed, copy = [list(row) for row in rows], [list(row) for row in rows]
+    try:
+        _, changes = fixes.apply(fixed)
+    except InputError:
+        return  # overlapping ranges: refused in the child, nothing sent
+    changes.apply(copy)
+    assert copy == fixed
+
+
+def test_ranges_past_the_cells_read_change_nothing_to_send(tmp_path: Path) -> None:
+    """Thousands of merged ranges beside the table cost the child their loop once; the parent gets no change."""
+    rows = [["Reference", "Candidate"], *([REF, CAND] for _ in range(50))]
+    ranges = [CellRange(0, 2, 49, 2)] * 2_000  # the same range over an empty column, as a hostile file repeats it
+    fixes = CellFixes({}, {}, ranges, Path("book.xlsx"), "Copy")
+    held, changes = fixes.apply(rows)
+    assert held == [] and changes.cells == []
+
+
+def test_the_checks_apart_have_the_memory_the_read_has(tmp_path: Path) -> None:
+    """The checks of a sheet with columns of ``#N/A`` lookups keep each error cell (about a hundred bytes): under a
+    share of the limit of their own they ran out where the whole read fits within it."""
+    errors = "".join(f'<c r="{letter}{{r}}" t="e"><v>#N/A</v></c>' for letter in "CDEFGHIJ")
+    rows = "".join(
+        f'<row r="{r}">{text_cell(f"A{r}", REF)}{text_cell(f"B{r}", CAND)}{errors.format(r=r)}</row>'
+        for r in range(2, 80_002)
+    )
+    header = f'<row r="1">{text_cell("A1", "Reference")}{text_cell("B1", "Candidate")}</row>'
+    book = write(tmp_path / "lookups.xlsx", parts(header + rows))
+    sheet, layout = read_table(str(book), TableOptions(), ReadLimits(memory=400 * 10**6))
+    assert sheet.rows[-1][9] == CellError("#N/A") and len(sheet.rows) == 80_001 and layout.candidate_col == 1

@@ -12,8 +12,8 @@ The rows come back as text: a chunk of rows is one string of its cells joined by
 that are not text (numbers, dates, errors) sent apart, which costs a small part of the read (benchmarks/README.md);
 a chunk whose text holds the separator is pickled instead. A sheet's rows can be sent as soon as the reader has
 given them (:func:`send_rows`), while the checks go on in a process of their own (:class:`Apart`); what the checks
-then find to put right in them travels with the outcome (:class:`~bleu_xl.files.read.cell_fixes.CellFixes`) and is
-put right in both processes alike.
+then find to put right in them travels with the outcome as the cells changed
+(:class:`~bleu_xl.files.read.cell_fixes.CellChanges`), which the parent changes alike.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from typing import Any
 
 from ...core.errors import BleuXlError, Part, Setting
 from ...table.sheet import InputError, Sheet
-from .cell_fixes import CellFixes
+from .cell_fixes import CellChanges
 from .limits import ReadLimits
 
 __all__ = [
@@ -61,9 +61,6 @@ _GRACE = 5.0  # seconds the parent waits past the child's own alarm before it ki
 #: Address space a new thread needs to start for sure (its stack, its state, its first frames).
 _THREAD_ROOM = 32 << 20
 _M_ARENA_MAX = -8  # glibc's mallopt parameter: the most malloc arenas
-#: The checks that run apart take this part (an eighth) of the memory the read has left, the child the rest: the two
-#: together hold to the read's limit.
-CHECKS_SHARE = 8  # the checks of a million-row sheet take about 20 MB more; the reader needs the rest
 
 
 class ReaderFailed(InputError):
@@ -109,11 +106,11 @@ def send_rows(rows: list[list[Any]]) -> bool:
     return True
 
 
-def sent_rows_fixed(rows: list[list[Any]], fixes: CellFixes) -> None:
-    """The fixes put right in ``rows`` (sent by :func:`send_rows`) after they were sent: the parent puts them right
-    in its copy too."""
+def sent_rows_fixed(rows: list[list[Any]], changes: CellChanges) -> None:
+    """The cells changed in ``rows`` (sent by :func:`send_rows`) after they were sent: the parent changes them in
+    its copy too."""
     if _CHILD.get("sent", (None,))[0] is rows:
-        _CHILD["sent"] = (rows, fixes)
+        _CHILD["sent"] = (rows, changes)
 
 
 class Apart:
@@ -127,12 +124,6 @@ class Apart:
     """
 
     def __init__(self, call: Callable[[], Any]) -> None:
-        budget = _CHILD.get("budget", 0)
-        share = 0
-        if budget:  # a part of what the read has left goes to the checks, the rest stays the child's
-            share = (budget - _address_space()) // CHECKS_SHARE
-            if share < _THREAD_ROOM:
-                raise OSError("too little memory left to run the checks apart")
         left = signal.getitimer(signal.ITIMER_REAL)[0]
         read_end, write_end = os.pipe()
         child = os.getpid()
@@ -144,15 +135,11 @@ class Apart:
             raise
         if pid == 0:  # never returns
             os.close(read_end)
-            _apart(call, write_end, child, left, share)
+            _apart(call, write_end, child, left)
         os.close(write_end)
         self.pid = pid
         self.fd = read_end
         self.outcome: tuple[bool, Any] | None = None
-        self.budget = budget
-        if budget:
-            _set_budget(budget - share)
-            _CHILD["budget"] = budget - share
 
     def answered(self, seconds: float = 0.0) -> bool:
         """Whether the process has answered (or ended), after waiting at most ``seconds`` for it."""
@@ -187,29 +174,22 @@ class Apart:
         return False, RuntimeError("the checks' process ended without an answer")
 
     def close(self) -> None:
-        """End the process if it still runs, let it go, and give the child back the memory it had."""
+        """End the process if it still runs, and let it go."""
         if self.pid:
             _kill(self.pid)
             self.pid = 0
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
-        if self.budget:
-            _set_budget(self.budget)
-            _CHILD["budget"] = self.budget
-            self.budget = 0
 
 
-def _apart(call: Callable[[], Any], fd: int, child: int, seconds: float, share: int) -> None:
-    """The process of :class:`Apart`: run ``call`` within ``share`` more bytes and send its outcome; exit without
-    running any cleanup."""
+def _apart(call: Callable[[], Any], fd: int, child: int, seconds: float) -> None:
+    """The process of :class:`Apart`: run ``call`` and send its outcome; exit without running any cleanup."""
     code = 0
     try:
         _die_with_parent()
         if os.getppid() != child:  # the child ended before this process could die with it
             os._exit(1)
-        if share:
-            _set_budget(_address_space() + share)
         pipe = _CHILD.pop("pipe", None)
         if pipe is not None:  # the parent's pipe is the child's to write: its end is the child's end
             _CHILD["kept"] = pipe  # never finalised here, which would write the child's buffered bytes
@@ -479,7 +459,7 @@ def _frames(
             rows.clear()
         elif kind == _RESULT:
             sheet, extra, fixes = pickle.loads(payload)
-            if fixes is not None:  # the rows came as read: put right here what the child put right in its own
+            if fixes is not None:  # the rows came as read: change here the cells the child changed in its own
                 fixes.apply(rows)
             sheet.rows = rows
             return sheet, extra

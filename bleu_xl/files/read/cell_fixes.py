@@ -2,21 +2,45 @@
 
 The reader (calamine) gives error cells as blanks, the 0 saved for a formula that no one calculated as a 0, and
 the cells under merged ranges with whatever text they kept. :class:`CellFixes` holds what the scan found of these
-and puts it right in a sheet's rows: in the process that read them, and in the one they were sent to before the
-scan ended (the same rows, the same fixes, the same cells).
+and puts it right in a sheet's rows, in the process that read them; the cells it changed (:class:`CellChanges`)
+are changed alike in the rows sent on before the scan ended, at a cost of their number alone.
 """
 
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...excel.cell_values import CellError
 from ...table.sheet import CellRange, InputError, column_letter
 
-__all__ = ["CellFixes"]
+__all__ = ["CellChanges", "CellFixes"]
+
+
+@dataclass
+class CellChanges:
+    """Cells changed in a sheet's rows, in order: (row, column, value), a row or a cell added where none was."""
+
+    cells: list[tuple[int, int, Any]] = field(default_factory=list)
+
+    def apply(self, rows: list[list[Any]]) -> None:
+        """Change the same cells in another copy of the rows."""
+        for r, c, value in self.cells:
+            if r < len(rows) and c < len(row := rows[r]):
+                row[c] = value
+            else:
+                _put(rows, r, c, value)
+
+
+def _put(rows: list[list[Any]], r: int, c: int, value: Any) -> None:
+    while r >= len(rows):
+        rows.append([])
+    row = rows[r]
+    if c >= len(row):
+        row.extend([""] * (c + 1 - len(row)))
+    row[c] = value
 
 
 @dataclass
@@ -30,26 +54,35 @@ class CellFixes:
     file: Path
     name: str
 
-    def apply(self, rows: list[list[Any]]) -> list[str]:
+    def apply(self, rows: list[list[Any]]) -> tuple[list[str], CellChanges]:
         """Put the fixes right in ``rows``: error cells back, stale 0s blank, the cells merged ranges cover blank.
-        Returns the covered cells that held a value (``B3``), in sheet order; overlapping ranges are refused."""
+        Returns the covered cells that held a value (``B3``), in sheet order, and every cell changed; overlapping
+        ranges are refused."""
+        changes = CellChanges()
+        changed = changes.cells
+        # One value a code: an error is a frozen value, and one object pickles once however many cells hold it,
+        # where a million objects of a column of #N/A lookups take seconds each way.
+        values: dict[str, CellError] = {}
         for (r, c), code in self.errors.items():  # the reader gives error cells as blanks: put the error back
-            while r >= len(rows):
-                rows.append([])
-            row = rows[r]
-            row.extend([""] * (c + 1 - len(row)))
-            row[c] = CellError(code)
+            error = values.get(code)
+            if error is None:
+                error = values[code] = CellError(code)
+            _put(rows, r, c, error)
+            changed.append((r, c, error))
         for c, stale_rows in self.stale.items():  # XlsxWriter's 0s: no reader calculates them, so they read blank
             for r in stale_rows:
                 if r < len(rows) and c < len(rows[r]):
                     rows[r][c] = ""
-        return self._blank_covered(rows)
+                    changed.append((r, c, ""))
+        held = self._blank_covered(rows)
+        changed += [(r, c, "") for r, c in held]
+        return [f"{column_letter(c)}{r + 1}" for r, c in sorted(held)], changes
 
-    def _blank_covered(self, rows: list[list[Any]]) -> list[str]:
+    def _blank_covered(self, rows: list[list[Any]]) -> list[tuple[int, int]]:
         """Blank the cells that merged ranges cover (all but each range's first), as every spreadsheet shows them:
-        Excel empties them when it merges, LibreOffice can keep their text, hidden. Ranges that overlap over the
-        cells read (no application saves them; a cell would be the first of one and hidden by another) are
-        refused."""
+        Excel empties them when it merges, LibreOffice can keep their text, hidden. Returns those that held a
+        value. Ranges that overlap over the cells read (no application saves them; a cell would be the first of
+        one and hidden by another) are refused."""
         if not self.merged:
             return []
         width = max(map(len, rows), default=0)
@@ -71,4 +104,4 @@ class CellFixes:
                     if row[c] is not None and row[c] != "":
                         held.append((r, c))
                         row[c] = ""
-        return [f"{column_letter(c)}{r + 1}" for r, c in sorted(held)]
+        return held

@@ -273,8 +273,8 @@ class Workbook:
         if len(rows) > scan.rows or (rows and len(rows[0]) > scan.cols):
             raise InputError(f"{self.file}: refused: readers disagree on the cells of sheet {name!r}")
         fixes = CellFixes(scan.errors, scan.stale, scan.merged, self.file, name)
-        covered = fixes.apply(rows)
-        sent_rows_fixed(rows, fixes)
+        covered, changes = fixes.apply(rows)
+        sent_rows_fixed(rows, changes)
         return Sheet(
             name,
             rows,
