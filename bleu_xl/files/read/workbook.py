@@ -318,6 +318,9 @@ class Workbook:
         if checks.answered() or (end is not None and (end[0] + 1) * (end[1] + 1) > MAX_CELLS):
             checks.result()
         rows = self._rows(sheet, name, checks)
+        # The reader's own copy of the sheet goes before the rows are sent: held through the send, it made a wide
+        # sheet need a fifth more memory than the read in one process.
+        del sheet
         if checks.answered():
             checks.result()
         send_rows(rows)
