@@ -93,17 +93,20 @@ def note(value: Any) -> None:
         pipe.flush()
 
 
-def send_rows(rows: list[list[Any]]) -> bool:
-    """In the child: send a sheet's rows to the parent now, as read (``False`` elsewhere: nothing sent). The fixes
-    found for them later are given with :func:`sent_rows_fixed`; the rows of a later sheet take their place."""
+def send_rows(rows: list[list[Any]]) -> None:
+    """In the child: send a sheet's rows to the parent now, as read (elsewhere nothing is sent). The cells changed
+    in them later are given with :func:`sent_rows_fixed`; the rows of a later sheet take their place."""
     pipe = _CHILD.get("pipe")
-    if pipe is None:
-        return False
+    if pipe is not None:
+        _send_sheet_rows(pipe, rows)
+        _CHILD["sent"] = (rows, None)
+
+
+def _send_sheet_rows(pipe: Any, rows: list[list[Any]]) -> None:
+    """A sheet's rows, chunk by chunk, in place of any sent before."""
     _send(pipe, _NEW_ROWS, b"")
     for start in range(0, len(rows), ROWS_PER_CHUNK):
         _send_rows(pipe, rows[start : start + ROWS_PER_CHUNK])
-    _CHILD["sent"] = (rows, None)
-    return True
 
 
 def sent_rows_fixed(rows: list[list[Any]], changes: CellChanges) -> None:
@@ -340,9 +343,7 @@ def _child(call: Callable[[], tuple[Sheet, Any]], fd: int, budget: int, seconds:
                 sent, fixes = _CHILD.get("sent", (None, None))
                 if sent is not rows or fixes is None:  # not sent yet, or sent and left as read: sent whole now
                     fixes = None
-                    _send(pipe, _NEW_ROWS, b"")
-                    for start in range(0, len(rows), ROWS_PER_CHUNK):
-                        _send_rows(pipe, rows[start : start + ROWS_PER_CHUNK])
+                    _send_sheet_rows(pipe, rows)
                 _send(pipe, _RESULT, pickle.dumps((sheet, extra, fixes), protocol=pickle.HIGHEST_PROTOCOL))
     except MemoryError:
         code = _EXIT_MEMORY
